@@ -1,0 +1,130 @@
+"""The store interface both Qdrant adapters implement, in monodex's own small vocabulary.
+
+Nothing above indexer/store/ sees a Qdrant type: filters, points and records are plain
+dataclasses here, and each adapter translates them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+DENSE = "dense"  # named dense vector (cosine)
+LEXICAL = "lexical"  # named sparse vector (IDF modifier), for hybrid search
+
+# Payload fields with a keyword index (DESIGN.md "Payload indexes"); chunk_ordinal is an integer.
+KEYWORD_INDEXES = (
+    "source_type",
+    "catalog",
+    "active_label_ids",
+    "file_id",
+    "relative_path",
+    "package_name",
+    "chunk_kind",
+    "embedder_id",
+    "label_id",
+)
+INTEGER_INDEXES = ("chunk_ordinal",)
+
+
+@dataclass(frozen=True)
+class Match:
+    """key == value; for array fields (active_label_ids), 'contains value'."""
+
+    key: str
+    value: str | int | bool
+
+
+@dataclass(frozen=True)
+class MatchAny:
+    key: str
+    values: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class IsEmpty:
+    """The field is missing, null or an empty array."""
+
+    key: str
+
+
+Condition = Match | MatchAny | IsEmpty
+
+
+@dataclass(frozen=True)
+class Filter:
+    must: tuple[Condition, ...] = ()
+    must_not: tuple[Condition, ...] = ()
+
+
+@dataclass(frozen=True)
+class SparseVector:
+    indices: tuple[int, ...]
+    values: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class Point:
+    id: str  # UUID string
+    payload: dict[str, Any]
+    dense: Sequence[float]
+    sparse: SparseVector | None = None
+
+
+@dataclass(frozen=True)
+class Record:
+    id: str
+    payload: dict[str, Any]
+    dense: list[float] | None = None  # only when asked for with_vectors=True
+
+
+@dataclass(frozen=True)
+class Scored:
+    id: str
+    score: float
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class CollectionInfo:
+    dim: int
+    embedder_id: str | None
+    points: int
+    has_sparse: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Store(Protocol):
+    """A single collection. Every method is synchronous and durable when it returns."""
+
+    def ensure_collection(self, *, dim: int, embedder_id: str) -> None:
+        """Create the collection (named vectors + payload indexes) or check it matches.
+
+        Raises MonodexError naming both dimensions/embedders when an existing collection differs.
+        """
+
+    def info(self) -> CollectionInfo | None:
+        """None when the collection does not exist yet."""
+
+    def upsert(self, points: Sequence[Point]) -> None: ...
+
+    def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[Record]:
+        """Existing points among ids (missing ones are simply absent)."""
+
+    def scroll(
+        self, flt: Filter, *, with_vectors: bool = False, batch: int = 1000
+    ) -> Iterator[Record]:
+        """Every point matching flt, in pages of `batch`, in id order."""
+
+    def count(self, flt: Filter) -> int: ...
+
+    def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
+        """Merge payload keys into each of ids (one request for all ids)."""
+
+    def delete(self, ids: Sequence[str]) -> None: ...
+
+    def search(self, vector: Sequence[float], flt: Filter, *, limit: int) -> list[Scored]:
+        """Dense cosine search restricted to flt."""
+
+    def close(self) -> None: ...

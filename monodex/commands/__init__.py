@@ -1,0 +1,29 @@
+"""Every CLI verb: a module with add_arguments(parser) and run(args) -> int."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from types import ModuleType
+from typing import Protocol, cast
+
+
+class Command(Protocol):
+    __doc__: str | None
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None: ...
+
+    run: Callable[[argparse.Namespace], int]
+
+
+def _load() -> dict[str, Command]:
+    from monodex.commands import catalog, use
+
+    modules: dict[str, ModuleType] = {
+        "use": use,
+        "catalog": catalog,
+    }
+    return {name: cast(Command, mod) for name, mod in modules.items()}
+
+
+REGISTRY = _load()

@@ -1,0 +1,35 @@
+"""Set or show the default catalog and label used when --catalog/--label are omitted."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from monodex import config, context, output, paths
+from monodex.errors import UsageError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--catalog", help="default catalog (must be registered)")
+    parser.add_argument("--label", help="default label")
+    parser.add_argument("--json", action="store_true", help="print the context as JSON")
+
+
+def _render(ctx: dict[str, Any]) -> str:
+    if not ctx["catalog"]:
+        return "no default context; set one with 'monodex use --catalog C --label L'"
+    return f"catalog: {ctx['catalog']}\nlabel: {ctx['label']}"
+
+
+def run(args: argparse.Namespace) -> int:
+    p = paths.resolve()
+    if args.catalog is None and args.label is None:
+        ctx = context.load(p)
+        output.emit({"catalog": ctx.catalog, "label": ctx.label}, as_json=args.json, render=_render)
+        return 0
+    if args.catalog is None or args.label is None:
+        raise UsageError("'monodex use' needs both --catalog and --label", "pass both flags")
+    config.load(p).catalog(args.catalog)
+    context.save(p, catalog=args.catalog, label=args.label)
+    output.emit({"catalog": args.catalog, "label": args.label}, as_json=args.json, render=_render)
+    return 0

@@ -1,0 +1,141 @@
+"""config.json: validated once at the edge into frozen dataclasses; defaults live here."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from monodex import jsonfile, names
+from monodex.errors import UsageError
+from monodex.paths import Paths
+from monodex.validate import Where, integer, obj, string
+
+DEFAULT_COLLECTION = "monodex"
+DEFAULT_API_KEY_ENV = "QDRANT_API_KEY"
+
+
+@dataclass(frozen=True)
+class QdrantConfig:
+    path: Path | None = None  # embedded Qdrant Edge shard directory (default under XDG_DATA_HOME)
+    url: str | None = None  # a Qdrant server; wins over path when set
+    api_key_env: str = DEFAULT_API_KEY_ENV
+    collection: str = DEFAULT_COLLECTION
+
+    @property
+    def api_key(self) -> str | None:
+        return os.environ.get(self.api_key_env) or None
+
+
+@dataclass(frozen=True)
+class EmbedderConfig:
+    model: str = "default"  # "default" (packaged MiniLM) or a folder holding model.onnx + tokenizer.json
+    threads: int = 2
+    batch_size: int = 8
+
+
+@dataclass(frozen=True)
+class Catalog:
+    name: str
+    path: Path
+    type: str = "monorepo"
+
+
+@dataclass(frozen=True)
+class Config:
+    qdrant: QdrantConfig = field(default_factory=QdrantConfig)
+    embedder: EmbedderConfig = field(default_factory=EmbedderConfig)
+    catalogs: dict[str, Catalog] = field(default_factory=dict)
+    source: Path | None = None
+
+    def catalog(self, name: str) -> Catalog:
+        names.validate_catalog(name)
+        try:
+            return self.catalogs[name]
+        except KeyError:
+            known = ", ".join(sorted(self.catalogs)) or "none yet"
+            raise UsageError(
+                f"unknown catalog {name!r} (registered: {known})",
+                f"register it with 'monodex catalog add {name} /path/to/repo'",
+            ) from None
+
+
+def _qdrant(raw: Any, where: Where) -> QdrantConfig:
+    d = obj(raw, where, allowed=("path", "url", "api_key_env", "collection"))
+    path = string(d["path"], where / "path") if "path" in d else None
+    if path is not None and not os.path.isabs(os.path.expanduser(path)):
+        raise (where / "path").fail("must be an absolute path", "write the full path of the shard folder")
+    url = string(d["url"], where / "url") if "url" in d else None
+    if url is not None and not url.startswith(("http://", "https://")):
+        raise (where / "url").fail("must start with http:// or https://")
+    collection = string(d.get("collection", DEFAULT_COLLECTION), where / "collection")
+    return QdrantConfig(
+        path=Path(os.path.expanduser(path)) if path else None,
+        url=url,
+        api_key_env=string(d.get("api_key_env", DEFAULT_API_KEY_ENV), where / "api_key_env"),
+        collection=collection,
+    )
+
+
+def _embedder(raw: Any, where: Where) -> EmbedderConfig:
+    d = obj(raw, where, allowed=("model", "threads", "batch_size"))
+    return EmbedderConfig(
+        model=string(d.get("model", "default"), where / "model"),
+        threads=integer(d.get("threads", 2), where / "threads", minimum=1),
+        batch_size=integer(d.get("batch_size", 8), where / "batch_size", minimum=1),
+    )
+
+
+def _catalog(name: str, raw: Any, where: Where) -> Catalog:
+    try:
+        names.validate_catalog(name)
+    except UsageError as exc:
+        raise where.fail(exc.problem, exc.hint) from None
+    d = obj(raw, where, required=("type", "path"), allowed=())
+    kind = string(d["type"], where / "type")
+    if kind != "monorepo":
+        raise (where / "type").fail(f"unsupported type {kind!r}", 'use "monorepo"')
+    path = string(d["path"], where / "path")
+    return Catalog(name=name, path=Path(os.path.expanduser(path)), type=kind)
+
+
+def parse(raw: Any, source: str) -> Config:
+    top = Where(source)
+    d = obj(raw, top, allowed=("qdrant", "embedder", "catalogs"))
+    catalogs_raw = obj(d.get("catalogs", {}), top / "catalogs", allowed=d.get("catalogs", {}) or ())
+    return Config(
+        qdrant=_qdrant(d.get("qdrant", {}), top / "qdrant"),
+        embedder=_embedder(d.get("embedder", {}), top / "embedder"),
+        catalogs={n: _catalog(n, v, top / "catalogs" / n) for n, v in catalogs_raw.items()},
+    )
+
+
+def load(paths: Paths) -> Config:
+    file = paths.config_file
+    if not file.exists():
+        return Config(source=file)
+    return replace(parse(jsonfile.read(file), str(file)), source=file)
+
+
+def dump(config: Config) -> dict[str, Any]:
+    q = config.qdrant
+    qd: dict[str, Any] = {"collection": q.collection}
+    if q.path:
+        qd["path"] = str(q.path)
+    if q.url:
+        qd["url"] = q.url
+    if q.api_key_env != DEFAULT_API_KEY_ENV:
+        qd["api_key_env"] = q.api_key_env
+    e = config.embedder
+    return {
+        "qdrant": qd,
+        "embedder": {"model": e.model, "threads": e.threads, "batch_size": e.batch_size},
+        "catalogs": {
+            c.name: {"type": c.type, "path": str(c.path)} for c in sorted(config.catalogs.values(), key=lambda c: c.name)
+        },
+    }
+
+
+def save(paths: Paths, config: Config) -> None:
+    jsonfile.write_atomic(paths.config_file, dump(config))

@@ -1,0 +1,50 @@
+"""The default catalog/label written by `monodex use`, and flag-over-context resolution."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from monodex import jsonfile, names
+from monodex.errors import UsageError
+from monodex.paths import Paths
+from monodex.validate import Where, obj, string
+
+
+@dataclass(frozen=True)
+class Context:
+    catalog: str | None
+    label: str | None
+
+
+def load(paths: Paths) -> Context:
+    file = paths.context_file
+    if not file.exists():
+        return Context(None, None)
+    where = Where(str(file))
+    d = obj(jsonfile.read(file), where, allowed=("catalog", "label", "set_at"))
+    catalog = string(d["catalog"], where / "catalog") if "catalog" in d else None
+    label = string(d["label"], where / "label") if "label" in d else None
+    return Context(catalog, label)
+
+
+def save(paths: Paths, *, catalog: str, label: str) -> None:
+    names.validate_catalog(catalog)
+    names.validate_label(label)
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    jsonfile.write_atomic(paths.context_file, {"catalog": catalog, "label": label, "set_at": stamp})
+
+
+def resolve(paths: Paths, catalog: str | None, label: str | None) -> tuple[str, str]:
+    """Explicit flags win; otherwise the `monodex use` context; otherwise a usage error."""
+    ctx = load(paths) if catalog is None or label is None else Context(None, None)
+    catalog = catalog or ctx.catalog
+    label = label or ctx.label
+    missing = [n for n, v in (("--catalog", catalog), ("--label", label)) if not v]
+    if missing:
+        raise UsageError(
+            f"no {' and no '.join(missing)} given and no default context set",
+            "pass the flag, or set a default with 'monodex use --catalog C --label L'",
+        )
+    assert catalog and label
+    return names.validate_catalog(catalog), names.validate_label(label)

@@ -1,0 +1,67 @@
+"""The CLI: the parser tree and the one error boundary."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import traceback
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from monodex import __version__, logs, paths
+from monodex.commands import REGISTRY
+from monodex.errors import MonodexError
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        sys.stderr.write(f"error: {message}\nhint: run '{self.prog} --help'\n")
+        raise SystemExit(2)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="monodex", description="Semantic code search for git monorepos.")
+    parser.add_argument("--version", action="version", version=f"monodex {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="debug logging on stderr")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for name, module in REGISTRY.items():
+        doc = (module.__doc__ or "").strip().splitlines()[0]
+        cmd = sub.add_parser(name, help=doc, description=doc)
+        module.add_arguments(cmd)
+        cmd.set_defaults(run=module.run)
+    return parser
+
+
+def _crash_log(exc: BaseException) -> str:
+    try:
+        log_dir = paths.resolve().log_dir
+        log_dir.mkdir(parents=True, exist_ok=True)
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+        path = log_dir / f"crash-{stamp}.log"
+        body = "".join(traceback.format_exception(exc))
+        path.write_text(f"monodex {__version__}\npython {sys.version}\nargv {sys.argv}\n\n{body}")
+        return str(path)
+    except OSError:
+        return "(could not write a crash log)"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logs.configure(verbose=args.verbose)
+    try:
+        code: int = args.run(args)
+        return code
+    except MonodexError as exc:
+        sys.stderr.write(exc.render() + "\n")
+        return exc.exit_code
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 1
+    except Exception as exc:  # noqa: BLE001 - the boundary for everything unexpected
+        sys.stderr.write(f"error: unexpected {type(exc).__name__}: {exc}\n")
+        sys.stderr.write(f"hint: details are in {_crash_log(exc)}\n")
+        return 1

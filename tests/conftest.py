@@ -1,0 +1,97 @@
+"""Isolation that fails loudly, and one factory for real git repositories."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+_PINNED = {
+    "GIT_AUTHOR_NAME": "Test Author",
+    "GIT_AUTHOR_EMAIL": "author@example.com",
+    "GIT_COMMITTER_NAME": "Test Committer",
+    "GIT_COMMITTER_EMAIL": "committer@example.com",
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """All four XDG dirs and HOME in a temp dir; inherited GIT_* removed; git pinned."""
+    root = tmp_path_factory.mktemp("env")
+    for var in list(os.environ):
+        if var.startswith("GIT_") or var.startswith("PRE_COMMIT"):
+            monkeypatch.delenv(var, raising=False)
+    for var, sub in (
+        ("XDG_CONFIG_HOME", "config"),
+        ("XDG_DATA_HOME", "data"),
+        ("XDG_STATE_HOME", "state"),
+        ("XDG_RUNTIME_DIR", "run"),
+        ("HOME", "home"),
+    ):
+        (root / sub).mkdir()
+        monkeypatch.setenv(var, str(root / sub))
+    (root / "templates").mkdir()
+    monkeypatch.setenv("GIT_TEMPLATE_DIR", str(root / "templates"))
+    monkeypatch.setenv("MONODEX_FORBID_HOME", "1")
+    for key, value in _PINNED.items():
+        monkeypatch.setenv(key, value)
+    yield root
+
+
+class GitRepo:
+    """A real repository driven by the git CLI (tests only; monodex itself uses dulwich)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def git(self, *args: str, check: bool = True) -> str:
+        proc = subprocess.run(
+            ["git", *args], cwd=self.path, capture_output=True, text=True, check=False
+        )
+        if check and proc.returncode != 0:
+            raise AssertionError(f"git {' '.join(args)} failed: {proc.stderr}")
+        return proc.stdout.strip()
+
+    def write(self, rel: str, content: str | bytes) -> Path:
+        target = self.path / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            target.write_bytes(content)
+        else:
+            target.write_bytes(content.encode("utf-8"))
+        return target
+
+    def remove(self, rel: str) -> None:
+        self.git("rm", "-q", "-r", rel)
+
+    def commit(self, message: str = "change", *, add_all: bool = True) -> str:
+        if add_all:
+            self.git("add", "-A")
+        self.git("commit", "-q", "--allow-empty", "-m", message)
+        return self.git("rev-parse", "HEAD")
+
+    def head(self) -> str:
+        return self.git("rev-parse", "HEAD")
+
+
+@pytest.fixture
+def git_repo(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """Factory: git_repo(files={...}, branch="main") -> GitRepo with one commit if files given."""
+    counter = iter(range(1000))
+
+    def make(files: dict[str, str | bytes] | None = None, *, branch: str = "main", name: str | None = None) -> GitRepo:
+        path = tmp_path / (name or f"repo{next(counter)}")
+        path.mkdir()
+        repo = GitRepo(path)
+        repo.git("init", "-q", "-b", branch)
+        for rel, content in (files or {}).items():
+            repo.write(rel, content)
+        if files:
+            repo.commit("initial")
+        return repo
+
+    return make
