@@ -1,0 +1,88 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from monodex import config, paths
+from monodex.errors import UsageError
+from monodex.main import main
+
+
+def _write(raw: object) -> Path:
+    p = paths.resolve().config_file
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(json.dumps(raw) if not isinstance(raw, str) else raw)
+    return p
+
+
+def test_missing_config_gives_defaults() -> None:
+    cfg = config.load(paths.resolve())
+    assert cfg.qdrant.collection == "monodex"
+    assert cfg.qdrant.url is None and cfg.catalogs == {}
+
+
+def test_full_config_roundtrip(tmp_path: Path) -> None:
+    raw = {
+        "qdrant": {"url": "http://localhost:6333", "collection": "team", "api_key_env": "MY_KEY"},
+        "embedder": {"model": "/models/jina", "threads": 4, "batch_size": 1},
+        "catalogs": {"web": {"type": "monorepo", "path": str(tmp_path)}},
+    }
+    _write(raw)
+    cfg = config.load(paths.resolve())
+    assert cfg.qdrant.url == "http://localhost:6333" and cfg.qdrant.collection == "team"
+    assert cfg.embedder.threads == 4 and cfg.catalogs["web"].path == tmp_path
+    config.save(paths.resolve(), cfg)
+    assert config.load(paths.resolve()).catalogs == cfg.catalogs
+
+
+def test_api_key_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    _write({"qdrant": {"url": "https://q.example", "api_key_env": "MY_KEY"}})
+    monkeypatch.setenv("MY_KEY", "s3cret")
+    assert config.load(paths.resolve()).qdrant.api_key == "s3cret"
+
+
+@pytest.mark.parametrize(
+    ("raw", "needle"),
+    [
+        ({"qdrant": {"colection": "x"}}, "qdrant: unknown field 'colection'"),
+        ({"qdrant": {"collection": 3}}, "qdrant.collection: expected a string"),
+        ({"qdrant": {"path": "relative/dir"}}, "qdrant.path: must be an absolute path"),
+        ({"qdrant": {"url": "localhost:6333"}}, "qdrant.url: must start with http"),
+        ({"catalogs": {"web": {"type": "monorepo"}}}, "catalogs.web.path: is required"),
+        ({"catalogs": {"web": {"type": "polyrepo", "path": "/x"}}}, "catalogs.web.type"),
+        ({"catalogs": {"Web": {"type": "monorepo", "path": "/x"}}}, "invalid catalog name 'Web'"),
+        ({"catalogs": []}, "catalogs: expected an object"),
+        ({"embedder": {"threads": 0}}, "embedder.threads: must be at least 1"),
+        ({"embedder": {"threads": True}}, "embedder.threads: expected an integer"),
+        ({"extra": 1}, "unknown field 'extra'"),
+        ("{not json", "is not valid JSON"),
+    ],
+)
+def test_validation_errors_name_path_and_problem(raw: object, needle: str) -> None:
+    _write(raw)
+    with pytest.raises(UsageError) as info:
+        config.load(paths.resolve())
+    assert needle in info.value.problem
+    assert info.value.hint
+
+
+def test_catalog_add_list_rm(git_repo, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    repo = git_repo({"a.ts": "x"})
+    assert main(["catalog", "add", "web", str(repo.path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["path"] == str(repo.path.resolve())
+    assert main(["catalog", "add", "web", str(repo.path)]) == 2
+    assert "already exists" in capsys.readouterr().err
+    assert main(["catalog", "list", "--json"]) == 0
+    assert [c["name"] for c in json.loads(capsys.readouterr().out)["catalogs"]] == ["web"]
+    assert main(["catalog", "rm", "web"]) == 0
+    assert config.load(paths.resolve()).catalogs == {}
+
+
+def test_catalog_add_rejects_non_repositories(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["catalog", "add", "web", str(tmp_path)]) == 2
+    assert "not the top of a git work tree" in capsys.readouterr().err
+    assert main(["catalog", "add", "web", str(tmp_path / "nope")]) == 2
+    assert main(["catalog", "add", "Bad_Name", str(tmp_path)]) == 2
+    assert "invalid catalog name" in capsys.readouterr().err

@@ -1,0 +1,46 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from monodex import context, paths
+from monodex.errors import UsageError
+from monodex.main import main
+
+
+@pytest.fixture
+def registered(git_repo) -> None:  # type: ignore[no-untyped-def]
+    repo = git_repo({"a.ts": "x"})
+    assert main(["catalog", "add", "web", str(repo.path)]) == 0
+
+
+def test_use_writes_context_under_xdg_config(registered: None, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["use", "--catalog", "web", "--label", "main"]) == 0
+    data = json.loads(paths.resolve().context_file.read_text())
+    assert (data["catalog"], data["label"]) == ("web", "main")
+    assert str(paths.resolve().context_file).startswith(str(paths.resolve().config_dir))
+    capsys.readouterr()
+    assert main(["use", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"catalog": "web", "label": "main"}
+
+
+def test_flags_override_context(registered: None) -> None:
+    context.save(paths.resolve(), catalog="web", label="main")
+    assert context.resolve(paths.resolve(), None, None) == ("web", "main")
+    assert context.resolve(paths.resolve(), None, "feature/x") == ("web", "feature/x")
+    assert context.resolve(paths.resolve(), "other", "dev") == ("other", "dev")
+
+
+def test_missing_context_names_monodex_use() -> None:
+    with pytest.raises(UsageError) as info:
+        context.resolve(paths.resolve(), None, None)
+    assert "monodex use" in info.value.hint
+
+
+def test_use_rejects_unknown_catalog_and_half_flags(registered: None, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["use", "--catalog", "nope", "--label", "main"]) == 2
+    assert "monodex catalog add nope" in capsys.readouterr().err
+    assert main(["use", "--catalog", "web"]) == 2
+    assert main(["use", "--catalog", "web", "--label", "Bad:Label"]) == 2
+    assert not paths.resolve().context_file.exists()
