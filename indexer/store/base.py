@@ -113,9 +113,15 @@ class Store(Protocol):
         """Existing points among ids (missing ones are simply absent)."""
 
     def scroll(
-        self, flt: Filter, *, with_vectors: bool = False, batch: int = 1000
+        self,
+        flt: Filter,
+        *,
+        with_vectors: bool = False,
+        batch: int = 1000,
+        payload_keys: Sequence[str] | None = None,
     ) -> Iterator[Record]:
-        """Every point matching flt, in pages of `batch`, in id order."""
+        """Every point matching flt, in pages of `batch`, in id order; only payload_keys if given
+        (membership changes on a large label must not pull every chunk's text)."""
 
     def count(self, flt: Filter) -> int: ...
 

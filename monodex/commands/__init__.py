@@ -17,11 +17,17 @@ class Command(Protocol):
 
 
 def _load() -> dict[str, Command]:
-    from monodex.commands import catalog, use
+    from monodex.commands import catalog, chunk, crawl, gc, labels, search, use, view
 
     modules: dict[str, ModuleType] = {
         "use": use,
         "catalog": catalog,
+        "crawl": crawl,
+        "chunk": chunk,
+        "search": search,
+        "view": view,
+        "labels": labels,
+        "gc": gc,
     }
     return {name: cast(Command, mod) for name, mod in modules.items()}
 

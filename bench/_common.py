@@ -1,0 +1,69 @@
+"""Shared bench plumbing: repositories to measure on, timing, peak RSS, results file."""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+MIRRORS = Path("/work/.mirror")
+WORK = Path(__file__).resolve().parent / ".work"
+
+
+def checkout(name: str, *, rev: str = "HEAD", files: bool = False) -> Path:
+    """A clone of a fetched mirror (owner+repo) under bench/.work, sharing its objects.
+
+    Without `files` the work tree stays empty: commit crawls read git objects only.
+    """
+    mirror = MIRRORS / name / "repo"
+    if not mirror.exists():
+        raise SystemExit(f"{mirror} is missing: fetch github:{name.replace('+', '/')} first")
+    target = WORK / name
+    if not target.exists():
+        WORK.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["git", "clone", "-q", "--shared", "--no-checkout", str(mirror), str(target)], check=True)
+    subprocess.run(["git", "-C", str(target), "checkout", "-q", "--detach", rev] if files else
+                   ["git", "-C", str(target), "update-ref", "--no-deref", "HEAD", rev], check=True)
+    return target
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+@contextmanager
+def timer(results: dict[str, float], key: str) -> Iterator[None]:
+    t0 = time.perf_counter()
+    yield
+    results[key] = time.perf_counter() - t0
+
+
+@contextmanager
+def isolated_xdg() -> Iterator[Path]:
+    """A throwaway monodex installation (config, index, state) for one bench run."""
+    with tempfile.TemporaryDirectory(prefix="monodex-bench-") as tmp:
+        old = {k: os.environ.get(k) for k in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR")}
+        for k in old:
+            os.environ[k] = str(Path(tmp) / k.lower())
+        try:
+            yield Path(tmp)
+        finally:
+            for k, v in old.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+
+
+def table(rows: list[list[object]], header: list[str]) -> str:
+    cells = [header, *[[str(c) for c in r] for r in rows]]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
+    fmt = "| " + " | ".join(f"{{:<{w}}}" for w in widths) + " |"
+    out = [fmt.format(*header), "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
+    out += [fmt.format(*r) for r in cells[1:]]
+    return "\n".join(out)

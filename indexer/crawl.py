@@ -1,0 +1,274 @@
+"""The full crawl of one label (DESIGN.md "Label refresh"): reuse what is stored, embed the
+rest, and only after complete success make the label's membership match the file set."""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from monodex.indexer import labelmeta, membership
+from monodex.indexer.chunkers.base import FileContext
+from monodex.indexer.identity import chunk_point_id, file_id
+from monodex.indexer.payloads import FileInfo, chunk_payload, embed_text
+from monodex.indexer.pipeline import _DONE, EmbedLoop, FileJob, Uploader
+from monodex.indexer.sources import Reader, SourceFile
+from monodex.indexer.store.base import Store
+
+_SENTINEL_BATCH = 512
+
+
+class Implementation(Protocol):
+    """The parts of identity that come from code: the embedder and the chunkers."""
+
+    embedder_id: str
+    dim: int
+
+    def chunker_id(self, strategy: str) -> str: ...
+
+    def chunk(self, strategy: str, text: str, ctx: FileContext) -> list[Any]: ...
+
+    def embed_documents(self, texts: Sequence[str]) -> Any: ...
+
+
+@dataclass(frozen=True)
+class CrawlTarget:
+    catalog: str
+    label: str
+    commit_oid: str  # "" for a working-directory label
+    source_kind: str  # git-commit | working-directory
+    repo_root: Path
+
+    @property
+    def label_id(self) -> str:
+        return f"{self.catalog}:{self.label}"
+
+
+@dataclass(frozen=True)
+class CrawlSettings:
+    batch_size: int = 8
+    upload_points: int = 256
+    retries: int = 3
+    backoff_seconds: float = 0.5
+
+
+@dataclass
+class CrawlSummary:
+    catalog: str
+    label: str
+    commit: str
+    mode: str = "full"
+    files_total: int = 0
+    files_reused: int = 0
+    files_embedded: int = 0
+    files_removed: int = 0
+    chunks_embedded: int = 0
+    seconds: float = 0.0
+    skipped: dict[str, int] = field(default_factory=dict)
+    upload_requests: int = 0
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "catalog": self.catalog,
+            "label": self.label,
+            "commit": self.commit,
+            "mode": self.mode,
+            "files_total": self.files_total,
+            "files_reused": self.files_reused,
+            "files_embedded": self.files_embedded,
+            "files_removed": self.files_removed,
+            "chunks_embedded": self.chunks_embedded,
+            "seconds": round(self.seconds, 3),
+            "skipped": dict(self.skipped),
+        }
+
+
+Progress = Callable[[int, int, int], None]  # files done, files to embed, chunks embedded
+
+
+def _info(target: CrawlTarget, impl: Implementation, f: SourceFile) -> FileInfo:
+    chunker = impl.chunker_id(f.strategy)
+    return FileInfo(
+        catalog=target.catalog,
+        label_id=target.label_id,
+        relative_path=f.relative_path,
+        package_name=f.package_name,
+        blob_id=f.blob_id,
+        file_id=file_id(
+            embedder_id=impl.embedder_id,
+            chunker_id=chunker,
+            blob_id=f.blob_id,
+            relative_path=f.relative_path,
+        ),
+        embedder_id=impl.embedder_id,
+        chunker_id=chunker,
+        source_uri=f"{target.repo_root}/{f.relative_path}",
+    )
+
+
+@dataclass
+class _Triage:
+    labelled: list[str] = field(default_factory=list)  # complete and already in the label
+    reusable: list[str] = field(default_factory=list)  # complete, label to be added
+    embed: dict[str, list[str]] = field(default_factory=dict)  # file_id -> labels to keep
+
+
+def triage(store: Store, file_ids: Iterable[str], label_id: str) -> _Triage:
+    """Batch sentinel look-ups: which files are stored completely, and in which labels."""
+    out = _Triage()
+    ids = list(dict.fromkeys(file_ids))
+    for i in range(0, len(ids), _SENTINEL_BATCH):
+        part = ids[i : i + _SENTINEL_BATCH]
+        found = {r.payload.get("file_id"): r.payload for r in store.retrieve(
+            [chunk_point_id(fid, 1) for fid in part])}
+        for fid in part:
+            p = found.get(fid)
+            labels = list(p.get("active_label_ids") or []) if p else []
+            if p is not None and p.get("file_complete") is True:
+                (out.labelled if label_id in labels else out.reusable).append(fid)
+            else:
+                out.embed[fid] = sorted({*labels, label_id})
+    return out
+
+
+class Crawl:
+    """One run: construct, then call run(); progress and clock are injectable."""
+
+    def __init__(
+        self,
+        store: Store,
+        impl: Implementation,
+        target: CrawlTarget,
+        *,
+        settings: CrawlSettings = CrawlSettings(),
+        progress: Progress | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.impl = impl
+        self.target = target
+        self.settings = settings
+        self.progress = progress or (lambda a, b, c: None)
+        self.clock = clock
+
+    def run(self, files: Sequence[SourceFile], reader: Reader, *, skipped: dict[str, int] | None = None) -> CrawlSummary:
+        t0 = time.monotonic()
+        target, store = self.target, self.store
+        summary = CrawlSummary(target.catalog, target.label, target.commit_oid, skipped=dict(skipped or {}))
+        store.ensure_collection(dim=self.impl.dim, embedder_id=self.impl.embedder_id)
+        self._mark(complete=False)
+        infos = {f.relative_path: _info(target, self.impl, f) for f in files}
+        plan = triage(store, (i.file_id for i in infos.values()), target.label_id)
+        membership.add_label(store, plan.reusable, target.label_id)
+        todo = [f for f in files if infos[f.relative_path].file_id in plan.embed]
+        stats = self._embed(todo, infos, plan.embed, reader)
+        touched = set(plan.labelled) | set(plan.reusable) | stats.stored_file_ids
+        removed = membership.remove_label(store, target.label_id, keep=touched, catalog=target.catalog)
+        self._mark(complete=True)
+        summary.files_total = len(files)
+        summary.files_reused = len(plan.labelled) + len(plan.reusable)
+        summary.files_embedded = stats.files_stored
+        summary.files_removed = removed.files
+        summary.chunks_embedded = stats.chunks_embedded
+        summary.upload_requests = stats.upload_requests
+        summary.seconds = time.monotonic() - t0
+        return summary
+
+    def _mark(self, *, complete: bool) -> None:
+        t = self.target
+        prior = labelmeta.read(self.store, t.label_id)
+        extra: dict[str, Any] = {"target_commit_oid": t.commit_oid, "mode": "full"}
+        labelmeta.write(
+            self.store,
+            catalog=t.catalog,
+            label=t.label,
+            dim=self.impl.dim,
+            # Until complete, keep claiming only what was fully indexed before.
+            commit_oid=t.commit_oid if complete else (prior.commit_oid if prior else ""),
+            source_kind=t.source_kind,
+            complete=complete,
+            now=self.clock(),
+            extra=extra,
+        )
+
+    def _embed(
+        self,
+        todo: Sequence[SourceFile],
+        infos: dict[str, FileInfo],
+        labels: dict[str, list[str]],
+        reader: Reader,
+    ) -> Any:
+        s = self.settings
+        uploader = Uploader(
+            self.store, batch_points=s.upload_points, retries=s.retries, backoff=s.backoff_seconds
+        )
+        uploader.start()
+        loop = EmbedLoop(
+            self.impl,
+            uploader,
+            batch_size=s.batch_size,
+            on_progress=lambda f, c: self.progress(f, len(todo), c),
+        )
+        jobs: queue.Queue[Any] = queue.Queue(maxsize=32)
+        stop = threading.Event()
+        producer = threading.Thread(
+            target=self._produce, args=(todo, infos, labels, reader, jobs, stop), daemon=True
+        )
+        producer.start()
+        try:
+            while (item := jobs.get()) is not _DONE:
+                if isinstance(item, BaseException):
+                    raise item
+                loop.add(item)
+            loop.finish()
+        finally:
+            stop.set()
+            uploader.inbox.put(_DONE)  # files fully embedded so far still get stored
+            uploader.join()
+        if uploader.error is not None:
+            raise uploader.error
+        uploader.stats.chunks_embedded = loop.chunks
+        return uploader.stats
+
+    def _produce(
+        self,
+        todo: Sequence[SourceFile],
+        infos: dict[str, FileInfo],
+        labels: dict[str, list[str]],
+        reader: Reader,
+        jobs: queue.Queue[Any],
+        stop: threading.Event,
+    ) -> None:
+        try:
+            for f, content in reader(todo):
+                if stop.is_set():
+                    return
+                job = self._job(infos[f.relative_path], f, content, labels)
+                if job is not None:
+                    jobs.put(job)
+            jobs.put(_DONE)
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller thread
+            jobs.put(exc)
+
+    def _job(
+        self, info: FileInfo, f: SourceFile, content: bytes, labels: dict[str, list[str]]
+    ) -> FileJob | None:
+        try:
+            text = content.decode("utf-8")
+        except UnicodeDecodeError:
+            return None  # the planner's reader filters these; a custom reader may not
+        ctx = FileContext(relative_path=f.relative_path, package_name=f.package_name, budget=0)
+        chunks = self.impl.chunk(f.strategy, text, ctx)
+        if not chunks:
+            return None
+        keep = labels.get(info.file_id, [info.label_id])
+        texts = [embed_text(info, c) for c in chunks]
+        payloads = [
+            chunk_payload(info, c, ordinal=i, count=len(chunks), labels=keep, embedded=t)
+            for i, (c, t) in enumerate(zip(chunks, texts, strict=True), start=1)
+        ]
+        return FileJob(file_id=info.file_id, payloads=payloads, texts=texts)

@@ -1,0 +1,97 @@
+"""Label metadata points and the filters every query uses (DESIGN.md "Storage")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from monodex.indexer.identity import label_point_id
+from monodex.indexer.store.base import Filter, Match, Point, Store
+
+CODE = "code"
+LABEL_METADATA = "label-metadata"
+
+
+def code_filter(catalog: str, label_id: str) -> Filter:
+    """The filter of every chunk query: code points of one label (never metadata points)."""
+    return Filter(
+        must=(
+            Match("source_type", CODE),
+            Match("catalog", catalog),
+            Match("active_label_ids", label_id),
+        )
+    )
+
+
+@dataclass(frozen=True)
+class LabelState:
+    catalog: str
+    label: str
+    label_id: str
+    commit_oid: str  # the commit the label fully reflects when crawl_complete, else the last one
+    source_kind: str  # git-commit | working-directory
+    crawl_complete: bool
+    updated_at_unix_secs: int
+    extra: dict[str, Any]
+
+    @classmethod
+    def from_payload(cls, p: dict[str, Any]) -> LabelState:
+        known = {
+            "catalog", "label", "label_id", "commit_oid", "source_kind", "crawl_complete",
+            "updated_at_unix_secs", "source_type",
+        }
+        return cls(
+            catalog=str(p.get("catalog", "")),
+            label=str(p.get("label", "")),
+            label_id=str(p.get("label_id", "")),
+            commit_oid=str(p.get("commit_oid", "")),
+            source_kind=str(p.get("source_kind", "")),
+            crawl_complete=bool(p.get("crawl_complete", False)),
+            updated_at_unix_secs=int(p.get("updated_at_unix_secs", 0)),
+            extra={k: v for k, v in p.items() if k not in known},
+        )
+
+
+def read(store: Store, label_id: str) -> LabelState | None:
+    found = store.retrieve([label_point_id(label_id)])
+    return LabelState.from_payload(found[0].payload) if found else None
+
+
+def write(
+    store: Store,
+    *,
+    catalog: str,
+    label: str,
+    dim: int,
+    commit_oid: str,
+    source_kind: str,
+    complete: bool,
+    now: float,
+    extra: dict[str, Any] | None = None,
+) -> None:
+    lid = f"{catalog}:{label}"
+    payload: dict[str, Any] = {
+        "source_type": LABEL_METADATA,
+        "catalog": catalog,
+        "label_id": lid,
+        "label": label,
+        "commit_oid": commit_oid,
+        "source_kind": source_kind,
+        "crawl_complete": complete,
+        "updated_at_unix_secs": int(now),
+        **(extra or {}),
+    }
+    # A zero dense vector and no sparse one: metadata must never rank as content.
+    store.upsert([Point(id=label_point_id(lid), payload=payload, dense=[0.0] * dim)])
+
+
+def list_all(store: Store, catalog: str | None = None) -> list[LabelState]:
+    must: tuple[Match, ...] = (Match("source_type", LABEL_METADATA),)
+    if catalog:
+        must += (Match("catalog", catalog),)
+    states = [LabelState.from_payload(r.payload) for r in store.scroll(Filter(must=must))]
+    return sorted(states, key=lambda s: (s.catalog, s.label))
+
+
+def delete(store: Store, label_id: str) -> None:
+    store.delete([label_point_id(label_id)])

@@ -1,0 +1,71 @@
+"""What a chunk point holds (DESIGN.md seed schema) and what text is embedded for it."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from monodex.indexer.chunkers.base import Chunk
+from monodex.indexer.labelmeta import CODE
+
+
+@dataclass(frozen=True)
+class FileInfo:
+    """One file about to be stored: identity inputs and context shared by its chunks."""
+
+    catalog: str
+    label_id: str
+    relative_path: str
+    package_name: str
+    blob_id: str
+    file_id: str
+    embedder_id: str
+    chunker_id: str
+    source_uri: str
+
+
+def embed_text(info: FileInfo, chunk: Chunk) -> str:
+    """The chunk with its context: the raw text alone loses where it lives (+0.08 MRR measured
+    for a path + package header on rushstack, issue 6)."""
+    head = [f"path: {info.relative_path}", f"package: {info.package_name}"]
+    if chunk.symbol_name:
+        head.append(f"symbol: {chunk.symbol_name} ({chunk.chunk_type})")
+    if chunk.chunk_kind != "content":
+        head.append(f"kind: {chunk.chunk_kind}")
+    return "\n".join(head) + "\n\n" + chunk.text
+
+
+def text_hash(text: str) -> str:
+    return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def chunk_payload(
+    info: FileInfo, chunk: Chunk, *, ordinal: int, count: int, labels: list[str], embedded: str
+) -> dict[str, Any]:
+    return {
+        "text": chunk.text,
+        "source_type": CODE,
+        "catalog": info.catalog,
+        "label_id": info.label_id,
+        "active_label_ids": labels,
+        "embedder_id": info.embedder_id,
+        "chunker_id": info.chunker_id,
+        "blob_id": info.blob_id,
+        "content_hash": text_hash(chunk.text),
+        "embedded_text_hash": text_hash(embedded),
+        "file_id": info.file_id,
+        "relative_path": info.relative_path,
+        "package_name": info.package_name,
+        "source_uri": info.source_uri,
+        "chunk_ordinal": ordinal,
+        "chunk_count": count,
+        "start_line": chunk.start_line,
+        "end_line": chunk.end_line,
+        "symbol_name": chunk.symbol_name,
+        "chunk_type": chunk.chunk_type,
+        "chunk_kind": chunk.chunk_kind,
+        "breadcrumb": chunk.breadcrumb,
+        # The sentinel: only ordinal 1 carries it, and only once every chunk is stored.
+        "file_complete": False,
+    }

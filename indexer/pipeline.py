@@ -1,0 +1,159 @@
+"""The bounded crawl pipeline: read+chunk (thread) -> embed (caller) -> upload (thread).
+
+Embedding is the bottleneck (~21 chunks/s on 2 cores), so the other stages run beside it
+and the queues are bounded so memory stays flat however large the repository is.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from monodex.errors import MonodexError
+from monodex.indexer.identity import chunk_point_id
+from monodex.indexer.store.base import Point, Store
+
+_DONE = object()
+
+
+class Embeds(Protocol):
+    def embed_documents(self, texts: Sequence[str]) -> Any: ...
+
+
+@dataclass(eq=False)
+class FileJob:
+    """One file's chunks on their way to the store."""
+
+    file_id: str
+    payloads: list[dict[str, Any]]  # ordinal order; ordinal 1 is the sentinel
+    texts: list[str]  # what is embedded, aligned with payloads
+    vectors: list[Any] = field(default_factory=list)
+
+
+@dataclass
+class PipelineStats:
+    files_stored: int = 0
+    chunks_embedded: int = 0
+    upload_requests: int = 0
+    stored_file_ids: set[str] = field(default_factory=set)
+
+
+class Uploader(threading.Thread):
+    """Stores finished files: non-sentinel points first, sentinels only after they landed."""
+
+    def __init__(self, store: Store, *, batch_points: int, retries: int, backoff: float) -> None:
+        super().__init__(name="monodex-upload", daemon=True)
+        self.store = store
+        self.inbox: queue.Queue[Any] = queue.Queue(maxsize=8)
+        self.batch_points = batch_points
+        self.retries = retries
+        self.backoff = backoff
+        self.error: BaseException | None = None
+        self.stats = PipelineStats()
+
+    def run(self) -> None:
+        pending: list[FileJob] = []
+        done = False
+        try:
+            while not done:
+                item = self.inbox.get()
+                done = item is _DONE
+                if not done:
+                    pending.append(item)
+                if done or sum(len(j.payloads) for j in pending) >= self.batch_points:
+                    self._flush(pending)
+                    pending = []
+        except BaseException as exc:  # noqa: BLE001 - reported to the caller thread
+            self.error = exc
+            while not done:  # drain so the producer never blocks on a full inbox
+                done = self.inbox.get() is _DONE
+
+    def _flush(self, jobs: list[FileJob]) -> None:
+        if not jobs:
+            return
+        body = [_point(j, i) for j in jobs for i in range(1, len(j.payloads))]
+        if body:
+            self._send(body)
+        self._send([_point(j, 0, complete=True) for j in jobs])
+        for j in jobs:
+            self.stats.files_stored += 1
+            self.stats.stored_file_ids.add(j.file_id)
+
+    def _send(self, points: list[Point]) -> None:
+        for attempt in range(1, self.retries + 1):
+            try:
+                self.stats.upload_requests += 1
+                self.store.upsert(points)
+                return
+            except MonodexError as exc:
+                if attempt == self.retries:
+                    raise MonodexError(
+                        f"storing {len(points)} chunks failed after {attempt} attempts: {exc.problem}",
+                        "nothing was reassigned and the label stays incomplete; "
+                        "re-run the same 'monodex crawl' to resume",
+                    ) from exc
+                time.sleep(self.backoff * attempt)
+
+
+def _point(job: FileJob, index: int, *, complete: bool = False) -> Point:
+    payload = job.payloads[index]
+    if complete:
+        payload = {**payload, "file_complete": True}
+    return Point(
+        id=chunk_point_id(job.file_id, index + 1), payload=payload, dense=list(job.vectors[index])
+    )
+
+
+class EmbedLoop:
+    """Runs in the caller's thread: gathers texts across files into model batches."""
+
+    def __init__(
+        self,
+        embedder: Embeds,
+        uploader: Uploader,
+        *,
+        batch_size: int,
+        on_progress: Callable[[int, int], None],
+    ) -> None:
+        self.embedder = embedder
+        self.uploader = uploader
+        self.batch_size = batch_size
+        self.on_progress = on_progress
+        self.waiting: list[FileJob] = []
+        self.texts: list[tuple[FileJob, int]] = []
+        self.chunks = 0
+        self.files = 0
+
+    def add(self, job: FileJob) -> None:
+        self.waiting.append(job)
+        job.vectors = [None] * len(job.texts)
+        self.texts.extend((job, i) for i in range(len(job.texts)))
+        while len(self.texts) >= self.batch_size:
+            self._embed(self.texts[: self.batch_size])
+            self.texts = self.texts[self.batch_size :]
+
+    def finish(self) -> None:
+        if self.texts:
+            self._embed(self.texts)
+            self.texts = []
+
+    def _embed(self, items: list[tuple[FileJob, int]]) -> None:
+        vectors = self.embedder.embed_documents([job.texts[i] for job, i in items])
+        for (job, i), vec in zip(items, vectors, strict=True):
+            job.vectors[i] = vec
+        self.chunks += len(items)
+        ready = [j for j in self.waiting if all(v is not None for v in j.vectors)]
+        self.waiting = [j for j in self.waiting if j not in ready]
+        for job in ready:
+            self._hand_over(job)
+        self.on_progress(self.files, self.chunks)
+
+    def _hand_over(self, job: FileJob) -> None:
+        if self.uploader.error is not None:
+            raise self.uploader.error
+        self.uploader.inbox.put(job)
+        self.files += 1

@@ -1,0 +1,128 @@
+"""The read side: search one label, view a file's chunks, list labels."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from monodex.errors import MonodexError, UsageError
+from monodex.indexer import labelmeta
+from monodex.indexer.labelmeta import CODE, LabelState
+from monodex.indexer.store.base import Filter, Match, Store
+
+RESULT_FIELDS = (
+    "file_id", "chunk_ordinal", "chunk_count", "relative_path", "start_line", "end_line",
+    "package_name", "breadcrumb", "symbol_name", "chunk_kind", "text",
+)
+
+
+class QueryEmbedder(Protocol):
+    def embed_query(self, text: str) -> Sequence[float]: ...
+
+
+def require_label(store: Store, catalog: str, label: str) -> LabelState:
+    """The label's metadata, or an error that says what to run."""
+    crawl = f"monodex crawl --catalog {catalog} --label {label} --commit HEAD"
+    if store.info() is None:
+        raise MonodexError("the index is empty", f"index something first: '{crawl}'")
+    state = labelmeta.read(store, f"{catalog}:{label}")
+    if state is None:
+        raise UsageError(
+            f"label {label!r} of catalog {catalog!r} is not indexed",
+            f"see 'monodex labels' for what is indexed, or run '{crawl}'",
+        )
+    return state
+
+
+def search(
+    store: Store, embedder: QueryEmbedder, *, catalog: str, label: str, text: str, limit: int
+) -> list[dict[str, Any]]:
+    if not text.strip():
+        raise UsageError("the search text is empty", "pass --text 'what you are looking for'")
+    if limit < 1:
+        raise UsageError(f"--limit must be at least 1, got {limit}", "pass --limit 10")
+    require_label(store, catalog, label)
+    hits = store.search(
+        embedder.embed_query(text), labelmeta.code_filter(catalog, f"{catalog}:{label}"), limit=limit
+    )
+    return [{"score": round(h.score, 4), **{k: h.payload.get(k) for k in RESULT_FIELDS}} for h in hits]
+
+
+@dataclass(frozen=True)
+class Selector:
+    file_id: str
+    first: int
+    last: int | None  # None: to the end
+
+
+_SEL = re.compile(r"^(?P<fid>[0-9a-f]{16})(?::(?P<a>\d+)(?:-(?P<b>\d+|end))?)?$")
+
+
+def parse_selector(value: str) -> Selector:
+    m = _SEL.match(value)
+    if not m or (m["a"] is not None and int(m["a"]) < 1):
+        raise UsageError(
+            f"invalid --id {value!r}",
+            "use FILE_ID (16 hex digits) optionally followed by :N, :N-M or :N-end (1-based)",
+        )
+    if m["a"] is None:
+        return Selector(m["fid"], 1, None)
+    first = int(m["a"])
+    last = None if m["b"] == "end" else int(m["b"] or first)
+    if last is not None and last < first:
+        raise UsageError(f"invalid --id {value!r}: range {first}-{last} is backwards", "use :N-M with N <= M")
+    return Selector(m["fid"], first, last)
+
+
+def view(store: Store, *, catalog: str, label: str, selector: Selector) -> dict[str, Any]:
+    require_label(store, catalog, label)
+    flt = Filter(
+        must=(
+            *labelmeta.code_filter(catalog, f"{catalog}:{label}").must,
+            Match("file_id", selector.file_id),
+        )
+    )
+    chunks = sorted((r.payload for r in store.scroll(flt)), key=lambda p: int(p["chunk_ordinal"]))
+    if not chunks:
+        raise UsageError(
+            f"file {selector.file_id} is not in label {label!r} of catalog {catalog!r}",
+            "take the file_id from 'monodex search' results of the same label",
+        )
+    picked = [
+        c for c in chunks
+        if c["chunk_ordinal"] >= selector.first
+        and (selector.last is None or c["chunk_ordinal"] <= selector.last)
+    ]
+    if not picked:
+        raise UsageError(
+            f"file {selector.file_id} has chunks 1-{len(chunks)}; none match the selection",
+            f"use :1-{len(chunks)} or :1-end",
+        )
+    keys = ("chunk_ordinal", "chunk_count", "start_line", "end_line", "breadcrumb", "symbol_name",
+            "chunk_type", "chunk_kind", "text")
+    return {
+        "file_id": selector.file_id,
+        "relative_path": chunks[0]["relative_path"],
+        "package_name": chunks[0].get("package_name"),
+        "chunks": [{k: c.get(k) for k in keys} for c in picked],
+    }
+
+
+def labels(store: Store, catalog: str | None = None) -> list[dict[str, Any]]:
+    if store.info() is None:
+        return []
+    rows = []
+    for s in labelmeta.list_all(store, catalog):
+        count = store.count(Filter(must=(Match("source_type", CODE), Match("active_label_ids", s.label_id))))
+        rows.append({
+            "catalog": s.catalog,
+            "label": s.label,
+            "commit_oid": s.commit_oid,
+            "source_kind": s.source_kind,
+            "crawl_complete": s.crawl_complete,
+            "updated_at_unix_secs": s.updated_at_unix_secs,
+            "chunks": count,
+        })
+    return rows

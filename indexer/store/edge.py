@@ -1,0 +1,211 @@
+"""The embedded default: a Qdrant Edge shard in-process. The only importer of qdrant_edge."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import qdrant_edge as qe
+
+from monodex.errors import MonodexError
+from monodex.indexer.store import sidecar
+from monodex.indexer.store.base import (
+    DENSE,
+    INTEGER_INDEXES,
+    KEYWORD_INDEXES,
+    LEXICAL,
+    CollectionInfo,
+    Condition,
+    Filter,
+    IsEmpty,
+    Match,
+    MatchAny,
+    Point,
+    Record,
+    Scored,
+    SparseVector,
+)
+
+META = "monodex-collection.json"
+
+
+def _condition(c: Condition) -> Any:
+    if isinstance(c, Match):
+        return qe.FieldCondition(key=c.key, match=qe.MatchValue(c.value))
+    if isinstance(c, MatchAny):
+        return qe.FieldCondition(key=c.key, match=qe.MatchAny(list(c.values)))
+    if isinstance(c, IsEmpty):
+        return qe.IsEmptyCondition(c.key)
+    raise TypeError(c)
+
+
+def _filter(f: Filter | None) -> Any:
+    if f is None or (not f.must and not f.must_not):
+        return None
+    return qe.Filter(
+        must=[_condition(c) for c in f.must] or None,
+        must_not=[_condition(c) for c in f.must_not] or None,
+    )
+
+
+def _vector(p: Point) -> dict[str, Any]:
+    vec: dict[str, Any] = {DENSE: [float(x) for x in p.dense]}
+    if p.sparse is not None and p.sparse.indices:
+        vec[LEXICAL] = qe.SparseVector(list(p.sparse.indices), list(p.sparse.values))
+    return vec
+
+
+def _dense_of(v: Any) -> list[float] | None:
+    if isinstance(v, dict):
+        d = v.get(DENSE)
+        return [float(x) for x in d] if d is not None else None
+    return None
+
+
+class EdgeStore:
+    def __init__(self, path: Path, collection: str) -> None:
+        self.dir = path / collection
+        self.collection = collection
+        self._shard: Any = None
+
+    # --- lifecycle -------------------------------------------------------------------------
+    def _meta(self) -> dict[str, Any] | None:
+        f = self.dir / META
+        return json.loads(f.read_text()) if f.exists() else None
+
+    def _open(self) -> Any:
+        if self._shard is None and self._meta() is not None:
+            self._shard = self._call(qe.EdgeShard.load, str(self.dir))
+        return self._shard
+
+    def _call(self, fn: Any, *args: Any) -> Any:
+        try:
+            return fn(*args)
+        except Exception as exc:  # qdrant_edge raises plain RuntimeError/ValueError
+            text = str(exc)
+            if any(w in text.lower() for w in ("wouldblock", "lock", "in use")):
+                raise MonodexError(
+                    f"the index at {self.dir} is in use by another process ({text})",
+                    "stop the monodex runner or wait for the other command to finish",
+                ) from exc
+            raise MonodexError(f"Qdrant Edge failed: {text}", f"check {self.dir}") from exc
+
+    def ensure_collection(self, *, dim: int, embedder_id: str) -> None:
+        meta = self._meta()
+        if meta is not None:
+            sidecar.check(self.collection, have_dim=meta["dim"], have_embedder=meta.get("embedder_id"),
+                          dim=dim, embedder_id=embedder_id)
+            self._open()
+            return
+        config = qe.EdgeConfig(
+            vectors={DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine)},
+            sparse_vectors={LEXICAL: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+        )
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self._shard = self._call(qe.EdgeShard.create, str(self.dir), config)
+        for key in KEYWORD_INDEXES:
+            self._update(qe.UpdateOperation.create_field_index(key, qe.PayloadSchemaType.Keyword))
+        for key in INTEGER_INDEXES:
+            self._update(qe.UpdateOperation.create_field_index(key, qe.PayloadSchemaType.Integer))
+        # Written last: a crash before this leaves no half-made collection that looks complete.
+        (self.dir / META).write_text(json.dumps({"dim": dim, "embedder_id": embedder_id}))
+
+    def info(self) -> CollectionInfo | None:
+        meta = self._meta()
+        if meta is None:
+            return None
+        points = self.count(Filter())
+        return CollectionInfo(dim=meta["dim"], embedder_id=meta.get("embedder_id"), points=points, has_sparse=True)
+
+    def close(self) -> None:
+        if self._shard is not None:
+            self._call(self._shard.flush)
+            self._call(self._shard.close)
+            self._shard = None
+
+    # --- writes ----------------------------------------------------------------------------
+    def _update(self, op: Any) -> None:
+        shard = self._open()
+        if shard is None:
+            raise MonodexError("the collection does not exist yet", "crawl a label first")
+        self._call(shard.update, op)
+
+    def upsert(self, points: Sequence[Point]) -> None:
+        if points:
+            pts = [qe.Point(id=uuid.UUID(p.id), vector=_vector(p), payload=p.payload) for p in points]
+            self._update(qe.UpdateOperation.upsert_points(pts))
+
+    def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
+        if ids:
+            self._update(qe.UpdateOperation.set_payload([uuid.UUID(i) for i in ids], payload))
+
+    def delete(self, ids: Sequence[str]) -> None:
+        if ids:
+            self._update(qe.UpdateOperation.delete_points([uuid.UUID(i) for i in ids]))
+
+    # --- reads -----------------------------------------------------------------------------
+    def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[Record]:
+        shard = self._open()
+        if shard is None or not ids:
+            return []
+        recs = self._call(lambda: shard.retrieve([uuid.UUID(i) for i in ids], True, with_vectors))
+        return [Record(str(r.id), dict(r.payload or {}), _dense_of(r.vector) if with_vectors else None)
+                for r in recs]
+
+    def scroll(
+        self,
+        flt: Filter,
+        *,
+        with_vectors: bool = False,
+        batch: int = 1000,
+        payload_keys: Sequence[str] | None = None,
+    ) -> Iterator[Record]:
+        shard = self._open()
+        if shard is None:
+            return
+        offset: Any = None
+        with_payload: Any = list(payload_keys) if payload_keys is not None else True
+        while True:
+            req = qe.ScrollRequest(offset=offset, limit=batch, filter=_filter(flt),
+                                   with_payload=with_payload, with_vector=with_vectors)
+            recs, offset = self._call(shard.scroll, req)
+            for r in recs:
+                yield Record(str(r.id), dict(r.payload or {}), _dense_of(r.vector) if with_vectors else None)
+            if offset is None or not recs:
+                return
+
+    def count(self, flt: Filter) -> int:
+        shard = self._open()
+        if shard is None:
+            return 0
+        return int(self._call(shard.count, qe.CountRequest(exact=True, filter=_filter(flt))))
+
+    def search(self, vector: Sequence[float], flt: Filter, *, limit: int) -> list[Scored]:
+        return self._query(qe.Query.Nearest([float(x) for x in vector], using=DENSE), flt, limit=limit)
+
+    def search_sparse(self, sparse: SparseVector, flt: Filter, *, limit: int) -> list[Scored]:
+        q = qe.Query.Nearest(qe.SparseVector(list(sparse.indices), list(sparse.values)), using=LEXICAL)
+        return self._query(q, flt, limit=limit)
+
+    def query_hybrid(
+        self, dense: Sequence[float], sparse: SparseVector, flt: Filter, *, limit: int, prefetch_limit: int
+    ) -> list[Scored]:
+        f = _filter(flt)
+        prefetches = [
+            qe.Prefetch(limit=prefetch_limit, filter=f,
+                        query=qe.Query.Nearest([float(x) for x in dense], using=DENSE)),
+            qe.Prefetch(limit=prefetch_limit, filter=f, query=qe.Query.Nearest(
+                qe.SparseVector(list(sparse.indices), list(sparse.values)), using=LEXICAL)),
+        ]
+        return self._query(qe.Fusion.Rrf(k=60), flt, limit=limit, prefetches=prefetches)
+
+    def _query(self, query: Any, flt: Filter, *, limit: int, prefetches: Any = None) -> list[Scored]:
+        shard = self._open()
+        if shard is None:
+            return []
+        req = qe.QueryRequest(limit=limit, query=query, prefetches=prefetches, filter=_filter(flt),
+                              with_payload=True, with_vector=False)
+        return [Scored(str(h.id), float(h.score), dict(h.payload or {})) for h in self._call(shard.query, req)]

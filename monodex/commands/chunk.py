@@ -1,0 +1,87 @@
+"""Show how one local file is chunked: lines, sizes, breadcrumbs, kinds and split markers."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from monodex import output
+from monodex.commands.common import add_json
+from monodex.errors import UsageError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", help="a file on disk")
+    parser.add_argument("--strategy", help="typescript, markdown or lineBased (default: by suffix)")
+    parser.add_argument(
+        "--max-tokens", type=int, default=256, help="the embedder's token limit (default 256)"
+    )
+    parser.add_argument("--package", help="package name for breadcrumbs (default: nearest package.json)")
+    add_json(parser)
+
+
+def _package_of(path: Path) -> str:
+    for folder in path.resolve().parents:
+        manifest = folder / "package.json"
+        if manifest.is_file():
+            try:
+                name = json.loads(manifest.read_text()).get("name")
+            except (ValueError, UnicodeDecodeError, AttributeError):
+                continue
+            if isinstance(name, str) and name:
+                return name
+    return ""
+
+
+def _strategy(path: Path) -> str:
+    suffix = path.suffix.lower()
+    return {".ts": "typescript", ".tsx": "typescript", ".md": "markdown"}.get(suffix, "lineBased")
+
+
+def _render(r: dict[str, Any]) -> str:
+    out = [f"{r['path']}: {len(r['chunks'])} chunks ({r['chunker_id']}, budget {r['budget']} bytes)"]
+    for c in r["chunks"]:
+        out.append(
+            f"\n#{c['chunk_ordinal']} lines {c['start_line']}-{c['end_line']} {c['bytes']} bytes "
+            f"{c['chunk_type']}/{c['chunk_kind']}  {c['breadcrumb']}"
+        )
+        out.extend(f"> {ln}" for ln in c["text"].splitlines())
+    return output.sanitize("\n".join(out))
+
+
+def run(args: argparse.Namespace) -> int:
+    from monodex.indexer import chunkers
+    from monodex.indexer.chunkers.base import FileContext
+
+    path = Path(args.path)
+    if not path.is_file():
+        raise UsageError(f"{path} is not a file", "pass the path of a file on disk")
+    data = path.read_bytes()
+    if b"\x00" in data[:8000]:
+        raise UsageError(f"{path} looks binary", "monodex chunks text files only")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"{path} is not UTF-8 text", "monodex chunks UTF-8 files only") from None
+    if args.max_tokens < 8:
+        raise UsageError(f"--max-tokens {args.max_tokens} is too small", "use the model's limit, e.g. 256")
+    strategy = args.strategy or _strategy(path)
+    budget = chunkers.budget_for(args.max_tokens)
+    package = args.package if args.package is not None else _package_of(path)
+    ctx = FileContext(relative_path=path.name, package_name=package, budget=budget)
+    chunks = chunkers.chunk_file(strategy, text, ctx)
+    result = {
+        "path": str(path), "strategy": strategy, "chunker_id": chunkers.chunker_id(strategy, budget),
+        "budget": budget,
+        "chunks": [
+            {"chunk_ordinal": i, "start_line": c.start_line, "end_line": c.end_line,
+             "bytes": len(c.text.encode("utf-8", "surrogatepass")), "symbol_name": c.symbol_name,
+             "chunk_type": c.chunk_type, "chunk_kind": c.chunk_kind, "breadcrumb": c.breadcrumb,
+             "text": c.text}
+            for i, c in enumerate(chunks, start=1)
+        ],
+    }
+    output.emit(result, as_json=args.json, render=_render)
+    return 0

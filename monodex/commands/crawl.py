@@ -1,0 +1,62 @@
+"""Index a commit (or the working tree) of a catalog into a label."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from monodex import config, context, output, paths
+from monodex.commands.common import add_json, add_target
+from monodex.errors import UsageError
+from monodex.progress import Progress
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_target(parser, label_required=True)
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--commit", metavar="REV", help="HEAD, a branch, a tag or a (short) SHA")
+    source.add_argument(
+        "--working-dir", action="store_true", help="index the files on disk instead of a commit"
+    )
+    parser.add_argument(
+        "--dry-run", action="store_true", help="print what would be indexed and skipped; write nothing"
+    )
+    add_json(parser)
+
+
+def _render(r: dict[str, Any]) -> str:
+    if "files_to_index" in r:
+        lines = [f"{r['files_to_index']} files to index, {r['chunks']} chunks"]
+        lines += [f"  {name}: {n} files" for name, n in sorted(r["by_strategy"].items())]
+        lines += [f"  skipped ({reason}): {n}" for reason, n in sorted(r["skipped"].items())]
+        return "\n".join(lines)
+    commit = r["commit"][:12] or "working dir"
+    return (
+        f"{r['catalog']}:{r['label']} at {commit} ({r['mode']}): {r['files_total']} files, "
+        f"{r['files_reused']} reused, {r['files_embedded']} embedded ({r['chunks_embedded']} chunks), "
+        f"{r['files_removed']} removed, {r['seconds']:.1f}s"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    p = paths.resolve()
+    cfg = config.load(p)
+    catalog, label = context.resolve(p, args.catalog, args.label)
+    if args.label is None:
+        raise UsageError("--label is required for crawl", "pass --label, e.g. --label main")
+    entry = cfg.catalog(catalog)
+    from monodex.indexer import crawlrun  # heavy: dulwich, tree-sitter, onnxruntime
+
+    request = crawlrun.Request(
+        catalog=entry, label=label, commit=args.commit, working_dir=args.working_dir
+    )
+    if args.dry_run:
+        result = crawlrun.dry_run(cfg, p, request)
+    else:
+        progress = Progress(enabled=None if not args.json else False)
+        try:
+            result = crawlrun.crawl(cfg, p, request, progress=progress).as_json()
+        finally:
+            progress.done()
+    output.emit(result, as_json=args.json, render=_render)
+    return 0

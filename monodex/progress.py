@@ -1,0 +1,42 @@
+"""Progress for long work: one rewritten line on a TTY (files, chunks, rate, ETA), else nothing."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import TextIO
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(seconds)
+    if seconds >= 3600:
+        return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+    return f"{seconds // 60}m{seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
+
+
+def line(files: int, total: int, chunks: int, elapsed: float) -> str:
+    rate = chunks / elapsed if elapsed > 0 else 0.0
+    eta = (total - files) * elapsed / files if files else None
+    eta_text = _duration(eta) if eta is not None else "?"
+    return f"files {files}/{total} · chunks {chunks} · {rate:.1f} chunks/s · ETA {eta_text}"
+
+
+class Progress:
+    def __init__(self, *, enabled: bool | None = None, stream: TextIO | None = None) -> None:
+        self.stream = stream or sys.stderr
+        self.enabled = self.stream.isatty() if enabled is None else enabled
+        self.start = time.monotonic()
+        self._last = 0.0
+
+    def __call__(self, files: int, total: int, chunks: int) -> None:
+        now = time.monotonic()
+        if not self.enabled or (now - self._last < 0.2 and files < total):
+            return
+        self._last = now
+        self.stream.write("\r\x1b[2K" + line(files, total, chunks, now - self.start))
+        self.stream.flush()
+
+    def done(self) -> None:
+        if self.enabled:
+            self.stream.write("\r\x1b[2K")
+            self.stream.flush()

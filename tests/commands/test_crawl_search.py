@@ -1,0 +1,112 @@
+"""The core path through the real CLI: crawl a real git repository, search it, view it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from monodex import paths
+
+CRAWL = ("crawl", "--catalog", "acme", "--json")
+
+
+def test_crawl_then_search_finds_the_right_file(monorepo, run_json) -> None:  # type: ignore[no-untyped-def]
+    code, summary, err = run_json(*CRAWL, "--label", "main", "--commit", "HEAD")
+    assert code == 0, err
+    assert summary["mode"] == "full" and summary["commit"] == monorepo.head()
+    assert summary["files_total"] == 4  # 3 .ts under src/ + README.md; lib/ and node_modules/ excluded
+    assert summary["files_embedded"] == 4 and summary["files_reused"] == 0
+    assert summary["chunks_embedded"] >= 4
+    code, found, err = run_json(
+        "search", "--catalog", "acme", "--label", "main", "--text",
+        "retry a failed HTTP request with backoff", "--limit", "3", "--json",
+    )
+    assert code == 0, err
+    top = found["results"][0]
+    assert top["relative_path"] == "libraries/net/src/retry.ts"
+    assert top["package_name"] == "@acme/net"
+    assert set(top) >= {"score", "file_id", "chunk_ordinal", "chunk_count", "start_line", "end_line",
+                        "breadcrumb", "symbol_name", "chunk_kind", "text"}
+
+
+def test_view_reconstructs_the_file(monorepo, run_json) -> None:  # type: ignore[no-untyped-def]
+    assert run_json(*CRAWL, "--label", "main", "--commit", "HEAD")[0] == 0
+    _, found, _ = run_json("search", "--catalog", "acme", "--label", "main", "--text",
+                           "load the JSON configuration", "--limit", "10", "--json")
+    hit = next(r for r in found["results"] if r["relative_path"].endswith("ConfigLoader.ts"))
+    code, viewed, err = run_json("view", "--catalog", "acme", "--label", "main", "--id", hit["file_id"], "--json")
+    assert code == 0, err
+    original = (monorepo.path / "libraries/config/src/ConfigLoader.ts").read_text()
+    assert "".join(c["text"] for c in viewed["chunks"]) == original
+    assert [c["chunk_ordinal"] for c in viewed["chunks"]] == list(range(1, len(viewed["chunks"]) + 1))
+    code, one, _ = run_json("view", "--catalog", "acme", "--label", "main", "--id", f"{hit['file_id']}:1", "--json")
+    assert code == 0 and [c["chunk_ordinal"] for c in one["chunks"]] == [1]
+
+
+def test_second_label_embeds_only_changed_files(monorepo, run_json) -> None:  # type: ignore[no-untyped-def]
+    assert run_json(*CRAWL, "--label", "main", "--commit", "HEAD")[0] == 0
+    monorepo.git("checkout", "-q", "-b", "feature")
+    monorepo.write("libraries/net/src/retry.ts", "export const retries: number = 5;\n")
+    sha = monorepo.commit("tweak")
+    code, summary, err = run_json(*CRAWL, "--label", "feature", "--commit", sha)
+    assert code == 0, err
+    assert summary["files_embedded"] == 1 and summary["files_reused"] == 3
+    assert summary["chunks_embedded"] == 1
+    # Both labels see their own version of retry.ts, and main is untouched.
+    _, main_hits, _ = run_json("search", "--catalog", "acme", "--label", "main", "--text", "retries", "--limit", "10", "--json")
+    _, feat_hits, _ = run_json("search", "--catalog", "acme", "--label", "feature", "--text", "retries", "--limit", "10", "--json")
+    main_retry = [r["text"] for r in main_hits["results"] if r["relative_path"].endswith("retry.ts")]
+    feat_retry = [r["text"] for r in feat_hits["results"] if r["relative_path"].endswith("retry.ts")]
+    assert all("fetchWithRetry" in t for t in main_retry) and main_retry
+    assert feat_retry == ["export const retries: number = 5;\n"]
+
+
+def test_recrawl_after_delete_removes_the_file_from_the_label(monorepo, run_json) -> None:  # type: ignore[no-untyped-def]
+    assert run_json(*CRAWL, "--label", "main", "--commit", "HEAD")[0] == 0
+    monorepo.remove("libraries/terminal/src/colors.ts")
+    sha = monorepo.commit("drop colors")
+    code, summary, _ = run_json(*CRAWL, "--label", "main", "--commit", sha)
+    assert code == 0
+    assert summary["files_removed"] == 1 and summary["files_embedded"] == 0 and summary["files_reused"] == 3
+    _, found, _ = run_json("search", "--catalog", "acme", "--label", "main", "--text", "colorize terminal text", "--limit", "10", "--json")
+    assert not [r for r in found["results"] if r["relative_path"].endswith("colors.ts")]
+    _, labels, _ = run_json("labels", "--json")
+    row = labels["labels"][0]
+    assert (row["label"], row["commit_oid"], row["crawl_complete"], row["source_kind"]) == ("main", sha, True, "git-commit")
+
+
+def test_working_dir_reuses_unchanged_files(monorepo, run_json) -> None:  # type: ignore[no-untyped-def]
+    assert run_json(*CRAWL, "--label", "main", "--commit", "HEAD")[0] == 0
+    (monorepo.path / "libraries/net/src/retry.ts").write_text("export const edited = true;\n")
+    code, summary, err = run_json(*CRAWL, "--label", "wip", "--working-dir")
+    assert code == 0, err
+    assert summary["files_reused"] == 3 and summary["files_embedded"] == 1 and summary["commit"] == ""
+    _, labels, _ = run_json("labels", "--json")
+    wip = next(r for r in labels["labels"] if r["label"] == "wip")
+    assert (wip["source_kind"], wip["commit_oid"], wip["crawl_complete"]) == ("working-directory", "", True)
+
+
+def test_search_errors_say_what_to_run(monorepo, run_json) -> None:  # type: ignore[no-untyped-def]
+    code, _, err = run_json("search", "--catalog", "acme", "--label", "main", "--text", "x")
+    assert code == 1 and "monodex crawl --catalog acme --label main" in err
+    assert run_json(*CRAWL, "--label", "main", "--commit", "HEAD")[0] == 0
+    code, _, err = run_json("search", "--catalog", "acme", "--label", "nope", "--text", "x")
+    assert code == 2 and "not indexed" in err
+    code, _, err = run_json(*CRAWL, "--label", "main", "--commit", "no-such-branch")
+    assert code == 2 and "no-such-branch" in err
+    code, _, err = run_json("crawl", "--catalog", "acme", "--label", "Main", "--commit", "HEAD")
+    assert code == 2 and "invalid label name" in err
+
+
+def test_dry_run_reports_plan_and_writes_nothing(monorepo, run_json) -> None:  # type: ignore[no-untyped-def]
+    code, plan, err = run_json(*CRAWL, "--label", "main", "--commit", "HEAD", "--dry-run")
+    assert code == 0, err
+    assert plan["files_to_index"] == 4 and plan["chunks"] >= 4
+    assert plan["by_strategy"] == {"typescript": 3, "markdown": 1}
+    assert plan["skipped"].get("policy", 0) >= 6
+    assert not paths.resolve().shard_dir.exists() or not any(paths.resolve().shard_dir.rglob("*.wal*"))
+
+
+def test_cli_entry_point_runs_as_a_program(monorepo) -> None:  # type: ignore[no-untyped-def]
+    proc = subprocess.run([sys.executable, "-m", "monodex", "labels", "--json"], capture_output=True, text=True)
+    assert proc.returncode == 0 and '"labels": []' in proc.stdout
