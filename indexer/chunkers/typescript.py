@@ -60,9 +60,19 @@ def _merge_blank(ranges: list[Range], lines: Lines) -> list[Range]:
 
 
 def _describe(root: Any, lines: Lines, start: int, end: int, scale: float) -> tuple[str, str | None]:
-    """(chunk_type, qualified symbol) of the smallest meaningful node holding the range."""
+    """(chunk_type, qualified symbol) of the smallest meaningful node holding the range.
+
+    Splits fall right after a declaration, so a chunk usually starts with the next one's doc
+    comment: leading comments and blank lines do not count when choosing the describing node."""
+    while start < end and _is_comment_or_blank(lines.lines[start]):
+        start += 1
+    # ...and a chunk that ends a class also carries its closing brace.
+    while end > start and not lines.lines[end].strip().strip("});,]"):
+        end -= 1
+    first = lines.lines[start]
+    indent = len(first.encode("utf-8", "surrogatepass")) - len(first.lstrip().encode("utf-8", "surrogatepass"))
     last = lines.lines[end].rstrip("\r\n").encode("utf-8", "surrogatepass")
-    node = root.descendant_for_point_range((start, 0), (end, len(last)))
+    node = root.descendant_for_point_range((start, indent), (end, len(last)))
     while node is not None and not (
         meaningful(node, scale) and node.start_point[0] <= start and end_row(node) >= end
     ):
@@ -79,6 +89,11 @@ def _describe(root: Any, lines: Lines, start: int, end: int, scale: float) -> tu
     if symbol and owners:
         symbol = ".".join([*reversed(owners), symbol])
     return type_of(node), symbol
+
+
+def _is_comment_or_blank(line: str) -> bool:
+    stripped = line.strip()
+    return not stripped or stripped.startswith(("//", "/*", "*"))
 
 
 def _imports_end(root: Any) -> int:

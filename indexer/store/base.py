@@ -133,4 +133,12 @@ class Store(Protocol):
     def search(self, vector: Sequence[float], flt: Filter, *, limit: int) -> list[Scored]:
         """Dense cosine search restricted to flt."""
 
+    def search_sparse(self, sparse: SparseVector, flt: Filter, *, limit: int) -> list[Scored]:
+        """Lexical (sparse, IDF-weighted) search restricted to flt."""
+
+    def query_hybrid(
+        self, dense: Sequence[float], sparse: SparseVector, flt: Filter, *, limit: int, prefetch_limit: int
+    ) -> list[Scored]:
+        """Dense and sparse prefetches fused by Qdrant's own RRF."""
+
     def close(self) -> None: ...

@@ -1,0 +1,121 @@
+"""One suite, both adapters: Qdrant Edge in-process and qdrant-client (local mode)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from qdrant_client import QdrantClient
+
+from monodex.errors import MonodexError
+from monodex.indexer.store.base import Filter, IsEmpty, Match, MatchAny, Point, SparseVector, Store
+from monodex.indexer.store.edge import EdgeStore
+from monodex.indexer.store.server import ServerStore
+
+DIM = 4
+
+
+@pytest.fixture(params=["edge", "server"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    s: Any = EdgeStore(tmp_path, "monodex") if request.param == "edge" else ServerStore(QdrantClient(":memory:"), "monodex")
+    yield s
+    s.close()
+
+
+def _pt(i: int, labels: list[str], *, vec: list[float] | None = None, **extra: Any) -> Point:
+    payload = {"source_type": "code", "catalog": "acme", "active_label_ids": labels,
+               "file_id": f"f{i % 5}", "chunk_ordinal": i, "flag": i % 2 == 0, "none": None, **extra}
+    return Point(str(uuid.UUID(int=i + 1)), payload, vec or [1.0, float(i % 7), 0.5, float(i % 3)],
+                 SparseVector((i % 10, 20), (1.0, 0.5)) if i % 2 else None)
+
+
+def test_missing_collection_reads_empty(store: Store) -> None:
+    assert store.info() is None
+    assert store.count(Filter()) == 0 and list(store.scroll(Filter())) == [] and store.retrieve(["00000000-0000-0000-0000-000000000001"]) == []
+
+
+def test_ensure_collection_creates_then_checks(store: Store) -> None:
+    store.ensure_collection(dim=DIM, embedder_id="e:v1")
+    store.ensure_collection(dim=DIM, embedder_id="e:v1")
+    info = store.info()
+    assert info is not None and (info.dim, info.embedder_id) == (DIM, "e:v1")
+    with pytest.raises(MonodexError) as dim_err:
+        store.ensure_collection(dim=8, embedder_id="e:v1")
+    assert "4 dims" in dim_err.value.problem and "8 dims" in dim_err.value.problem
+    with pytest.raises(MonodexError) as emb_err:
+        store.ensure_collection(dim=DIM, embedder_id="other:v1")
+    assert "e:v1" in emb_err.value.problem and "re-crawl" in emb_err.value.hint
+
+
+def test_upsert_retrieve_roundtrip(store: Store) -> None:
+    store.ensure_collection(dim=DIM, embedder_id="e")
+    p = _pt(1, ["acme:main", "acme:dev"], text="héllo\r\n", n=3)
+    store.upsert([p])
+    got = store.retrieve([p.id, str(uuid.UUID(int=999))], with_vectors=True)
+    assert len(got) == 1 and got[0].payload == p.payload
+    assert got[0].dense is not None and len(got[0].dense) == DIM
+
+
+def test_scroll_pages_filters_and_payload_keys(store: Store) -> None:
+    store.ensure_collection(dim=DIM, embedder_id="e")
+    store.upsert([_pt(i, ["acme:main"] if i % 2 else ["acme:dev"]) for i in range(350)])
+    assert len(list(store.scroll(Filter(), batch=100))) == 350
+    main = list(store.scroll(Filter(must=(Match("active_label_ids", "acme:main"),)), batch=40))
+    assert len(main) == 175 and all("acme:main" in r.payload["active_label_ids"] for r in main)
+    anyf = store.count(Filter(must=(MatchAny("file_id", ("f1", "f2")),)))
+    assert anyf == 140
+    assert store.count(Filter(must_not=(Match("file_id", "f0"),))) == 280
+    slim = next(iter(store.scroll(Filter(), payload_keys=["file_id"])))
+    assert set(slim.payload) == {"file_id"}
+
+
+def test_set_payload_many_and_is_empty_and_delete(store: Store) -> None:
+    store.ensure_collection(dim=DIM, embedder_id="e")
+    pts = [_pt(i, ["acme:main"]) for i in range(30)]
+    store.upsert(pts)
+    store.set_payload([p.id for p in pts[:12]], {"active_label_ids": []})
+    assert store.count(Filter(must=(IsEmpty("active_label_ids"),))) == 12
+    assert store.retrieve([pts[0].id])[0].payload["file_id"] == "f0"  # merged, not replaced
+    store.delete([p.id for p in pts[:12]])
+    assert store.count(Filter()) == 18
+
+
+def test_search_respects_filters_and_ignores_metadata_points(store: Store) -> None:
+    store.ensure_collection(dim=DIM, embedder_id="e")
+    store.upsert([_pt(i, ["acme:main"] if i < 10 else ["acme:dev"]) for i in range(20)])
+    meta = Point(str(uuid.UUID(int=5000)), {"source_type": "label-metadata", "catalog": "acme"}, [0.0] * DIM)
+    store.upsert([meta])
+    flt = Filter(must=(Match("source_type", "code"), Match("active_label_ids", "acme:main")))
+    hits = store.search([1.0, 1.0, 0.5, 1.0], flt, limit=50)
+    assert len(hits) == 10 and all(h.payload["active_label_ids"] == ["acme:main"] for h in hits)
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+    assert store.retrieve([meta.id])[0].payload["source_type"] == "label-metadata"
+
+
+def test_sparse_and_hybrid_queries(store: Store) -> None:
+    store.ensure_collection(dim=DIM, embedder_id="e")
+    store.upsert([_pt(i, ["acme:main"]) for i in range(20)])
+    flt = Filter(must=(Match("source_type", "code"),))
+    lexical = store.search_sparse(SparseVector((3,), (1.0,)), flt, limit=5)
+    assert lexical and all(h.payload["chunk_ordinal"] % 10 == 3 for h in lexical)
+    fused = store.query_hybrid([1.0, 3.0, 0.5, 0.0], SparseVector((3,), (1.0,)), flt, limit=5, prefetch_limit=20)
+    assert len(fused) == 5 and fused[0].payload["chunk_ordinal"] % 10 == 3
+
+
+def test_edge_persists_and_refuses_a_second_owner(tmp_path: Path) -> None:
+    s = EdgeStore(tmp_path, "monodex")
+    s.ensure_collection(dim=DIM, embedder_id="e")
+    s.upsert([_pt(i, ["acme:main"]) for i in range(5)])
+    code = (f"from pathlib import Path; from monodex.indexer.store.edge import EdgeStore;"
+            f"from monodex.indexer.store.base import Filter; EdgeStore(Path({str(tmp_path)!r}), 'monodex').count(Filter())")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode != 0 and "in use by another process" in proc.stderr
+    s.close()
+    again = EdgeStore(tmp_path, "monodex")
+    assert again.count(Filter()) == 5
+    again.close()
