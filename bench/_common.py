@@ -26,9 +26,15 @@ def checkout(name: str, *, rev: str = "HEAD", files: bool = False) -> Path:
     target = WORK / name
     if not target.exists():
         WORK.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["git", "clone", "-q", "--shared", "--no-checkout", str(mirror), str(target)], check=True)
-    subprocess.run(["git", "-C", str(target), "checkout", "-q", "--detach", rev] if files else
-                   ["git", "-C", str(target), "update-ref", "--no-deref", "HEAD", rev], check=True)
+        subprocess.run(
+            ["git", "clone", "-q", "--shared", "--no-checkout", str(mirror), str(target)], check=True
+        )
+    subprocess.run(
+        ["git", "-C", str(target), "checkout", "-q", "--detach", rev]
+        if files
+        else ["git", "-C", str(target), "update-ref", "--no-deref", "HEAD", rev],
+        check=True,
+    )
     return target
 
 
@@ -47,7 +53,10 @@ def timer(results: dict[str, float], key: str) -> Iterator[None]:
 def isolated_xdg() -> Iterator[Path]:
     """A throwaway monodex installation (config, index, state) for one bench run."""
     with tempfile.TemporaryDirectory(prefix="monodex-bench-") as tmp:
-        old = {k: os.environ.get(k) for k in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR")}
+        old = {
+            k: os.environ.get(k)
+            for k in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR")
+        }
         for k in old:
             os.environ[k] = str(Path(tmp) / k.lower())
         try:

@@ -16,11 +16,11 @@ from collections import Counter
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
 
 from _common import checkout, isolated_xdg, peak_rss_mb, table, timer  # noqa: E402
-
-from monodex import paths  # noqa: E402
 from monodex.indexer import chunkers, crawlpolicy, gitobjects  # noqa: E402
 from monodex.indexer.chunkers.base import FileContext  # noqa: E402
 from monodex.indexer.plan import plan_commit  # noqa: E402
+
+from monodex import paths  # noqa: E402
 
 BUDGET = chunkers.budget_for(256)  # the packaged MiniLM's token limit
 
@@ -54,8 +54,12 @@ def measure(name: str) -> dict[str, float]:
 def _git_baseline(work: object, blob_ids: list[str]) -> float:
     t0 = time.perf_counter()
     subprocess.run(["git", "-C", str(work), "ls-tree", "-r", "HEAD"], capture_output=True, check=True)
-    subprocess.run(["git", "-C", str(work), "cat-file", "--batch"], input="\n".join(blob_ids).encode(),
-                   capture_output=True, check=True)
+    subprocess.run(
+        ["git", "-C", str(work), "cat-file", "--batch"],
+        input="\n".join(blob_ids).encode(),
+        capture_output=True,
+        check=True,
+    )
     return time.perf_counter() - t0
 
 
@@ -65,14 +69,39 @@ def main() -> None:
     with isolated_xdg():
         for name in names:
             r = measure(name)
-            rows.append([
-                name, int(r["files"]), int(r["chunks"]), f"{r['open+resolve']:.2f}",
-                f"{r['enumerate+filter+packages']:.2f}", f"{r['read+chunk']:.2f}", f"{r['total']:.2f}",
-                f"{r['files'] / r['total']:.0f}", f"{r['chunks'] / r['total']:.0f}",
-                f"{r['git_cli_baseline']:.2f}", f"{r['rss_mb']:.0f}",
-            ])
-    print(table(rows, ["repo", "files", "chunks", "resolve s", "plan s", "read+chunk s", "total s",
-                       "files/s", "chunks/s", "git CLI read s", "peak RSS MB"]))
+            rows.append(
+                [
+                    name,
+                    int(r["files"]),
+                    int(r["chunks"]),
+                    f"{r['open+resolve']:.2f}",
+                    f"{r['enumerate+filter+packages']:.2f}",
+                    f"{r['read+chunk']:.2f}",
+                    f"{r['total']:.2f}",
+                    f"{r['files'] / r['total']:.0f}",
+                    f"{r['chunks'] / r['total']:.0f}",
+                    f"{r['git_cli_baseline']:.2f}",
+                    f"{r['rss_mb']:.0f}",
+                ]
+            )
+    print(
+        table(
+            rows,
+            [
+                "repo",
+                "files",
+                "chunks",
+                "resolve s",
+                "plan s",
+                "read+chunk s",
+                "total s",
+                "files/s",
+                "chunks/s",
+                "git CLI read s",
+                "peak RSS MB",
+            ],
+        )
+    )
 
 
 if __name__ == "__main__":

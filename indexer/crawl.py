@@ -123,8 +123,10 @@ def triage(store: Store, file_ids: Iterable[str], label_id: str) -> _Triage:
     ids = list(dict.fromkeys(file_ids))
     for i in range(0, len(ids), _SENTINEL_BATCH):
         part = ids[i : i + _SENTINEL_BATCH]
-        found = {r.payload.get("file_id"): r.payload for r in store.retrieve(
-            [chunk_point_id(fid, 1) for fid in part])}
+        found = {
+            r.payload.get("file_id"): r.payload
+            for r in store.retrieve([chunk_point_id(fid, 1) for fid in part])
+        }
         for fid in part:
             p = found.get(fid)
             labels = list(p.get("active_label_ids") or []) if p else []
@@ -155,7 +157,9 @@ class Crawl:
         self.progress = progress or (lambda a, b, c: None)
         self.clock = clock
 
-    def run(self, files: Sequence[SourceFile], reader: Reader, *, skipped: dict[str, int] | None = None) -> CrawlSummary:
+    def run(
+        self, files: Sequence[SourceFile], reader: Reader, *, skipped: dict[str, int] | None = None
+    ) -> CrawlSummary:
         t0 = time.monotonic()
         target, store = self.target, self.store
         summary = CrawlSummary(target.catalog, target.label, target.commit_oid, skipped=dict(skipped or {}))

@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from monodex import jsonfile
 from monodex.indexer.globs import GlobError, compile_glob
+
+from monodex import jsonfile
 from monodex.paths import Paths
 from monodex.validate import Where, integer, obj, string, string_list
 
@@ -21,16 +22,46 @@ DEFAULT_MAX_FILE_BYTES = 1 << 20
 BUILTIN: dict[str, Any] = {
     "version": 1,
     "fileTypes": {
-        ".ts": "typescript", ".tsx": "typescript", ".md": "markdown",
-        ".yml": "lineBased", ".yaml": "lineBased", ".txt": "lineBased", ".css": "lineBased",
+        ".ts": "typescript",
+        ".tsx": "typescript",
+        ".md": "markdown",
+        ".yml": "lineBased",
+        ".yaml": "lineBased",
+        ".txt": "lineBased",
+        ".css": "lineBased",
         ".scss": "lineBased",
     },
     "patternsToExclude": [
-        "node_modules/", "dist/", "build/", "lib/", "lib-commonjs/", "lib-esm/", "lib-esnext/",
-        "lib-amd/", "lib-dts/", "temp/", ".cache/", ".rush/temp/", "common/temp/", "common/deploy/",
-        ".docusaurus/", "**/*.snap", "**/*.test.ts", "**/*.spec.ts", "**/*.test.tsx",
-        "**/*.spec.tsx", "**/*.js", "**/*.jsx", "**/*.cjs", "**/*.mjs", "**/*.json",
-        "**/package-lock.json", "**/pnpm-lock.yaml", "**/yarn.lock", "**/*.lock", "**/*.tsbuildinfo",
+        "node_modules/",
+        "dist/",
+        "build/",
+        "lib/",
+        "lib-commonjs/",
+        "lib-esm/",
+        "lib-esnext/",
+        "lib-amd/",
+        "lib-dts/",
+        "temp/",
+        ".cache/",
+        ".rush/temp/",
+        "common/temp/",
+        "common/deploy/",
+        ".docusaurus/",
+        "**/*.snap",
+        "**/*.test.ts",
+        "**/*.spec.ts",
+        "**/*.test.tsx",
+        "**/*.spec.tsx",
+        "**/*.js",
+        "**/*.jsx",
+        "**/*.cjs",
+        "**/*.mjs",
+        "**/*.json",
+        "**/package-lock.json",
+        "**/pnpm-lock.yaml",
+        "**/yarn.lock",
+        "**/*.lock",
+        "**/*.tsbuildinfo",
     ],
     "patternsToKeep": ["src/", "test/"],
 }
@@ -62,9 +93,7 @@ class CrawlPolicy:
         return self.file_types[best] if best else None
 
     def should_crawl(self, path: str) -> bool:
-        return self.strategy_for(path) is not None and (
-            self.keep.match(path) or not self.exclude.match(path)
-        )
+        return self.strategy_for(path) is not None and (self.keep.match(path) or not self.exclude.match(path))
 
     @property
     def fingerprint(self) -> str:
@@ -86,11 +115,17 @@ def _patterns(values: list[str], where: Where) -> _Patterns:
 
 def parse(raw: Any, source: str) -> CrawlPolicy:
     top = Where(source)
-    d = obj(raw, top, required=("version", "fileTypes", "patternsToExclude", "patternsToKeep"),
-            allowed=("maxFileBytes", "$schema"))
+    d = obj(
+        raw,
+        top,
+        required=("version", "fileTypes", "patternsToExclude", "patternsToKeep"),
+        allowed=("maxFileBytes", "$schema"),
+    )
     if integer(d["version"], top / "version") != 1:
         raise (top / "version").fail(f"unsupported version {d['version']}", "use 1")
-    types = obj(d["fileTypes"], top / "fileTypes", allowed=d["fileTypes"] if isinstance(d["fileTypes"], dict) else ())
+    types = obj(
+        d["fileTypes"], top / "fileTypes", allowed=d["fileTypes"] if isinstance(d["fileTypes"], dict) else ()
+    )
     for suffix, strategy in types.items():
         w = top / "fileTypes" / suffix
         if not suffix.startswith("."):
@@ -99,9 +134,13 @@ def parse(raw: Any, source: str) -> CrawlPolicy:
             raise w.fail(f"unknown strategy {strategy!r}", f"use one of {', '.join(STRATEGIES)}")
     return CrawlPolicy(
         file_types=dict(types),
-        exclude=_patterns(string_list(d["patternsToExclude"], top / "patternsToExclude"), top / "patternsToExclude"),
+        exclude=_patterns(
+            string_list(d["patternsToExclude"], top / "patternsToExclude"), top / "patternsToExclude"
+        ),
         keep=_patterns(string_list(d["patternsToKeep"], top / "patternsToKeep"), top / "patternsToKeep"),
-        max_file_bytes=integer(d.get("maxFileBytes", DEFAULT_MAX_FILE_BYTES), top / "maxFileBytes", minimum=1),
+        max_file_bytes=integer(
+            d.get("maxFileBytes", DEFAULT_MAX_FILE_BYTES), top / "maxFileBytes", minimum=1
+        ),
         source=source,
         raw=dict(d),
     )

@@ -6,11 +6,12 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from monodex.config import Catalog, Config
 from monodex.indexer import crawlpolicy, gitobjects, session
 from monodex.indexer.chunkers.base import FileContext
 from monodex.indexer.crawl import Crawl, CrawlSettings, CrawlSummary, CrawlTarget, Progress
 from monodex.indexer.plan import Plan, plan_commit, plan_working_dir
+
+from monodex.config import Catalog, Config
 from monodex.paths import Paths
 
 

@@ -4,7 +4,6 @@ tokenizers. The only importer of both."""
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -61,8 +60,16 @@ def spec_from_folder(folder: Path) -> ModelSpec:
             f"describe the model in {SPEC_FILE}: see docs/models.md",
         )
     where = Where(str(spec_file))
-    keys = ("embedder_id", "dim", "max_tokens", "pooling", "normalize", "query_prefix",
-            "document_prefix", "sha256")
+    keys = (
+        "embedder_id",
+        "dim",
+        "max_tokens",
+        "pooling",
+        "normalize",
+        "query_prefix",
+        "document_prefix",
+        "sha256",
+    )
     d = obj(jsonfile.read(spec_file), where, required=("embedder_id", "max_tokens"), allowed=keys)
     pooling = string(d.get("pooling", "mean"), where / "pooling")
     if pooling not in ("mean", "cls"):

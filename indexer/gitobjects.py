@@ -189,13 +189,15 @@ class GitRepo:
         for ch in tree_changes(store, old_tree, new_tree, rename_detector=detector):
             old: Any = ch.old
             new: Any = ch.new
-            changes.append(Change(
-                kind=str(ch.type),
-                old_path=old.path.decode() if old and old.path else None,
-                new_path=new.path.decode() if new and new.path else None,
-                old_blob=old.sha.decode() if old and old.sha else None,
-                new_blob=new.sha.decode() if new and new.sha else None,
-            ))
+            changes.append(
+                Change(
+                    kind=str(ch.type),
+                    old_path=old.path.decode() if old and old.path else None,
+                    new_path=new.path.decode() if new and new.path else None,
+                    old_blob=old.sha.decode() if old and old.sha else None,
+                    new_blob=new.sha.decode() if new and new.sha else None,
+                )
+            )
         return changes
 
 

@@ -37,8 +37,14 @@ class LabelState:
     @classmethod
     def from_payload(cls, p: dict[str, Any]) -> LabelState:
         known = {
-            "catalog", "label", "label_id", "commit_oid", "source_kind", "crawl_complete",
-            "updated_at_unix_secs", "source_type",
+            "catalog",
+            "label",
+            "label_id",
+            "commit_oid",
+            "source_kind",
+            "crawl_complete",
+            "updated_at_unix_secs",
+            "source_type",
         }
         return cls(
             catalog=str(p.get("catalog", "")),

@@ -13,9 +13,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from monodex.errors import MonodexError
 from monodex.indexer.identity import chunk_point_id
 from monodex.indexer.store.base import Point, Store
+
+from monodex.errors import MonodexError
 
 _DONE = object()
 
@@ -103,9 +104,7 @@ def _point(job: FileJob, index: int, *, complete: bool = False) -> Point:
     payload = job.payloads[index]
     if complete:
         payload = {**payload, "file_complete": True}
-    return Point(
-        id=chunk_point_id(job.file_id, index + 1), payload=payload, dense=list(job.vectors[index])
-    )
+    return Point(id=chunk_point_id(job.file_id, index + 1), payload=payload, dense=list(job.vectors[index]))
 
 
 class EmbedLoop:

@@ -44,7 +44,11 @@ def text_problem(content: bytes, limit: int) -> str | None:
 
 
 def _select(
-    entries: Sequence[TreeEntry], policy: CrawlPolicy, packages: PackageIndex, catalog: str, skipped: Counter[str]
+    entries: Sequence[TreeEntry],
+    policy: CrawlPolicy,
+    packages: PackageIndex,
+    catalog: str,
+    skipped: Counter[str],
 ) -> list[SourceFile]:
     files = []
     for e in entries:

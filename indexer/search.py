@@ -7,14 +7,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from monodex.errors import MonodexError, UsageError
 from monodex.indexer import labelmeta
 from monodex.indexer.labelmeta import CODE, LabelState
 from monodex.indexer.store.base import Filter, Match, Store
 
+from monodex.errors import MonodexError, UsageError
+
 RESULT_FIELDS = (
-    "file_id", "chunk_ordinal", "chunk_count", "relative_path", "start_line", "end_line",
-    "package_name", "breadcrumb", "symbol_name", "chunk_kind", "text",
+    "file_id",
+    "chunk_ordinal",
+    "chunk_count",
+    "relative_path",
+    "start_line",
+    "end_line",
+    "package_name",
+    "breadcrumb",
+    "symbol_name",
+    "chunk_kind",
+    "text",
 )
 
 
@@ -91,7 +101,8 @@ def view(store: Store, *, catalog: str, label: str, selector: Selector) -> dict[
             "take the file_id from 'monodex search' results of the same label",
         )
     picked = [
-        c for c in chunks
+        c
+        for c in chunks
         if c["chunk_ordinal"] >= selector.first
         and (selector.last is None or c["chunk_ordinal"] <= selector.last)
     ]
@@ -100,8 +111,17 @@ def view(store: Store, *, catalog: str, label: str, selector: Selector) -> dict[
             f"file {selector.file_id} has chunks 1-{len(chunks)}; none match the selection",
             f"use :1-{len(chunks)} or :1-end",
         )
-    keys = ("chunk_ordinal", "chunk_count", "start_line", "end_line", "breadcrumb", "symbol_name",
-            "chunk_type", "chunk_kind", "text")
+    keys = (
+        "chunk_ordinal",
+        "chunk_count",
+        "start_line",
+        "end_line",
+        "breadcrumb",
+        "symbol_name",
+        "chunk_type",
+        "chunk_kind",
+        "text",
+    )
     return {
         "file_id": selector.file_id,
         "relative_path": chunks[0]["relative_path"],
@@ -116,13 +136,15 @@ def labels(store: Store, catalog: str | None = None) -> list[dict[str, Any]]:
     rows = []
     for s in labelmeta.list_all(store, catalog):
         count = store.count(Filter(must=(Match("source_type", CODE), Match("active_label_ids", s.label_id))))
-        rows.append({
-            "catalog": s.catalog,
-            "label": s.label,
-            "commit_oid": s.commit_oid,
-            "source_kind": s.source_kind,
-            "crawl_complete": s.crawl_complete,
-            "updated_at_unix_secs": s.updated_at_unix_secs,
-            "chunks": count,
-        })
+        rows.append(
+            {
+                "catalog": s.catalog,
+                "label": s.label,
+                "commit_oid": s.commit_oid,
+                "source_kind": s.source_kind,
+                "crawl_complete": s.crawl_complete,
+                "updated_at_unix_secs": s.updated_at_unix_secs,
+                "chunks": count,
+            }
+        )
     return rows

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from monodex.config import Config
 from monodex.indexer.store import open_store
 from monodex.indexer.store.base import Store
+
+from monodex.config import Config
 from monodex.paths import Paths
 
 if TYPE_CHECKING:

@@ -132,7 +132,8 @@ def dump(config: Config) -> dict[str, Any]:
         "qdrant": qd,
         "embedder": {"model": e.model, "threads": e.threads, "batch_size": e.batch_size},
         "catalogs": {
-            c.name: {"type": c.type, "path": str(c.path)} for c in sorted(config.catalogs.values(), key=lambda c: c.name)
+            c.name: {"type": c.type, "path": str(c.path)}
+            for c in sorted(config.catalogs.values(), key=lambda c: c.name)
         },
     }
 

@@ -13,9 +13,7 @@ def configure(*, verbose: bool = False, json_lines: bool | None = None) -> None:
     if json_lines is None:
         json_lines = not sys.stderr.isatty()
     renderer: Any = (
-        structlog.processors.JSONRenderer()
-        if json_lines
-        else structlog.dev.ConsoleRenderer(colors=False)
+        structlog.processors.JSONRenderer() if json_lines else structlog.dev.ConsoleRenderer(colors=False)
     )
     structlog.configure(
         processors=[
@@ -24,9 +22,7 @@ def configure(*, verbose: bool = False, json_lines: bool | None = None) -> None:
             structlog.processors.TimeStamper(fmt="iso", utc=True),
             renderer,
         ],
-        wrapper_class=structlog.make_filtering_bound_logger(
-            logging.DEBUG if verbose else logging.INFO
-        ),
+        wrapper_class=structlog.make_filtering_bound_logger(logging.DEBUG if verbose else logging.INFO),
         logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
         cache_logger_on_first_use=False,
     )

@@ -49,9 +49,7 @@ class GitRepo:
         self.path = path
 
     def git(self, *args: str, check: bool = True) -> str:
-        proc = subprocess.run(
-            ["git", *args], cwd=self.path, capture_output=True, text=True, check=False
-        )
+        proc = subprocess.run(["git", *args], cwd=self.path, capture_output=True, text=True, check=False)
         if check and proc.returncode != 0:
             raise AssertionError(f"git {' '.join(args)} failed: {proc.stderr}")
         return proc.stdout.strip()
@@ -83,7 +81,9 @@ def git_repo(tmp_path: Path):  # type: ignore[no-untyped-def]
     """Factory: git_repo(files={...}, branch="main") -> GitRepo with one commit if files given."""
     counter = iter(range(1000))
 
-    def make(files: dict[str, str | bytes] | None = None, *, branch: str = "main", name: str | None = None) -> GitRepo:
+    def make(
+        files: dict[str, str | bytes] | None = None, *, branch: str = "main", name: str | None = None
+    ) -> GitRepo:
         path = tmp_path / (name or f"repo{next(counter)}")
         path.mkdir()
         repo = GitRepo(path)

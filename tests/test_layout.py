@@ -37,10 +37,7 @@ def test_dependencies_point_one_way() -> None:
         "scheduler": ("monodex.hooks", "monodex.commands"),
     }
     bad = [
-        (f, m)
-        for folder, banned in rules.items()
-        for f, m in _imports(ROOT / folder)
-        if m.startswith(banned)
+        (f, m) for folder, banned in rules.items() for f, m in _imports(ROOT / folder) if m.startswith(banned)
     ]
     assert bad == []
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 from types import ModuleType
 from typing import cast
 
-from monodex.errors import UsageError
 from monodex.indexer.chunkers import linebased, markdown, typescript
 from monodex.indexer.chunkers.base import Chunk, Chunker, FileContext
+
+from monodex.errors import UsageError
 
 CHUNKERS: dict[str, Chunker] = {
     m.name: cast(Chunker, m) for m in (typescript, markdown, linebased) if isinstance(m, ModuleType)

@@ -13,8 +13,9 @@ def file_kind(relative_path: str, strategy: str) -> str:
     if lower.startswith("changelog"):
         return "changelog"
     if strategy == "lineBased" and (
-        lower.endswith(_CONFIG_SUFFIXES) or lower.startswith("tsconfig") or
-        (lower.startswith(".") and lower.endswith("rc"))
+        lower.endswith(_CONFIG_SUFFIXES)
+        or lower.startswith("tsconfig")
+        or (lower.startswith(".") and lower.endswith("rc"))
     ):
         return "config"
     return "content"

@@ -96,8 +96,15 @@ def _absorb_blank(chunks: list[Chunk]) -> list[Chunk]:
     for c in chunks:
         if out and not c.text.strip():
             p = out[-1]
-            out[-1] = Chunk(p.text + c.text, p.start_line, c.end_line, p.symbol_name, p.chunk_type,
-                            p.chunk_kind, p.breadcrumb)
+            out[-1] = Chunk(
+                p.text + c.text,
+                p.start_line,
+                c.end_line,
+                p.symbol_name,
+                p.chunk_type,
+                p.chunk_kind,
+                p.breadcrumb,
+            )
         else:
             out.append(c)
     return out

@@ -4,57 +4,148 @@ from __future__ import annotations
 
 from typing import Any
 
-SPLIT_SCOPES = frozenset({
-    "program", "class_body", "declaration_list", "object_type", "interface_body",
-    "statement_block", "switch_body", "object", "jsx_element", "jsx_fragment", "enum_body",
-})
+SPLIT_SCOPES = frozenset(
+    {
+        "program",
+        "class_body",
+        "declaration_list",
+        "object_type",
+        "interface_body",
+        "statement_block",
+        "switch_body",
+        "object",
+        "jsx_element",
+        "jsx_fragment",
+        "enum_body",
+    }
+)
 
-CONDUITS = frozenset({
-    "export_statement", "class_declaration", "abstract_class_declaration", "class",
-    "interface_declaration", "type_alias_declaration", "enum_declaration", "internal_module",
-    "module", "function_declaration", "generator_function_declaration", "method_definition",
-    "arrow_function", "function_expression", "function", "if_statement", "else_clause",
-    "try_statement", "catch_clause", "finally_clause", "for_statement", "for_in_statement",
-    "for_of_statement", "while_statement", "do_statement", "switch_statement", "switch_case",
-    "switch_default", "return_statement", "throw_statement", "expression_statement",
-    "lexical_declaration", "variable_declaration", "variable_declarator", "await_expression",
-    "new_expression", "call_expression", "member_expression", "as_expression", "arguments",
-    "pair", "jsx_expression", "parenthesized_expression", "ambient_declaration",
-    "satisfies_expression", "assignment_expression",
-})
+CONDUITS = frozenset(
+    {
+        "export_statement",
+        "class_declaration",
+        "abstract_class_declaration",
+        "class",
+        "interface_declaration",
+        "type_alias_declaration",
+        "enum_declaration",
+        "internal_module",
+        "module",
+        "function_declaration",
+        "generator_function_declaration",
+        "method_definition",
+        "arrow_function",
+        "function_expression",
+        "function",
+        "if_statement",
+        "else_clause",
+        "try_statement",
+        "catch_clause",
+        "finally_clause",
+        "for_statement",
+        "for_in_statement",
+        "for_of_statement",
+        "while_statement",
+        "do_statement",
+        "switch_statement",
+        "switch_case",
+        "switch_default",
+        "return_statement",
+        "throw_statement",
+        "expression_statement",
+        "lexical_declaration",
+        "variable_declaration",
+        "variable_declarator",
+        "await_expression",
+        "new_expression",
+        "call_expression",
+        "member_expression",
+        "as_expression",
+        "arguments",
+        "pair",
+        "jsx_expression",
+        "parenthesized_expression",
+        "ambient_declaration",
+        "satisfies_expression",
+        "assignment_expression",
+    }
+)
 
-ALWAYS = frozenset({
-    "function_declaration", "generator_function_declaration", "class_declaration",
-    "abstract_class_declaration", "interface_declaration", "type_alias_declaration",
-    "enum_declaration", "export_statement", "method_definition", "switch_case", "switch_default",
-    "jsx_element", "internal_module", "ambient_declaration", "abstract_method_signature",
-    "method_signature",
-})
+ALWAYS = frozenset(
+    {
+        "function_declaration",
+        "generator_function_declaration",
+        "class_declaration",
+        "abstract_class_declaration",
+        "interface_declaration",
+        "type_alias_declaration",
+        "enum_declaration",
+        "export_statement",
+        "method_definition",
+        "switch_case",
+        "switch_default",
+        "jsx_element",
+        "internal_module",
+        "ambient_declaration",
+        "abstract_method_signature",
+        "method_signature",
+    }
+)
 
 # The original's byte thresholds at its 6000-byte budget; they scale with the budget.
 THRESHOLDS = {
-    "public_field_definition": 50, "property_declaration": 50, "enum_assignment": 50, "pair": 200,
-    "property_signature": 100, "expression_statement": 500, "if_statement": 400,
-    "for_statement": 300, "for_in_statement": 300, "for_of_statement": 300,
+    "public_field_definition": 50,
+    "property_declaration": 50,
+    "enum_assignment": 50,
+    "pair": 200,
+    "property_signature": 100,
+    "expression_statement": 500,
+    "if_statement": 400,
+    "for_statement": 300,
+    "for_in_statement": 300,
+    "for_of_statement": 300,
 }
-NESTED_RICH = frozenset({
-    "arrow_function", "function_expression", "function", "object", "array", "jsx_element",
-    "jsx_self_closing_element", "class",
-})
+NESTED_RICH = frozenset(
+    {
+        "arrow_function",
+        "function_expression",
+        "function",
+        "object",
+        "array",
+        "jsx_element",
+        "jsx_self_closing_element",
+        "class",
+    }
+)
 
 TYPE_OF = {
-    "function_declaration": "function", "generator_function_declaration": "function",
-    "method_definition": "function", "method_signature": "function",
-    "abstract_method_signature": "function", "class_declaration": "class",
-    "abstract_class_declaration": "class", "interface_declaration": "interface",
-    "type_alias_declaration": "type", "enum_declaration": "enum", "lexical_declaration": "variable",
-    "variable_declaration": "variable", "public_field_definition": "field",
-    "property_declaration": "field", "property_signature": "field", "internal_module": "namespace",
+    "function_declaration": "function",
+    "generator_function_declaration": "function",
+    "method_definition": "function",
+    "method_signature": "function",
+    "abstract_method_signature": "function",
+    "class_declaration": "class",
+    "abstract_class_declaration": "class",
+    "interface_declaration": "interface",
+    "type_alias_declaration": "type",
+    "enum_declaration": "enum",
+    "lexical_declaration": "variable",
+    "variable_declaration": "variable",
+    "public_field_definition": "field",
+    "property_declaration": "field",
+    "property_signature": "field",
+    "internal_module": "namespace",
 }
-QUALIFIERS = frozenset({
-    "class_declaration", "abstract_class_declaration", "interface_declaration", "internal_module",
-    "enum_declaration", "class",
-})
+QUALIFIERS = frozenset(
+    {
+        "class_declaration",
+        "abstract_class_declaration",
+        "interface_declaration",
+        "internal_module",
+        "enum_declaration",
+        "class",
+    }
+)
 
 
 def end_row(node: Any) -> int:
@@ -105,7 +196,8 @@ def meaningful(node: Any, scale: float) -> bool:
 def name_of(node: Any) -> str | None:
     if node.type == "export_statement":
         decl = node.child_by_field_name("declaration") or next(
-            (c for c in node.named_children if c.type in TYPE_OF), None)
+            (c for c in node.named_children if c.type in TYPE_OF), None
+        )
         return name_of(decl) if decl is not None else None
     if node.type in ("lexical_declaration", "variable_declaration"):
         decl = next((c for c in node.named_children if c.type == "variable_declarator"), None)
@@ -115,8 +207,14 @@ def name_of(node: Any) -> str | None:
         return name_of(inner) if inner is not None else None
     name = node.child_by_field_name("name") or node.child_by_field_name("key")
     if name is None:
-        name = next((c for c in node.named_children if c.type in (
-            "identifier", "property_identifier", "type_identifier")), None)
+        name = next(
+            (
+                c
+                for c in node.named_children
+                if c.type in ("identifier", "property_identifier", "type_identifier")
+            ),
+            None,
+        )
     if name is None:
         return None
     text: str = name.text.decode("utf-8", "replace")
@@ -126,6 +224,7 @@ def name_of(node: Any) -> str | None:
 def type_of(node: Any) -> str:
     if node.type in ("export_statement", "ambient_declaration"):
         inner = node.child_by_field_name("declaration") or next(
-            (c for c in node.named_children if c.type in TYPE_OF), None)
+            (c for c in node.named_children if c.type in TYPE_OF), None
+        )
         return type_of(inner) if inner is not None else "code"
     return TYPE_OF.get(node.type, "code")

@@ -7,14 +7,13 @@ from functools import lru_cache
 from typing import Any
 
 import tree_sitter_typescript
-from tree_sitter import Language, Parser
-
 from monodex.indexer.chunkers.base import Chunk, FileContext
 from monodex.indexer.chunkers.breadcrumb import breadcrumb
 from monodex.indexer.chunkers.kinds import file_kind
 from monodex.indexer.chunkers.lines import Lines, greedy_windows
 from monodex.indexer.chunkers.tsnodes import QUALIFIERS, end_row, meaningful, name_of, type_of
 from monodex.indexer.chunkers.tssplit import Budget, find_split
+from tree_sitter import Language, Parser
 
 name = "typescript"
 version = "v2"
@@ -70,7 +69,9 @@ def _describe(root: Any, lines: Lines, start: int, end: int, scale: float) -> tu
     while end > start and not lines.lines[end].strip().strip("});,]"):
         end -= 1
     first = lines.lines[start]
-    indent = len(first.encode("utf-8", "surrogatepass")) - len(first.lstrip().encode("utf-8", "surrogatepass"))
+    indent = len(first.encode("utf-8", "surrogatepass")) - len(
+        first.lstrip().encode("utf-8", "surrogatepass")
+    )
     last = lines.lines[end].rstrip("\r\n").encode("utf-8", "surrogatepass")
     node = root.descendant_for_point_range((start, indent), (end, len(last)))
     while node is not None and not (
@@ -126,15 +127,17 @@ def chunk(text: str, ctx: FileContext) -> list[Chunk]:
     for start, end, marker in ranges:
         chunk_type, symbol = _describe(root, lines, start, end, budget.scale)
         this_kind = "imports" if kind == "content" and end <= imports_end else kind
-        chunks.append(Chunk(
-            text=lines.text(start, end),
-            start_line=start + 1,
-            end_line=end + 1,
-            symbol_name=symbol,
-            chunk_type=chunk_type,
-            chunk_kind=this_kind,
-            breadcrumb=breadcrumb(ctx.package_name, ctx.relative_path, symbol, marker),
-        ))
+        chunks.append(
+            Chunk(
+                text=lines.text(start, end),
+                start_line=start + 1,
+                end_line=end + 1,
+                symbol_name=symbol,
+                chunk_type=chunk_type,
+                chunk_kind=this_kind,
+                breadcrumb=breadcrumb(ctx.package_name, ctx.relative_path, symbol, marker),
+            )
+        )
     return chunks
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from monodex.config import QdrantConfig
     from monodex.indexer.store.base import Store
+
+    from monodex.config import QdrantConfig
     from monodex.paths import Paths
 
 

@@ -9,8 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import qdrant_edge as qe
-
-from monodex.errors import MonodexError
 from monodex.indexer.store import sidecar
 from monodex.indexer.store.base import (
     DENSE,
@@ -28,6 +26,8 @@ from monodex.indexer.store.base import (
     Scored,
     SparseVector,
 )
+
+from monodex.errors import MonodexError
 
 META = "monodex-collection.json"
 
@@ -96,8 +96,13 @@ class EdgeStore:
     def ensure_collection(self, *, dim: int, embedder_id: str) -> None:
         meta = self._meta()
         if meta is not None:
-            sidecar.check(self.collection, have_dim=meta["dim"], have_embedder=meta.get("embedder_id"),
-                          dim=dim, embedder_id=embedder_id)
+            sidecar.check(
+                self.collection,
+                have_dim=meta["dim"],
+                have_embedder=meta.get("embedder_id"),
+                dim=dim,
+                embedder_id=embedder_id,
+            )
             self._open()
             return
         config = qe.EdgeConfig(
@@ -118,7 +123,9 @@ class EdgeStore:
         if meta is None:
             return None
         points = self.count(Filter())
-        return CollectionInfo(dim=meta["dim"], embedder_id=meta.get("embedder_id"), points=points, has_sparse=True)
+        return CollectionInfo(
+            dim=meta["dim"], embedder_id=meta.get("embedder_id"), points=points, has_sparse=True
+        )
 
     def close(self) -> None:
         if self._shard is not None:
@@ -152,8 +159,10 @@ class EdgeStore:
         if shard is None or not ids:
             return []
         recs = self._call(lambda: shard.retrieve([uuid.UUID(i) for i in ids], True, with_vectors))
-        return [Record(str(r.id), dict(r.payload or {}), _dense_of(r.vector) if with_vectors else None)
-                for r in recs]
+        return [
+            Record(str(r.id), dict(r.payload or {}), _dense_of(r.vector) if with_vectors else None)
+            for r in recs
+        ]
 
     def scroll(
         self,
@@ -169,8 +178,13 @@ class EdgeStore:
         offset: Any = None
         with_payload: Any = list(payload_keys) if payload_keys is not None else True
         while True:
-            req = qe.ScrollRequest(offset=offset, limit=batch, filter=_filter(flt),
-                                   with_payload=with_payload, with_vector=with_vectors)
+            req = qe.ScrollRequest(
+                offset=offset,
+                limit=batch,
+                filter=_filter(flt),
+                with_payload=with_payload,
+                with_vector=with_vectors,
+            )
             recs, offset = self._call(shard.scroll, req)
             for r in recs:
                 yield Record(str(r.id), dict(r.payload or {}), _dense_of(r.vector) if with_vectors else None)
@@ -195,10 +209,16 @@ class EdgeStore:
     ) -> list[Scored]:
         f = _filter(flt)
         prefetches = [
-            qe.Prefetch(limit=prefetch_limit, filter=f,
-                        query=qe.Query.Nearest([float(x) for x in dense], using=DENSE)),
-            qe.Prefetch(limit=prefetch_limit, filter=f, query=qe.Query.Nearest(
-                qe.SparseVector(list(sparse.indices), list(sparse.values)), using=LEXICAL)),
+            qe.Prefetch(
+                limit=prefetch_limit, filter=f, query=qe.Query.Nearest([float(x) for x in dense], using=DENSE)
+            ),
+            qe.Prefetch(
+                limit=prefetch_limit,
+                filter=f,
+                query=qe.Query.Nearest(
+                    qe.SparseVector(list(sparse.indices), list(sparse.values)), using=LEXICAL
+                ),
+            ),
         ]
         return self._query(qe.Fusion.Rrf(k=60), flt, limit=limit, prefetches=prefetches)
 
@@ -206,6 +226,14 @@ class EdgeStore:
         shard = self._open()
         if shard is None:
             return []
-        req = qe.QueryRequest(limit=limit, query=query, prefetches=prefetches, filter=_filter(flt),
-                              with_payload=True, with_vector=False)
-        return [Scored(str(h.id), float(h.score), dict(h.payload or {})) for h in self._call(shard.query, req)]
+        req = qe.QueryRequest(
+            limit=limit,
+            query=query,
+            prefetches=prefetches,
+            filter=_filter(flt),
+            with_payload=True,
+            with_vector=False,
+        )
+        return [
+            Scored(str(h.id), float(h.score), dict(h.payload or {})) for h in self._call(shard.query, req)
+        ]

@@ -9,10 +9,6 @@ import warnings
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from qdrant_client import QdrantClient
-from qdrant_client import models as m
-
-from monodex.errors import MonodexError
 from monodex.indexer.store import sidecar
 from monodex.indexer.store.base import (
     DENSE,
@@ -30,6 +26,10 @@ from monodex.indexer.store.base import (
     Scored,
     SparseVector,
 )
+from qdrant_client import QdrantClient
+from qdrant_client import models as m
+
+from monodex.errors import MonodexError
 
 
 def _condition(c: Condition) -> Any:
@@ -89,8 +89,13 @@ class ServerStore:
     def ensure_collection(self, *, dim: int, embedder_id: str) -> None:
         info = self.info()
         if info is not None:
-            sidecar.check(self.collection, have_dim=info.dim, have_embedder=info.embedder_id,
-                          dim=dim, embedder_id=embedder_id)
+            sidecar.check(
+                self.collection,
+                have_dim=info.dim,
+                have_embedder=info.embedder_id,
+                dim=dim,
+                embedder_id=embedder_id,
+            )
             return
         self._call(
             self.client.create_collection,
@@ -112,8 +117,9 @@ class ServerStore:
         dim = int(vectors[DENSE].size) if isinstance(vectors, dict) else int(vectors.size)
         meta: dict[str, Any] = dict(getattr(got.config, "metadata", None) or {})
         sparse = bool(got.config.params.sparse_vectors)
-        return CollectionInfo(dim=dim, embedder_id=meta.get("embedder_id"),
-                              points=self.count(Filter()), has_sparse=sparse)
+        return CollectionInfo(
+            dim=dim, embedder_id=meta.get("embedder_id"), points=self.count(Filter()), has_sparse=sparse
+        )
 
     def upsert(self, points: Sequence[Point]) -> None:
         if not points:
@@ -129,9 +135,16 @@ class ServerStore:
     def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[Record]:
         if not ids or not self._exists():
             return []
-        recs = self._call(self.client.retrieve, self.collection, list(ids), with_payload=True,
-                          with_vectors=[DENSE] if with_vectors else False)
-        return [Record(str(r.id), dict(r.payload or {}), _dense(r.vector) if with_vectors else None) for r in recs]
+        recs = self._call(
+            self.client.retrieve,
+            self.collection,
+            list(ids),
+            with_payload=True,
+            with_vectors=[DENSE] if with_vectors else False,
+        )
+        return [
+            Record(str(r.id), dict(r.payload or {}), _dense(r.vector) if with_vectors else None) for r in recs
+        ]
 
     def scroll(
         self,
@@ -147,8 +160,13 @@ class ServerStore:
         with_payload: Any = list(payload_keys) if payload_keys is not None else True
         while True:
             recs, offset = self._call(
-                self.client.scroll, self.collection, scroll_filter=_filter(flt), limit=batch,
-                offset=offset, with_payload=with_payload, with_vectors=[DENSE] if with_vectors else False,
+                self.client.scroll,
+                self.collection,
+                scroll_filter=_filter(flt),
+                limit=batch,
+                offset=offset,
+                with_payload=with_payload,
+                with_vectors=[DENSE] if with_vectors else False,
             )
             for r in recs:
                 yield Record(str(r.id), dict(r.payload or {}), _dense(r.vector) if with_vectors else None)
@@ -158,7 +176,9 @@ class ServerStore:
     def count(self, flt: Filter) -> int:
         if not self._exists():
             return 0
-        return int(self._call(self.client.count, self.collection, count_filter=_filter(flt), exact=True).count)
+        return int(
+            self._call(self.client.count, self.collection, count_filter=_filter(flt), exact=True).count
+        )
 
     def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
         if ids:
@@ -168,11 +188,21 @@ class ServerStore:
         if ids:
             self._call(self.client.delete, self.collection, points_selector=list(ids), wait=True)
 
-    def _query(self, *, query: Any, using: str | None, flt: Filter, limit: int, prefetch: Any = None) -> list[Scored]:
+    def _query(
+        self, *, query: Any, using: str | None, flt: Filter, limit: int, prefetch: Any = None
+    ) -> list[Scored]:
         if not self._exists():
             return []
-        res = self._call(self.client.query_points, self.collection, query=query, using=using,
-                         prefetch=prefetch, query_filter=_filter(flt), limit=limit, with_payload=True)
+        res = self._call(
+            self.client.query_points,
+            self.collection,
+            query=query,
+            using=using,
+            prefetch=prefetch,
+            query_filter=_filter(flt),
+            limit=limit,
+            with_payload=True,
+        )
         return [Scored(str(p.id), float(p.score), dict(p.payload or {})) for p in res.points]
 
     def search(self, vector: Sequence[float], flt: Filter, *, limit: int) -> list[Scored]:
@@ -189,8 +219,9 @@ class ServerStore:
             m.Prefetch(query=[float(x) for x in dense], using=DENSE, filter=f, limit=prefetch_limit),
             m.Prefetch(query=_sparse(sparse), using=LEXICAL, filter=f, limit=prefetch_limit),
         ]
-        return self._query(query=m.FusionQuery(fusion=m.Fusion.RRF), using=None, flt=flt, limit=limit,
-                           prefetch=prefetch)
+        return self._query(
+            query=m.FusionQuery(fusion=m.Fusion.RRF), using=None, flt=flt, limit=limit, prefetch=prefetch
+        )
 
     def close(self) -> None:
         self._call(self.client.close)

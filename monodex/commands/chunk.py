@@ -73,13 +73,22 @@ def run(args: argparse.Namespace) -> int:
     ctx = FileContext(relative_path=path.name, package_name=package, budget=budget)
     chunks = chunkers.chunk_file(strategy, text, ctx)
     result = {
-        "path": str(path), "strategy": strategy, "chunker_id": chunkers.chunker_id(strategy, budget),
+        "path": str(path),
+        "strategy": strategy,
+        "chunker_id": chunkers.chunker_id(strategy, budget),
         "budget": budget,
         "chunks": [
-            {"chunk_ordinal": i, "start_line": c.start_line, "end_line": c.end_line,
-             "bytes": len(c.text.encode("utf-8", "surrogatepass")), "symbol_name": c.symbol_name,
-             "chunk_type": c.chunk_type, "chunk_kind": c.chunk_kind, "breadcrumb": c.breadcrumb,
-             "text": c.text}
+            {
+                "chunk_ordinal": i,
+                "start_line": c.start_line,
+                "end_line": c.end_line,
+                "bytes": len(c.text.encode("utf-8", "surrogatepass")),
+                "symbol_name": c.symbol_name,
+                "chunk_type": c.chunk_type,
+                "chunk_kind": c.chunk_kind,
+                "breadcrumb": c.breadcrumb,
+                "text": c.text,
+            }
             for i, c in enumerate(chunks, start=1)
         ],
     }

@@ -47,9 +47,7 @@ def run(args: argparse.Namespace) -> int:
     entry = cfg.catalog(catalog)
     from monodex.indexer import crawlrun  # heavy: dulwich, tree-sitter, onnxruntime
 
-    request = crawlrun.Request(
-        catalog=entry, label=label, commit=args.commit, working_dir=args.working_dir
-    )
+    request = crawlrun.Request(catalog=entry, label=label, commit=args.commit, working_dir=args.working_dir)
     if args.dry_run:
         result = crawlrun.dry_run(cfg, p, request)
     else:

@@ -7,14 +7,14 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-
-from monodex import config, paths
-from monodex.errors import MonodexError
 from monodex.indexer import crawlpolicy, gc, gitobjects, labelmeta, session
 from monodex.indexer.crawl import Crawl, CrawlSettings, CrawlTarget
 from monodex.indexer.labelmeta import CODE
 from monodex.indexer.plan import plan_commit
 from monodex.indexer.store.base import Filter, Match, Point
+
+from monodex import config, paths
+from monodex.errors import MonodexError
 
 FUNCS = "\n".join(
     f"/** Step {i} of the build pipeline. */\nexport function step{i}(input: string): string {{\n"
@@ -112,7 +112,9 @@ def test_interrupted_crawl_resumes_without_reembedding_complete_files(repo, engi
     resumed = _crawl(store, engine, repo)
     assert resumed.files_reused >= 2
     assert resumed.files_reused + resumed.files_embedded == resumed.files_total
-    total_chunks = store.count(Filter(must=(Match("source_type", CODE), Match("active_label_ids", "acme:main"))))
+    total_chunks = store.count(
+        Filter(must=(Match("source_type", CODE), Match("active_label_ids", "acme:main")))
+    )
     assert engine.calls["texts"] - embedded_before < total_chunks
     store.close()
 

@@ -18,28 +18,60 @@ def test_crawl_then_search_finds_the_right_file(monorepo, run_json) -> None:  # 
     assert summary["files_embedded"] == 4 and summary["files_reused"] == 0
     assert summary["chunks_embedded"] >= 4
     code, found, err = run_json(
-        "search", "--catalog", "acme", "--label", "main", "--text",
-        "retry a failed HTTP request with backoff", "--limit", "3", "--json",
+        "search",
+        "--catalog",
+        "acme",
+        "--label",
+        "main",
+        "--text",
+        "retry a failed HTTP request with backoff",
+        "--limit",
+        "3",
+        "--json",
     )
     assert code == 0, err
     top = found["results"][0]
     assert top["relative_path"] == "libraries/net/src/retry.ts"
     assert top["package_name"] == "@acme/net"
-    assert set(top) >= {"score", "file_id", "chunk_ordinal", "chunk_count", "start_line", "end_line",
-                        "breadcrumb", "symbol_name", "chunk_kind", "text"}
+    assert set(top) >= {
+        "score",
+        "file_id",
+        "chunk_ordinal",
+        "chunk_count",
+        "start_line",
+        "end_line",
+        "breadcrumb",
+        "symbol_name",
+        "chunk_kind",
+        "text",
+    }
 
 
 def test_view_reconstructs_the_file(monorepo, run_json) -> None:  # type: ignore[no-untyped-def]
     assert run_json(*CRAWL, "--label", "main", "--commit", "HEAD")[0] == 0
-    _, found, _ = run_json("search", "--catalog", "acme", "--label", "main", "--text",
-                           "load the JSON configuration", "--limit", "10", "--json")
+    _, found, _ = run_json(
+        "search",
+        "--catalog",
+        "acme",
+        "--label",
+        "main",
+        "--text",
+        "load the JSON configuration",
+        "--limit",
+        "10",
+        "--json",
+    )
     hit = next(r for r in found["results"] if r["relative_path"].endswith("ConfigLoader.ts"))
-    code, viewed, err = run_json("view", "--catalog", "acme", "--label", "main", "--id", hit["file_id"], "--json")
+    code, viewed, err = run_json(
+        "view", "--catalog", "acme", "--label", "main", "--id", hit["file_id"], "--json"
+    )
     assert code == 0, err
     original = (monorepo.path / "libraries/config/src/ConfigLoader.ts").read_text()
     assert "".join(c["text"] for c in viewed["chunks"]) == original
     assert [c["chunk_ordinal"] for c in viewed["chunks"]] == list(range(1, len(viewed["chunks"]) + 1))
-    code, one, _ = run_json("view", "--catalog", "acme", "--label", "main", "--id", f"{hit['file_id']}:1", "--json")
+    code, one, _ = run_json(
+        "view", "--catalog", "acme", "--label", "main", "--id", f"{hit['file_id']}:1", "--json"
+    )
     assert code == 0 and [c["chunk_ordinal"] for c in one["chunks"]] == [1]
 
 
@@ -53,8 +85,12 @@ def test_second_label_embeds_only_changed_files(monorepo, run_json) -> None:  # 
     assert summary["files_embedded"] == 1 and summary["files_reused"] == 3
     assert summary["chunks_embedded"] == 1
     # Both labels see their own version of retry.ts, and main is untouched.
-    _, main_hits, _ = run_json("search", "--catalog", "acme", "--label", "main", "--text", "retries", "--limit", "10", "--json")
-    _, feat_hits, _ = run_json("search", "--catalog", "acme", "--label", "feature", "--text", "retries", "--limit", "10", "--json")
+    _, main_hits, _ = run_json(
+        "search", "--catalog", "acme", "--label", "main", "--text", "retries", "--limit", "10", "--json"
+    )
+    _, feat_hits, _ = run_json(
+        "search", "--catalog", "acme", "--label", "feature", "--text", "retries", "--limit", "10", "--json"
+    )
     main_retry = [r["text"] for r in main_hits["results"] if r["relative_path"].endswith("retry.ts")]
     feat_retry = [r["text"] for r in feat_hits["results"] if r["relative_path"].endswith("retry.ts")]
     assert all("fetchWithRetry" in t for t in main_retry) and main_retry
@@ -68,11 +104,27 @@ def test_recrawl_after_delete_removes_the_file_from_the_label(monorepo, run_json
     code, summary, _ = run_json(*CRAWL, "--label", "main", "--commit", sha)
     assert code == 0
     assert summary["files_removed"] == 1 and summary["files_embedded"] == 0 and summary["files_reused"] == 3
-    _, found, _ = run_json("search", "--catalog", "acme", "--label", "main", "--text", "colorize terminal text", "--limit", "10", "--json")
+    _, found, _ = run_json(
+        "search",
+        "--catalog",
+        "acme",
+        "--label",
+        "main",
+        "--text",
+        "colorize terminal text",
+        "--limit",
+        "10",
+        "--json",
+    )
     assert not [r for r in found["results"] if r["relative_path"].endswith("colors.ts")]
     _, labels, _ = run_json("labels", "--json")
     row = labels["labels"][0]
-    assert (row["label"], row["commit_oid"], row["crawl_complete"], row["source_kind"]) == ("main", sha, True, "git-commit")
+    assert (row["label"], row["commit_oid"], row["crawl_complete"], row["source_kind"]) == (
+        "main",
+        sha,
+        True,
+        "git-commit",
+    )
 
 
 def test_working_dir_reuses_unchanged_files(monorepo, run_json) -> None:  # type: ignore[no-untyped-def]
@@ -108,5 +160,7 @@ def test_dry_run_reports_plan_and_writes_nothing(monorepo, run_json) -> None:  #
 
 
 def test_cli_entry_point_runs_as_a_program(monorepo) -> None:  # type: ignore[no-untyped-def]
-    proc = subprocess.run([sys.executable, "-m", "monodex", "labels", "--json"], capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "monodex", "labels", "--json"], capture_output=True, text=True
+    )
     assert proc.returncode == 0 and '"labels": []' in proc.stdout

@@ -4,11 +4,11 @@ import json
 from pathlib import Path
 
 import pytest
+from monodex.indexer import crawlpolicy
+from monodex.indexer.crawlpolicy import BUILTIN, parse
 
 from monodex import paths
 from monodex.errors import UsageError
-from monodex.indexer import crawlpolicy
-from monodex.indexer.crawlpolicy import BUILTIN, parse
 
 SEED_TABLE = [
     ("src/utils.test.ts", True),  # keep beats exclude
@@ -35,12 +35,23 @@ def test_seed_table(path: str, crawled: bool) -> None:
 
 
 def _policy(**over: object) -> dict[str, object]:
-    return {"version": 1, "fileTypes": {".ts": "typescript"}, "patternsToExclude": [], "patternsToKeep": [], **over}
+    return {
+        "version": 1,
+        "fileTypes": {".ts": "typescript"},
+        "patternsToExclude": [],
+        "patternsToKeep": [],
+        **over,
+    }
 
 
 def test_longest_suffix_and_globs() -> None:
-    p = parse(_policy(fileTypes={".ts": "typescript", ".d.ts": "lineBased"},
-                      patternsToExclude=["**/gen-*.ts", "tools/{a,b}/*", "x?.ts", "[0-9]*.ts"]), "t")
+    p = parse(
+        _policy(
+            fileTypes={".ts": "typescript", ".d.ts": "lineBased"},
+            patternsToExclude=["**/gen-*.ts", "tools/{a,b}/*", "x?.ts", "[0-9]*.ts"],
+        ),
+        "t",
+    )
     assert p.strategy_for("a/b.d.ts") == "lineBased" and p.strategy_for("a/b.ts") == "typescript"
     assert not p.should_crawl("deep/er/gen-api.ts") and not p.should_crawl("gen-api.ts")
     assert not p.should_crawl("tools/a/deep/x.ts") and p.should_crawl("tools/c/x.ts")

@@ -7,11 +7,11 @@ from pathlib import Path
 import numpy as np
 import onnx
 import pytest
+from monodex.indexer.embed import DEFAULT_EMBEDDER_ID, Embedder, ModelSpec, default_spec, spec_from_folder
 from onnx import TensorProto, helper
 from tokenizers import Tokenizer, models, pre_tokenizers
 
 from monodex.errors import MonodexError, UsageError
-from monodex.indexer.embed import DEFAULT_EMBEDDER_ID, Embedder, ModelSpec, default_spec, spec_from_folder
 
 JSON_TS = "export function loadJson(path: string): unknown { return JSON.parse(readFileSync(path, 'utf8')); }"
 CSS = ".button { color: red; margin: 0 auto; border-radius: 4px; }"
@@ -57,13 +57,19 @@ def _tiny_model(folder: Path, *, spec: dict[str, object]) -> Path:
     vocab = {"[UNK]": 0, "[PAD]": 1, "json": 2, "parse": 3, "file": 4, "css": 5, "color": 6}
     table = np.random.default_rng(0).normal(size=(len(vocab), 8)).astype(np.float32)
     graph = helper.make_graph(
-        [helper.make_node("Gather", ["table", "input_ids"], ["last_hidden_state"]),
-         helper.make_node("Identity", ["attention_mask"], ["mask_out"])],
+        [
+            helper.make_node("Gather", ["table", "input_ids"], ["last_hidden_state"]),
+            helper.make_node("Identity", ["attention_mask"], ["mask_out"]),
+        ],
         "tiny",
-        [helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["b", "s"]),
-         helper.make_tensor_value_info("attention_mask", TensorProto.INT64, ["b", "s"])],
-        [helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, ["b", "s", 8]),
-         helper.make_tensor_value_info("mask_out", TensorProto.INT64, ["b", "s"])],
+        [
+            helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["b", "s"]),
+            helper.make_tensor_value_info("attention_mask", TensorProto.INT64, ["b", "s"]),
+        ],
+        [
+            helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, ["b", "s", 8]),
+            helper.make_tensor_value_info("mask_out", TensorProto.INT64, ["b", "s"]),
+        ],
         [helper.make_tensor("table", TensorProto.FLOAT, table.shape, table.flatten())],
     )
     folder.mkdir(parents=True, exist_ok=True)
@@ -78,7 +84,9 @@ def _tiny_model(folder: Path, *, spec: dict[str, object]) -> Path:
 
 
 def test_any_onnx_model_with_a_tokenizer_loads_from_a_folder(tmp_path: Path) -> None:
-    folder = _tiny_model(tmp_path / "tiny", spec={"embedder_id": "tiny:v1", "max_tokens": 16, "query_prefix": "parse "})
+    folder = _tiny_model(
+        tmp_path / "tiny", spec={"embedder_id": "tiny:v1", "max_tokens": 16, "query_prefix": "parse "}
+    )
     spec = spec_from_folder(folder)
     assert spec.dim is None  # read from the graph
     emb = Embedder(spec, threads=1, batch_size=2)
@@ -90,8 +98,10 @@ def test_any_onnx_model_with_a_tokenizer_loads_from_a_folder(tmp_path: Path) -> 
 
 
 def test_cls_pooling_without_normalization(tmp_path: Path) -> None:
-    folder = _tiny_model(tmp_path / "tiny", spec={"embedder_id": "tiny:v1", "max_tokens": 16, "dim": 8,
-                                                  "pooling": "cls", "normalize": False})
+    folder = _tiny_model(
+        tmp_path / "tiny",
+        spec={"embedder_id": "tiny:v1", "max_tokens": 16, "dim": 8, "pooling": "cls", "normalize": False},
+    )
     emb = Embedder(spec_from_folder(folder), threads=1)
     first, whole = emb.embed_documents(["json css", "json"])
     assert np.allclose(first, whole)  # cls pooling = the first token's vector, unnormalized

@@ -4,9 +4,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from monodex.indexer.gitobjects import open_repo
 
 from monodex.errors import UsageError
-from monodex.indexer.gitobjects import open_repo
 
 
 @pytest.fixture
@@ -64,5 +64,7 @@ def test_tree_entries_kinds_blobs_and_diff(repo) -> None:  # type: ignore[no-unt
     assert blobs[entries["a.ts"].blob_id] == b"export const a = 1;\n"
     changes = g.diff_trees(g.resolve("v1"), g.resolve("HEAD"))
     assert {(c.kind, c.new_path) for c in changes} >= {("add", "c.ts"), ("add", "link.ts")}
-    assert g.is_ancestor(g.resolve("v1"), g.resolve("HEAD")) and not g.is_ancestor(g.resolve("HEAD"), g.resolve("v1"))
+    assert g.is_ancestor(g.resolve("v1"), g.resolve("HEAD")) and not g.is_ancestor(
+        g.resolve("HEAD"), g.resolve("v1")
+    )
     assert g.head_branch() == "main" and g.default_branch() == "main" and g.branch_commit("feature")

@@ -2,10 +2,11 @@ from __future__ import annotations
 
 import json
 
-from monodex import paths
 from monodex.indexer import crawlpolicy, gitobjects
 from monodex.indexer.packages import PackageIndex
 from monodex.indexer.plan import plan_commit, plan_working_dir
+
+from monodex import paths
 
 RUSHLIKE: dict[str, str | bytes] = {
     "package.json": json.dumps({"name": "root"}),
@@ -33,11 +34,17 @@ def _policy(repo_path):  # type: ignore[no-untyped-def]
 
 
 def test_package_lookup() -> None:
-    idx = PackageIndex.from_manifests([
-        ("package.json", b'{"name": "root"}'), ("a/package.json", b'{"name": "@s/a"}'),
-        ("a/b/package.json", b"{bad"), ("c/package.json", b'{"name": ""}'),
-    ])
-    assert idx.lookup("a/b/c/x.ts") == "@s/a" and idx.lookup("x.ts") == "root" and idx.lookup("c/y.ts") == "root"
+    idx = PackageIndex.from_manifests(
+        [
+            ("package.json", b'{"name": "root"}'),
+            ("a/package.json", b'{"name": "@s/a"}'),
+            ("a/b/package.json", b"{bad"),
+            ("c/package.json", b'{"name": ""}'),
+        ]
+    )
+    assert (
+        idx.lookup("a/b/c/x.ts") == "@s/a" and idx.lookup("x.ts") == "root" and idx.lookup("c/y.ts") == "root"
+    )
     assert PackageIndex({}).lookup("a/b.ts") is None
 
 
@@ -54,12 +61,23 @@ def test_commit_plan_filters_packages_and_counts_skips(git_repo) -> None:  # typ
     assert by_path["libraries/foo/src/ui/Button.tsx"].package_name == "@scope/foo"
     assert by_path["libraries/foo/src/nested/a.ts"].package_name == "@scope/foo"  # broken manifest ignored
     assert by_path["libraries/bar/src/bar.ts"].package_name == "root"  # nameless manifest ignored
-    assert by_path["docs/guide.md"].strategy == "markdown" and by_path["config/rush.yaml"].strategy == "lineBased"
-    assert "libraries/foo/lib/index.ts" not in by_path and "libraries/foo/node_modules/dep/index.ts" not in by_path
+    assert (
+        by_path["docs/guide.md"].strategy == "markdown"
+        and by_path["config/rush.yaml"].strategy == "lineBased"
+    )
+    assert (
+        "libraries/foo/lib/index.ts" not in by_path
+        and "libraries/foo/node_modules/dep/index.ts" not in by_path
+    )
     assert plan.skipped["submodule"] == 1 and plan.skipped["symlink"] == 1
     read = {f.relative_path for f, _ in plan.reader(plan.files)}
     assert {"src/binary.ts", "src/latin1.ts", "src/empty.ts", "src/huge.ts"}.isdisjoint(read)
-    assert (plan.skipped["binary"], plan.skipped["not-utf8"], plan.skipped["empty"], plan.skipped["size"]) == (1, 1, 1, 1)
+    assert (
+        plan.skipped["binary"],
+        plan.skipped["not-utf8"],
+        plan.skipped["empty"],
+        plan.skipped["size"],
+    ) == (1, 1, 1, 1)
     assert plan.skipped["policy"] >= 6
 
 
@@ -80,7 +98,9 @@ def test_working_dir_plan_matches_commit_blobs_and_never_follows_links(git_repo,
     repo.write("libraries/foo/src/index.ts", "export const foo = 2;\n")  # edited, not committed
     policy = _policy(repo.path)
     g = gitobjects.open_repo(repo.path)
-    commit_blobs = {f.relative_path: f.blob_id for f in plan_commit(g, g.resolve("HEAD"), policy, "acme").files}
+    commit_blobs = {
+        f.relative_path: f.blob_id for f in plan_commit(g, g.resolve("HEAD"), policy, "acme").files
+    }
     wd = plan_working_dir(repo.path, policy, "acme")
     wd_blobs = {f.relative_path: f.blob_id for f in wd.files}
     assert wd_blobs["libraries/bar/src/bar.ts"] == commit_blobs["libraries/bar/src/bar.ts"]

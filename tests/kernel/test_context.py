@@ -38,7 +38,9 @@ def test_missing_context_names_monodex_use() -> None:
     assert "monodex use" in info.value.hint
 
 
-def test_use_rejects_unknown_catalog_and_half_flags(registered: None, capsys: pytest.CaptureFixture[str]) -> None:
+def test_use_rejects_unknown_catalog_and_half_flags(
+    registered: None, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["use", "--catalog", "nope", "--label", "main"]) == 2
     assert "monodex catalog add nope" in capsys.readouterr().err
     assert main(["use", "--catalog", "web"]) == 2

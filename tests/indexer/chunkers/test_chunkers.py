@@ -6,12 +6,12 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from monodex.commands import chunk as chunk_cmd
-from monodex.errors import UsageError
 from monodex.indexer.chunkers import budget_for, chunk_file, chunker_id
 from monodex.indexer.chunkers.base import CHUNK_KINDS, Chunk, FileContext
 from monodex.indexer.chunkers.breadcrumb import Slugger, enc
+
+from monodex.commands import chunk as chunk_cmd
+from monodex.errors import UsageError
 
 BUDGET = budget_for(256)
 
@@ -34,9 +34,16 @@ LINE = st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_ch
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(lines=st.lists(LINE, max_size=80), crlf=st.booleans(), final_newline=st.booleans(),
-       strategy=st.sampled_from(["typescript", "markdown", "lineBased"]), budget=st.sampled_from([60, 200, 802]))
-def test_every_chunker_tiles_any_text(lines: list[str], crlf: bool, final_newline: bool, strategy: str, budget: int) -> None:
+@given(
+    lines=st.lists(LINE, max_size=80),
+    crlf=st.booleans(),
+    final_newline=st.booleans(),
+    strategy=st.sampled_from(["typescript", "markdown", "lineBased"]),
+    budget=st.sampled_from([60, 200, 802]),
+)
+def test_every_chunker_tiles_any_text(
+    lines: list[str], crlf: bool, final_newline: bool, strategy: str, budget: int
+) -> None:
     sep = "\r\n" if crlf else "\n"
     text = sep.join(lines) + (sep if final_newline and lines else "")
     path = {"typescript": "a.ts", "markdown": "a.md", "lineBased": "a.yaml"}[strategy]
@@ -50,7 +57,9 @@ def test_every_chunker_tiles_any_text(lines: list[str], crlf: bool, final_newlin
 def _class(n_methods: int, body_lines: int = 6) -> str:
     methods = "\n".join(
         f"  /** Does step {i}. */\n  public step{i}(input: string): string {{\n"
-        + "".join(f"    const v{j}: string = input.replace('{j}', 'value-{i}-{j}');\n" for j in range(body_lines))
+        + "".join(
+            f"    const v{j}: string = input.replace('{j}', 'value-{i}-{j}');\n" for j in range(body_lines)
+        )
         + "    return input;\n  }\n"
         for i in range(n_methods)
     )
@@ -119,7 +128,9 @@ def test_lopsided_split_is_marked_degraded() -> None:
 
 
 def test_chunk_kinds_from_file_names() -> None:
-    assert {c.chunk_kind for c in chunk_file("markdown", "# 1.0\n\n- fix\n", ctx("CHANGELOG.md"))} == {"changelog"}
+    assert {c.chunk_kind for c in chunk_file("markdown", "# 1.0\n\n- fix\n", ctx("CHANGELOG.md"))} == {
+        "changelog"
+    }
     assert {c.chunk_kind for c in chunk_file("lineBased", "a: 1\n", ctx("config/rush.yaml"))} == {"config"}
     assert {c.chunk_kind for c in chunk_file("lineBased", "body { }\n", ctx("src/a.css"))} == {"content"}
 
@@ -127,7 +138,8 @@ def test_chunk_kinds_from_file_names() -> None:
 def test_markdown_keeps_preamble_merges_tiny_sections_and_respects_fences() -> None:
     text = (
         "Intro paragraph before any heading.\n\n# Guide\n\nShort.\n\n## Install\n\n"
-        + "Run the installer and follow the prompts on screen. " * 20 + "\n\n"
+        + "Run the installer and follow the prompts on screen. " * 20
+        + "\n\n"
         "```bash\n# not a heading\nrush install\n```\n\n## Install\n\nAgain.\n"
     )
     chunks = chunk_file("markdown", text, ctx("docs/guide.md", package="docs"))
@@ -152,7 +164,10 @@ def test_markdown_splits_oversized_sections_at_blank_lines() -> None:
 def test_slugs_and_encoding() -> None:
     s = Slugger()
     assert [s("API: Configuration"), s("API: Configuration"), s("Multiple   Spaces")] == [
-        "api-configuration", "api-configuration-1", "multiple---spaces"]
+        "api-configuration",
+        "api-configuration-1",
+        "multiple---spaces",
+    ]
     assert enc("@rushstack/a:b c=d") == "%40rushstack/a%3Ab%20c%3Dd"
 
 
@@ -171,8 +186,14 @@ def test_chunk_command_prints_json_and_rejects_binary(tmp_path, capsys) -> None:
     args = argparse.Namespace(path=str(f), strategy=None, max_tokens=256, package=None, json=True)
     assert chunk_cmd.run(args) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["strategy"] == "typescript" and out["chunks"][0]["breadcrumb"].startswith("%40scope/pkg:JsonFile.ts")
+    assert out["strategy"] == "typescript" and out["chunks"][0]["breadcrumb"].startswith(
+        "%40scope/pkg:JsonFile.ts"
+    )
     assert "".join(c["text"] for c in out["chunks"]) == f.read_text()
     (tmp_path / "bin.ts").write_bytes(b"\x00\x01")
     with pytest.raises(UsageError):
-        chunk_cmd.run(argparse.Namespace(path=str(tmp_path / "bin.ts"), strategy=None, max_tokens=256, package="", json=True))
+        chunk_cmd.run(
+            argparse.Namespace(
+                path=str(tmp_path / "bin.ts"), strategy=None, max_tokens=256, package="", json=True
+            )
+        )

@@ -10,33 +10,53 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from qdrant_client import QdrantClient
-
-from monodex.errors import MonodexError
 from monodex.indexer.store.base import Filter, IsEmpty, Match, MatchAny, Point, SparseVector, Store
 from monodex.indexer.store.edge import EdgeStore
 from monodex.indexer.store.server import ServerStore
+from qdrant_client import QdrantClient
+
+from monodex.errors import MonodexError
 
 DIM = 4
 
 
 @pytest.fixture(params=["edge", "server"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    s: Any = EdgeStore(tmp_path, "monodex") if request.param == "edge" else ServerStore(QdrantClient(":memory:"), "monodex")
+    s: Any = (
+        EdgeStore(tmp_path, "monodex")
+        if request.param == "edge"
+        else ServerStore(QdrantClient(":memory:"), "monodex")
+    )
     yield s
     s.close()
 
 
 def _pt(i: int, labels: list[str], *, vec: list[float] | None = None, **extra: Any) -> Point:
-    payload = {"source_type": "code", "catalog": "acme", "active_label_ids": labels,
-               "file_id": f"f{i % 5}", "chunk_ordinal": i, "flag": i % 2 == 0, "none": None, **extra}
-    return Point(str(uuid.UUID(int=i + 1)), payload, vec or [1.0, float(i % 7), 0.5, float(i % 3)],
-                 SparseVector((i % 10, 20), (1.0, 0.5)) if i % 2 else None)
+    payload = {
+        "source_type": "code",
+        "catalog": "acme",
+        "active_label_ids": labels,
+        "file_id": f"f{i % 5}",
+        "chunk_ordinal": i,
+        "flag": i % 2 == 0,
+        "none": None,
+        **extra,
+    }
+    return Point(
+        str(uuid.UUID(int=i + 1)),
+        payload,
+        vec or [1.0, float(i % 7), 0.5, float(i % 3)],
+        SparseVector((i % 10, 20), (1.0, 0.5)) if i % 2 else None,
+    )
 
 
 def test_missing_collection_reads_empty(store: Store) -> None:
     assert store.info() is None
-    assert store.count(Filter()) == 0 and list(store.scroll(Filter())) == [] and store.retrieve(["00000000-0000-0000-0000-000000000001"]) == []
+    assert (
+        store.count(Filter()) == 0
+        and list(store.scroll(Filter())) == []
+        and store.retrieve(["00000000-0000-0000-0000-000000000001"]) == []
+    )
 
 
 def test_ensure_collection_creates_then_checks(store: Store) -> None:
@@ -103,7 +123,9 @@ def test_sparse_and_hybrid_queries(store: Store) -> None:
     flt = Filter(must=(Match("source_type", "code"),))
     lexical = store.search_sparse(SparseVector((3,), (1.0,)), flt, limit=5)
     assert lexical and all(h.payload["chunk_ordinal"] % 10 == 3 for h in lexical)
-    fused = store.query_hybrid([1.0, 3.0, 0.5, 0.0], SparseVector((3,), (1.0,)), flt, limit=5, prefetch_limit=20)
+    fused = store.query_hybrid(
+        [1.0, 3.0, 0.5, 0.0], SparseVector((3,), (1.0,)), flt, limit=5, prefetch_limit=20
+    )
     assert len(fused) == 5 and fused[0].payload["chunk_ordinal"] % 10 == 3
 
 
@@ -111,8 +133,10 @@ def test_edge_persists_and_refuses_a_second_owner(tmp_path: Path) -> None:
     s = EdgeStore(tmp_path, "monodex")
     s.ensure_collection(dim=DIM, embedder_id="e")
     s.upsert([_pt(i, ["acme:main"]) for i in range(5)])
-    code = (f"from pathlib import Path; from monodex.indexer.store.edge import EdgeStore;"
-            f"from monodex.indexer.store.base import Filter; EdgeStore(Path({str(tmp_path)!r}), 'monodex').count(Filter())")
+    code = (
+        f"from pathlib import Path; from monodex.indexer.store.edge import EdgeStore;"
+        f"from monodex.indexer.store.base import Filter; EdgeStore(Path({str(tmp_path)!r}), 'monodex').count(Filter())"
+    )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode != 0 and "in use by another process" in proc.stderr
     s.close()
