@@ -19,7 +19,7 @@ class Engine:
     def __init__(self, embedder: Embedder) -> None:
         self.embedder = embedder
         self.embedder_id = embedder.spec.embedder_id
-        self.dim = embedder.spec.dim
+        self.dim = embedder.dim
         # The chunk budget follows the model's token limit, so it is part of chunker_id.
         self.budget = chunkers.budget_for(embedder.spec.max_tokens)
 

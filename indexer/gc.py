@@ -37,6 +37,13 @@ class GcReport:
         }
 
 
+def _text_bytes(store: Store, ids: list[str]) -> int:
+    total = 0
+    for i in range(0, len(ids), 1000):
+        total += sum(len(str(r.payload.get("text", "")).encode()) for r in store.retrieve(ids[i : i + 1000]))
+    return total
+
+
 def collect(store: Store, catalog: str, *, dry_run: bool, now: float) -> GcReport:
     report = GcReport(catalog=catalog, dry_run=dry_run)
     if store.info() is None:
@@ -46,7 +53,9 @@ def collect(store: Store, catalog: str, *, dry_run: bool, now: float) -> GcRepor
         for s in labelmeta.list_all(store, catalog)
     )
     by_file: dict[str, list[tuple[str, dict[str, object]]]] = defaultdict(list)
-    for rec in store.scroll(Filter(must=(Match("source_type", CODE), Match("catalog", catalog)))):
+    keys = ("file_id", "chunk_ordinal", "file_complete", "active_label_ids")
+    flt = Filter(must=(Match("source_type", CODE), Match("catalog", catalog)))
+    for rec in store.scroll(flt, payload_keys=keys):
         by_file[str(rec.payload.get("file_id"))].append((rec.id, rec.payload))
     doomed: list[str] = []
     for points in by_file.values():
@@ -61,8 +70,8 @@ def collect(store: Store, catalog: str, *, dry_run: bool, now: float) -> GcRepor
             chosen = [(i, p) for i, p in points if not p.get("active_label_ids")]
             report.unlabeled_chunks += len(chosen)
         doomed.extend(i for i, _ in chosen)
-        report.bytes += sum(len(str(p.get("text", "")).encode()) for _, p in chosen)
     report.point_ids = doomed
+    report.bytes = _text_bytes(store, doomed)
     if not dry_run:
         for i in range(0, len(doomed), 1000):
             store.delete(doomed[i : i + 1000])

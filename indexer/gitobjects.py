@@ -64,7 +64,8 @@ def _kind(mode: int) -> str:
 
 class GitRepo:
     def __init__(self, repo: Repo) -> None:
-        self.repo = repo
+        # dulwich types ids as NewTypes over bytes; we keep hex strings at our edge instead.
+        self.repo: Any = repo
         self.workdir = Path(repo.path)
         self.undecodable_paths = 0
 
@@ -182,7 +183,7 @@ class GitRepo:
         return False
 
     def diff_trees(self, old_commit: str, new_commit: str) -> list[Change]:
-        store = self.repo.object_store
+        store: Any = self.repo.object_store
         old_tree, new_tree = self._commit(old_commit).tree, self._commit(new_commit).tree
         detector = RenameDetector(store)
         changes = []

@@ -10,6 +10,8 @@ from monodex.indexer.labelmeta import CODE
 from monodex.indexer.store.base import Filter, Match, MatchAny, Record, Store
 
 _FILE_BATCH = 256
+# Membership work never needs chunk texts: on a 600k-chunk label they would be gigabytes.
+_KEYS = ("file_id", "active_label_ids")
 
 
 @dataclass
@@ -46,7 +48,8 @@ def _apply(
 def _points_of(store: Store, file_ids: Sequence[str]) -> Iterable[Record]:
     for i in range(0, len(file_ids), _FILE_BATCH):
         part = tuple(file_ids[i : i + _FILE_BATCH])
-        yield from store.scroll(Filter(must=(Match("source_type", CODE), MatchAny("file_id", part))))
+        flt = Filter(must=(Match("source_type", CODE), MatchAny("file_id", part)))
+        yield from store.scroll(flt, payload_keys=_KEYS)
 
 
 def add_label(store: Store, file_ids: Sequence[str], label_id: str) -> MembershipReport:
@@ -65,7 +68,7 @@ def remove_label(
     must = [Match("source_type", CODE), Match("active_label_ids", label_id)]
     if catalog:
         must.append(Match("catalog", catalog))
-    records = store.scroll(Filter(must=tuple(must)))
+    records = store.scroll(Filter(must=tuple(must)), payload_keys=_KEYS)
     # Materialise before writing: never page through a result set that we are changing.
     stale = [r for r in records if keep is None or r.payload.get("file_id") not in keep]
 

@@ -150,7 +150,7 @@ QUALIFIERS = frozenset(
 
 def end_row(node: Any) -> int:
     """The last line a node occupies (a node ending at column 0 ends on the line before)."""
-    row, col = node.end_point
+    row, col = int(node.end_point[0]), int(node.end_point[1])
     return row - 1 if col == 0 and row > node.start_point[0] else row
 
 

@@ -164,3 +164,37 @@ def test_cli_entry_point_runs_as_a_program(monorepo) -> None:  # type: ignore[no
         [sys.executable, "-m", "monodex", "labels", "--json"], capture_output=True, text=True
     )
     assert proc.returncode == 0 and '"labels": []' in proc.stdout
+
+
+def test_identity_is_stable_across_installations(monorepo, run_json, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Two machines crawling the same commit agree on every file id and point id."""
+    from monodex.indexer import session
+    from monodex.indexer.store.base import Filter, Match
+
+    from monodex import config
+
+    def point_ids() -> set[tuple[str, str]]:
+        p = paths.resolve()
+        store = session.store(config.load(p), p)
+        try:
+            return {(r.id, r.payload["file_id"]) for r in store.scroll(Filter(must=(Match("source_type", "code"),)))}
+        finally:
+            store.close()
+
+    assert run_json(*CRAWL, "--label", "main", "--commit", "HEAD")[0] == 0
+    first = point_ids()
+    for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"):
+        (tmp_path / var).mkdir()
+        monkeypatch.setenv(var, str(tmp_path / var))
+    assert run_json("catalog", "add", "acme", str(monorepo.path))[0] == 0
+    assert run_json(*CRAWL, "--label", "main", "--commit", "HEAD")[0] == 0
+    assert point_ids() == first and len(first) >= 4
+
+
+def test_gc_command_dry_run_and_real(monorepo, run_json) -> None:  # type: ignore[no-untyped-def]
+    assert run_json(*CRAWL, "--label", "main", "--commit", "HEAD")[0] == 0
+    code, dry, err = run_json("gc", "--catalog", "acme", "--dry-run", "--json")
+    assert code == 0, err
+    assert dry["dry_run"] is True and dry["deleted_chunks"] == 0
+    code, text, _ = run_json("gc", "--catalog", "acme")
+    assert code == 0 and "deleted 0 chunks" in text
