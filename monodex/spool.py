@@ -1,0 +1,178 @@
+"""The spool: a directory queue of label-refresh requests, shared by hooks (writers) and the
+runner (reader). Stdlib only: it is on the hook path.
+
+Layout under $XDG_STATE_HOME/monodex/spool:
+  new/         one JSON file per request, written to tmp/ then renamed in (atomic)
+  claimed/     requests the runner is working on (claimed by rename: only one runner wins)
+  quarantine/  malformed entries, each with a .reason file beside it
+Requests for the same label coalesce: a claim takes the newest and absorbs the older ones.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import uuid
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+SCHEMA = 1
+MAX_BACKOFF_SECONDS = 3600.0
+
+
+@dataclass(frozen=True)
+class Request:
+    catalog: str
+    label: str
+    repo: str
+    ref: str  # refs/heads/main
+    commit: str
+    hook: str  # post-commit | post-checkout | post-merge | post-rewrite | cli
+    created_at: float
+    attempts: int = 0
+    not_before: float = 0.0
+    last_error: str = ""
+    schema: int = SCHEMA
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        return f"{self.catalog}:{self.label}"
+
+
+class Malformed(ValueError):
+    pass
+
+
+def parse(raw: bytes) -> Request:
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise Malformed(f"not JSON: {exc}") from exc
+    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+        raise Malformed(f"unsupported schema {data.get('schema') if isinstance(data, dict) else data!r}")
+    fields = {"catalog", "label", "repo", "ref", "commit", "hook", "created_at"}
+    missing = fields - data.keys()
+    if missing:
+        raise Malformed(f"missing fields: {', '.join(sorted(missing))}")
+    known = set(Request.__dataclass_fields__)
+    try:
+        return Request(**{k: v for k, v in data.items() if k in known})
+    except TypeError as exc:
+        raise Malformed(str(exc)) from exc
+
+
+def backoff(attempts: int) -> float:
+    """Seconds to wait after the Nth failure: 10 s doubling, capped at an hour."""
+    return float(min(MAX_BACKOFF_SECONDS, 10.0 * 2 ** max(0, attempts - 1)))
+
+
+class Spool:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.new = root / "new"
+        self.claimed = root / "claimed"
+        self.quarantine = root / "quarantine"
+        self.tmp = root / "tmp"
+
+    def _dirs(self) -> None:
+        for d in (self.new, self.claimed, self.quarantine, self.tmp):
+            d.mkdir(parents=True, exist_ok=True)
+
+    def enqueue(self, req: Request) -> Path:
+        self._dirs()
+        name = f"{req.created_at:020.6f}-{os.getpid()}-{uuid.uuid4().hex[:8]}.json"
+        tmp = self.tmp / name
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(asdict(req), fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        target = self.new / name
+        os.replace(tmp, target)
+        return target
+
+    def pending(self) -> list[Path]:
+        return sorted(self.new.glob("*.json")) if self.new.exists() else []
+
+    def failed(self) -> list[Request]:
+        out = []
+        for p in self.pending():
+            try:
+                req = parse(p.read_bytes())
+            except (OSError, Malformed):
+                continue
+            if req.attempts:
+                out.append(req)
+        return out
+
+    def recover(self) -> int:
+        """Entries a crashed runner left claimed go back to new/ (at start-up, before claiming)."""
+        self._dirs()
+        moved = 0
+        for p in self.claimed.glob("*.json"):
+            os.replace(p, self.new / p.name)
+            moved += 1
+        return moved
+
+    def _quarantine(self, path: Path, reason: str) -> None:
+        try:
+            os.replace(path, self.quarantine / path.name)
+            (self.quarantine / (path.name + ".reason")).write_text(reason + "\n")
+        except FileNotFoundError:
+            pass
+
+    def claim(self, now: float) -> tuple[Request, list[Path]] | None:
+        """Claim the oldest due label: its newest request, plus the older ones it absorbs."""
+        self._dirs()
+        by_label: dict[str, list[tuple[Path, Request]]] = {}
+        for p in self.pending():
+            try:
+                req = parse(p.read_bytes())
+            except FileNotFoundError:
+                continue  # another runner took it
+            except (OSError, Malformed) as exc:
+                self._quarantine(p, str(exc))
+                continue
+            by_label.setdefault(req.key, []).append((p, req))
+        due = [(entries[0][1].created_at, key) for key, entries in by_label.items()
+               if max(r.not_before for _, r in entries) <= now]
+        for _, key in sorted(due):
+            entries = by_label[key]
+            claimed = []
+            for p, _ in entries:
+                try:
+                    os.replace(p, self.claimed / p.name)
+                    claimed.append(self.claimed / p.name)
+                except FileNotFoundError:
+                    continue
+            if claimed:
+                newest = max((r for _, r in entries), key=lambda r: r.created_at)
+                attempts = max(r.attempts for _, r in entries)
+                return Request(**{**asdict(newest), "attempts": attempts}), claimed
+        return None
+
+    def ack(self, claimed: list[Path]) -> None:
+        for p in claimed:
+            try:
+                p.unlink()
+            except FileNotFoundError:
+                pass
+
+    def fail(self, req: Request, claimed: list[Path], *, error: str, now: float) -> Request:
+        """Return a failed request to the queue with one more attempt and a backoff."""
+        attempts = req.attempts + 1
+        again = Request(**{**asdict(req), "attempts": attempts, "not_before": now + backoff(attempts),
+                           "last_error": error[:2000]})
+        self.enqueue(again)
+        self.ack(claimed)
+        return again
+
+
+def default(state_dir: Path) -> Spool:
+    return Spool(state_dir / "spool")
+
+
+def now() -> float:
+    return time.time()

@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+import json
+import multiprocessing
+from pathlib import Path
+
+from monodex.spool import MAX_BACKOFF_SECONDS, Request, Spool, backoff
+
+
+def req(label: str = "main", commit: str = "a" * 40, at: float = 100.0, catalog: str = "acme") -> Request:
+    return Request(catalog=catalog, label=label, repo="/r", ref=f"refs/heads/{label}", commit=commit,
+                   hook="post-commit", created_at=at)
+
+
+def test_claim_coalesces_a_label_to_its_newest_commit(tmp_path: Path) -> None:
+    s = Spool(tmp_path)
+    for i in range(5):
+        s.enqueue(req(commit=f"{i:040d}", at=100.0 + i))
+    s.enqueue(req(label="dev", at=99.0))
+    first = s.claim(now=200.0)
+    assert first is not None and first[0].label == "dev"  # oldest label first
+    s.ack(first[1])
+    got = s.claim(now=200.0)
+    assert got is not None
+    request, claimed = got
+    assert request.commit == f"{4:040d}" and len(claimed) == 5
+    assert s.pending() == [] and s.claim(now=200.0) is None
+    s.ack(claimed)
+    assert list((tmp_path / "claimed").iterdir()) == []
+
+
+def test_failure_returns_with_attempts_and_backoff(tmp_path: Path) -> None:
+    s = Spool(tmp_path)
+    s.enqueue(req())
+    request, claimed = s.claim(now=100.0) or (None, [])
+    assert request is not None
+    again = s.fail(request, claimed, error="qdrant down", now=1000.0)
+    assert again.attempts == 1 and again.not_before == 1000.0 + backoff(1)
+    assert s.claim(now=1005.0) is None  # not due yet
+    retried = s.claim(now=1000.0 + backoff(1))
+    assert retried is not None and retried[0].attempts == 1 and retried[0].last_error == "qdrant down"
+    assert [backoff(n) for n in (1, 2, 3)] == [10.0, 20.0, 40.0] and backoff(50) == MAX_BACKOFF_SECONDS
+
+
+def test_claimed_entries_of_a_crashed_runner_are_recovered(tmp_path: Path) -> None:
+    s = Spool(tmp_path)
+    s.enqueue(req())
+    assert s.claim(now=200.0) is not None  # the runner dies here, never acking
+    assert s.pending() == []
+    assert Spool(tmp_path).recover() == 1
+    assert Spool(tmp_path).claim(now=200.0) is not None
+
+
+def test_malformed_entries_are_quarantined_with_a_reason(tmp_path: Path) -> None:
+    s = Spool(tmp_path)
+    s.enqueue(req())
+    (tmp_path / "new" / "0-bad.json").write_text("{not json")
+    (tmp_path / "new" / "1-old.json").write_text(json.dumps({"schema": 99}))
+    (tmp_path / "new" / "2-missing.json").write_text(json.dumps({"schema": 1, "label": "x"}))
+    got = s.claim(now=200.0)
+    assert got is not None and got[0].label == "main"
+    reasons = {p.name: p.read_text() for p in (tmp_path / "quarantine").glob("*.reason")}
+    assert set(reasons) == {"0-bad.json.reason", "1-old.json.reason", "2-missing.json.reason"}
+    assert "not JSON" in reasons["0-bad.json.reason"] and "missing fields" in reasons["2-missing.json.reason"]
+
+
+def _writer(root: str, worker: int) -> None:
+    s = Spool(Path(root))
+    for i in range(40):
+        s.enqueue(req(label=f"l{worker}", commit=f"{i:040d}", at=1000.0 + i))
+
+
+def test_concurrent_writers_lose_nothing(tmp_path: Path) -> None:
+    procs = [multiprocessing.Process(target=_writer, args=(str(tmp_path), w)) for w in range(8)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join()
+    s = Spool(tmp_path)
+    assert len(s.pending()) == 320 and not list((tmp_path / "tmp").iterdir())
+    seen = {}
+    while (got := s.claim(now=5000.0)) is not None:
+        seen[got[0].label] = (got[0].commit, len(got[1]))
+        s.ack(got[1])
+    assert seen == {f"l{w}": (f"{39:040d}", 40) for w in range(8)}
