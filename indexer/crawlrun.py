@@ -11,6 +11,7 @@ from monodex.indexer.chunkers.base import FileContext
 from monodex.indexer.crawl import Crawl, CrawlSettings, CrawlSummary, CrawlTarget, Progress
 from monodex.indexer.plan import Plan, plan_commit, plan_working_dir
 
+from monodex import known_labels
 from monodex.config import Catalog, Config
 from monodex.paths import Paths
 
@@ -51,6 +52,7 @@ def crawl(cfg: Config, paths: Paths, req: Request, *, progress: Progress | None 
     finally:
         store.close()
     summary.skipped = dict(plan.skipped)
+    known_labels.add(paths.state_dir, req.catalog.name, req.label)  # hooks now track its branch
     return summary
 
 

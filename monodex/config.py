@@ -10,7 +10,7 @@ from typing import Any
 from monodex import jsonfile, names
 from monodex.errors import UsageError
 from monodex.paths import Paths
-from monodex.validate import Where, integer, obj, string
+from monodex.validate import Where, integer, obj, string, string_list
 
 DEFAULT_COLLECTION = "monodex"
 DEFAULT_API_KEY_ENV = "QDRANT_API_KEY"
@@ -40,6 +40,7 @@ class Catalog:
     name: str
     path: Path
     type: str = "monorepo"
+    track: tuple[str, ...] = ()  # branch globs refreshed by hooks, beyond the default branch
 
 
 @dataclass(frozen=True)
@@ -92,12 +93,13 @@ def _catalog(name: str, raw: Any, where: Where) -> Catalog:
         names.validate_catalog(name)
     except UsageError as exc:
         raise where.fail(exc.problem, exc.hint) from None
-    d = obj(raw, where, required=("type", "path"), allowed=())
+    d = obj(raw, where, required=("type", "path"), allowed=("track",))
     kind = string(d["type"], where / "type")
     if kind != "monorepo":
         raise (where / "type").fail(f"unsupported type {kind!r}", 'use "monorepo"')
     path = string(d["path"], where / "path")
-    return Catalog(name=name, path=Path(os.path.expanduser(path)), type=kind)
+    track = tuple(string_list(d.get("track", []), where / "track"))
+    return Catalog(name=name, path=Path(os.path.expanduser(path)), type=kind, track=track)
 
 
 def parse(raw: Any, source: str) -> Config:
@@ -132,7 +134,7 @@ def dump(config: Config) -> dict[str, Any]:
         "qdrant": qd,
         "embedder": {"model": e.model, "threads": e.threads, "batch_size": e.batch_size},
         "catalogs": {
-            c.name: {"type": c.type, "path": str(c.path)}
+            c.name: {"type": c.type, "path": str(c.path), **({"track": list(c.track)} if c.track else {})}
             for c in sorted(config.catalogs.values(), key=lambda c: c.name)
         },
     }

@@ -136,8 +136,11 @@ class Spool:
                 self._quarantine(p, str(exc))
                 continue
             by_label.setdefault(req.key, []).append((p, req))
-        due = [(entries[0][1].created_at, key) for key, entries in by_label.items()
-               if max(r.not_before for _, r in entries) <= now]
+        due = [
+            (entries[0][1].created_at, key)
+            for key, entries in by_label.items()
+            if max(r.not_before for _, r in entries) <= now
+        ]
         for _, key in sorted(due):
             entries = by_label[key]
             claimed = []
@@ -163,8 +166,14 @@ class Spool:
     def fail(self, req: Request, claimed: list[Path], *, error: str, now: float) -> Request:
         """Return a failed request to the queue with one more attempt and a backoff."""
         attempts = req.attempts + 1
-        again = Request(**{**asdict(req), "attempts": attempts, "not_before": now + backoff(attempts),
-                           "last_error": error[:2000]})
+        again = Request(
+            **{
+                **asdict(req),
+                "attempts": attempts,
+                "not_before": now + backoff(attempts),
+                "last_error": error[:2000],
+            }
+        )
         self.enqueue(again)
         self.ack(claimed)
         return again

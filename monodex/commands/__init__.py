@@ -17,7 +17,7 @@ class Command(Protocol):
 
 
 def _load() -> dict[str, Command]:
-    from monodex.commands import catalog, chunk, crawl, gc, labels, search, use, view
+    from monodex.commands import catalog, chunk, crawl, gc, hooks, labels, search, use, view
 
     modules: dict[str, ModuleType] = {
         "use": use,
@@ -28,6 +28,7 @@ def _load() -> dict[str, Command]:
         "view": view,
         "labels": labels,
         "gc": gc,
+        "hooks": hooks,
     }
     return {name: cast(Command, mod) for name, mod in modules.items()}
 

@@ -177,7 +177,10 @@ def test_identity_is_stable_across_installations(monorepo, run_json, tmp_path, m
         p = paths.resolve()
         store = session.store(config.load(p), p)
         try:
-            return {(r.id, r.payload["file_id"]) for r in store.scroll(Filter(must=(Match("source_type", "code"),)))}
+            return {
+                (r.id, r.payload["file_id"])
+                for r in store.scroll(Filter(must=(Match("source_type", "code"),)))
+            }
         finally:
             store.close()
 

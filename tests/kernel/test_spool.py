@@ -8,8 +8,15 @@ from monodex.spool import MAX_BACKOFF_SECONDS, Request, Spool, backoff
 
 
 def req(label: str = "main", commit: str = "a" * 40, at: float = 100.0, catalog: str = "acme") -> Request:
-    return Request(catalog=catalog, label=label, repo="/r", ref=f"refs/heads/{label}", commit=commit,
-                   hook="post-commit", created_at=at)
+    return Request(
+        catalog=catalog,
+        label=label,
+        repo="/r",
+        ref=f"refs/heads/{label}",
+        commit=commit,
+        hook="post-commit",
+        created_at=at,
+    )
 
 
 def test_claim_coalesces_a_label_to_its_newest_commit(tmp_path: Path) -> None:

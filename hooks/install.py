@@ -1,0 +1,87 @@
+"""Install hook scripts the way pre-commit does: a marker line, the absolute interpreter, an
+existing foreign hook kept as <hook>.legacy and chained, core.hooksPath respected."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from monodex.hooks import gitdir
+from monodex.hooks.policy import HOOKS
+
+from monodex.errors import UsageError
+
+MARKER = "# monodex-hook v1"
+
+TEMPLATE = """#!/bin/sh
+{marker} (written by 'monodex hooks install'; remove with 'monodex hooks uninstall')
+status=0
+if [ -x "$0.legacy" ]; then "$0.legacy" "$@" || status=$?; fi
+# In the background: git never waits for the index; the entry point exits 0 on every error.
+{python} -m monodex.hooks.run {hook} "$@" </dev/null >/dev/null 2>&1 &
+exit $status
+"""
+
+
+@dataclass(frozen=True)
+class Installed:
+    hooks_dir: Path
+    written: tuple[str, ...]
+    chained: tuple[str, ...]  # foreign hooks kept as <hook>.legacy
+
+
+def hooks_dir(repo: Path, *, allow_hooks_path: bool = False) -> Path:
+    dirs = gitdir.find(repo.resolve())
+    if dirs is None:
+        raise UsageError(f"{repo} is not inside a git repository", "pass --repo /path/to/repo")
+    configured = gitdir.hooks_path(dirs)
+    if configured and not allow_hooks_path:
+        raise UsageError(
+            f"core.hooksPath is set to {configured!r}; the hooks there belong to another tool",
+            "add monodex through that tool (e.g. pre-commit: see README), or pass --hooks-path "
+            "to install into that folder anyway",
+        )
+    if configured:
+        path = Path(os.path.expanduser(configured))
+        return path if path.is_absolute() else dirs.worktree / path
+    return dirs.common_dir / "hooks"
+
+
+def _ours(path: Path) -> bool:
+    try:
+        return MARKER in path.read_text(errors="replace")
+    except OSError:
+        return False
+
+
+def install(repo: Path, *, allow_hooks_path: bool = False, python: str | None = None) -> Installed:
+    target = hooks_dir(repo, allow_hooks_path=allow_hooks_path)
+    target.mkdir(parents=True, exist_ok=True)
+    interpreter = shlex.quote(python or sys.executable)
+    chained = []
+    for hook in HOOKS:
+        path = target / hook
+        if path.exists() and not _ours(path):
+            os.replace(path, target / f"{hook}.legacy")
+            chained.append(hook)
+        path.write_text(TEMPLATE.format(marker=MARKER, python=interpreter, hook=hook))
+        path.chmod(0o755)
+    return Installed(target, HOOKS, tuple(chained))
+
+
+def uninstall(repo: Path, *, allow_hooks_path: bool = False) -> Installed:
+    target = hooks_dir(repo, allow_hooks_path=allow_hooks_path)
+    removed, restored = [], []
+    for hook in HOOKS:
+        path = target / hook
+        if path.exists() and _ours(path):
+            path.unlink()
+            removed.append(hook)
+            legacy = target / f"{hook}.legacy"
+            if legacy.exists():
+                os.replace(legacy, path)
+                restored.append(hook)
+    return Installed(target, tuple(removed), tuple(restored))

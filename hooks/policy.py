@@ -1,0 +1,49 @@
+"""Which label moved: hook arguments -> event, branch -> label (pure functions)."""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass
+
+from monodex.errors import UsageError
+from monodex.names import validate_label
+
+HOOKS = ("post-commit", "post-checkout", "post-merge", "post-rewrite")
+DEFAULT_TRACK = ("main", "master")
+
+
+@dataclass(frozen=True)
+class Skip:
+    reason: str
+
+
+def event_applies(hook: str, args: list[str], env: dict[str, str]) -> Skip | None:
+    """None when this hook invocation may have moved a branch; else why it did not."""
+    if hook not in HOOKS:
+        return Skip(f"unknown hook {hook!r}")
+    if hook == "post-checkout":
+        flag = env.get("PRE_COMMIT_CHECKOUT_TYPE") or (args[2] if len(args) >= 3 else "1")
+        if flag != "1":
+            return Skip("file checkout")
+    return None
+
+
+def label_for_branch(branch: str) -> str | Skip:
+    """`feature/Login_Flow` -> `feature/login-flow`; None-like Skip when it cannot be mapped."""
+    label = branch.lower()
+    label = re.sub(r"[^a-z0-9./=-]+", "-", label)
+    label = re.sub(r"([./=-])[./=-]+", r"\1", label).strip("./=-")
+    try:
+        return validate_label(label)
+    except UsageError as exc:
+        return Skip(f"branch {branch!r} maps to no valid label: {exc.problem}")
+
+
+def tracked(
+    branch: str, label: str, *, patterns: tuple[str, ...], default_branch: str | None, indexed: set[str]
+) -> bool:
+    """Default: the default branch and any branch already indexed as a label; plus globs."""
+    if branch == default_branch or label in indexed:
+        return True
+    return any(fnmatch.fnmatchcase(branch, p) for p in patterns)
