@@ -52,8 +52,12 @@ def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 60
     env_path = f"{BIN}:{os.environ['PATH']}"
     os.environ["PATH"] = env_path
-    for k, v in (("GIT_AUTHOR_NAME", "b"), ("GIT_AUTHOR_EMAIL", "b@x"), ("GIT_COMMITTER_NAME", "b"),
-                 ("GIT_COMMITTER_EMAIL", "b@x")):
+    for k, v in (
+        ("GIT_AUTHOR_NAME", "b"),
+        ("GIT_AUTHOR_EMAIL", "b@x"),
+        ("GIT_COMMITTER_NAME", "b"),
+        ("GIT_COMMITTER_EMAIL", "b@x"),
+    ):
         os.environ[k] = v
     rows = []
     with isolated_xdg(), tempfile.TemporaryDirectory() as tmp:
@@ -62,18 +66,36 @@ def main() -> None:
         direct = make_repo(base, "direct")
         framework = make_repo(base, "framework")
         for repo in (direct, framework):
-            subprocess.run([str(BIN / "monodex"), "catalog", "add", repo.name, str(repo)], check=True, capture_output=True)
-        subprocess.run([str(BIN / "monodex"), "hooks", "install", "--repo", str(direct)], check=True, capture_output=True)
+            subprocess.run(
+                [str(BIN / "monodex"), "catalog", "add", repo.name, str(repo)],
+                check=True,
+                capture_output=True,
+            )
+        subprocess.run(
+            [str(BIN / "monodex"), "hooks", "install", "--repo", str(direct)], check=True, capture_output=True
+        )
         (framework / ".pre-commit-config.yaml").write_text(
-            f"repos:\n- repo: local\n  hooks:\n  - id: monodex\n    name: monodex\n    entry: monodex-hook --pre-commit\n"
-            f"    language: unsupported\n    always_run: true\n    pass_filenames: false\n    stages: [post-commit]\n")
+            "repos:\n- repo: local\n  hooks:\n  - id: monodex\n    name: monodex\n    entry: monodex-hook --pre-commit\n"
+            "    language: unsupported\n    always_run: true\n    pass_filenames: false\n    stages: [post-commit]\n"
+        )
         git(framework, "add", "-A")
         git(framework, "commit", "-qm", "pre-commit config")
-        subprocess.run([str(BIN / "pre-commit"), "install", "--hook-type", "post-commit"], cwd=framework,
-                       check=True, capture_output=True, env={**os.environ, "PRE_COMMIT_HOME": str(base / "pc")})
+        subprocess.run(
+            [str(BIN / "pre-commit"), "install", "--hook-type", "post-commit"],
+            cwd=framework,
+            check=True,
+            capture_output=True,
+            env={**os.environ, "PRE_COMMIT_HOME": str(base / "pc")},
+        )
         os.environ["PRE_COMMIT_HOME"] = str(base / "pc")
-        results = {name: commits(repo, n) for name, repo in (("no hooks", plain), ("monodex hooks", direct),
-                                                               ("pre-commit + monodex", framework))}
+        results = {
+            name: commits(repo, n)
+            for name, repo in (
+                ("no hooks", plain),
+                ("monodex hooks", direct),
+                ("pre-commit + monodex", framework),
+            )
+        }
     base_med = statistics.median(results["no hooks"])
     for name, t in results.items():
         med, p95 = statistics.median(t), sorted(t)[int(len(t) * 0.95)]

@@ -19,7 +19,13 @@ from monodex.indexer.pipeline import _DONE, EmbedLoop, FileJob, Uploader
 from monodex.indexer.sources import Reader, SourceFile
 from monodex.indexer.store.base import Store
 
+from monodex.errors import MonodexError
+
 _SENTINEL_BATCH = 512
+
+
+class Interrupted(MonodexError):
+    """The crawl was asked to stop; the label stays incomplete and the next crawl resumes."""
 
 
 class Implementation(Protocol):
@@ -149,6 +155,7 @@ class Crawl:
         settings: CrawlSettings = CrawlSettings(),
         progress: Progress | None = None,
         clock: Callable[[], float] = time.time,
+        cancel: threading.Event | None = None,
     ) -> None:
         self.store = store
         self.impl = impl
@@ -156,6 +163,7 @@ class Crawl:
         self.settings = settings
         self.progress = progress or (lambda a, b, c: None)
         self.clock = clock
+        self.cancel = cancel or threading.Event()
 
     def run(
         self, files: Sequence[SourceFile], reader: Reader, *, skipped: dict[str, int] | None = None
@@ -250,6 +258,9 @@ class Crawl:
         try:
             for f, content in reader(todo):
                 if stop.is_set():
+                    return
+                if self.cancel.is_set():
+                    jobs.put(Interrupted("the crawl was stopped", "run it again to resume"))
                     return
                 job = self._job(infos[f.relative_path], f, content, labels)
                 if job is not None:

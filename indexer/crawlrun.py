@@ -33,7 +33,9 @@ def _plan(paths: Paths, req: Request) -> tuple[Plan, str]:
     return plan_commit(repo, commit, policy, req.catalog.name), commit
 
 
-def crawl(cfg: Config, paths: Paths, req: Request, *, progress: Progress | None = None) -> CrawlSummary:
+def crawl(
+    cfg: Config, paths: Paths, req: Request, *, progress: Progress | None = None, cancel: Any = None
+) -> CrawlSummary:
     plan, commit = _plan(paths, req)
     engine = session.engine(cfg)
     target = CrawlTarget(
@@ -46,7 +48,7 @@ def crawl(cfg: Config, paths: Paths, req: Request, *, progress: Progress | None 
     store = session.store(cfg, paths)
     try:
         settings = CrawlSettings(batch_size=cfg.embedder.batch_size)
-        summary = Crawl(store, engine, target, settings=settings, progress=progress).run(
+        summary = Crawl(store, engine, target, settings=settings, progress=progress, cancel=cancel).run(
             plan.files, plan.reader
         )
     finally:

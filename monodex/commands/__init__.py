@@ -17,7 +17,7 @@ class Command(Protocol):
 
 
 def _load() -> dict[str, Command]:
-    from monodex.commands import catalog, chunk, crawl, gc, hooks, labels, search, use, view
+    from monodex.commands import catalog, chunk, crawl, gc, hooks, labels, runner, search, status, use, view
 
     modules: dict[str, ModuleType] = {
         "use": use,
@@ -29,6 +29,8 @@ def _load() -> dict[str, Command]:
         "labels": labels,
         "gc": gc,
         "hooks": hooks,
+        "runner": runner,
+        "status": status,
     }
     return {name: cast(Command, mod) for name, mod in modules.items()}
 

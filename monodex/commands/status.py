@@ -1,0 +1,82 @@
+"""Show the runner, the spool, the jobs' last outcomes and each label's freshness."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+from monodex import config, output, paths, spool
+from monodex.commands.common import add_json
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_json(parser)
+
+
+def _render(r: dict[str, Any]) -> str:
+    run = r["runner"]
+    lines = [
+        f"runner: {'running, pid ' + str(run['pid']) if run['running'] else 'not running'}",
+        f"spool: {r['spool']['pending']} pending, {r['spool']['failed']} failing",
+    ]
+    for name, job in sorted(r["jobs"].items()):
+        when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(job["finished_at"]))
+        lines.append(f"{name}: {'ok' if job['ok'] else 'FAILED'} at {when}")
+    for lb in r["labels"]:
+        lines.append(
+            f"{lb['catalog']}:{lb['label']}\t{lb['commit_oid'][:12] or '(working dir)'}\t{lb['freshness']}"
+        )
+    return "\n".join(lines)
+
+
+def _labels(p: paths.Paths) -> list[dict[str, Any]]:
+    from monodex.errors import MonodexError
+    from monodex.indexer import gitobjects, session
+    from monodex.indexer import search as searching
+
+    cfg = config.load(p)
+    try:
+        store = session.store(cfg, p)
+        try:
+            rows = searching.labels(store)
+        finally:
+            store.close()
+    except MonodexError as exc:
+        return [{"error": exc.problem}]
+    for row in rows:
+        row["freshness"], row["branch_commit"] = "unknown", None
+        cat = cfg.catalogs.get(row["catalog"])
+        if cat is None or row["source_kind"] != "git-commit":
+            continue
+        try:
+            row["branch_commit"] = gitobjects.open_repo(cat.path).branch_commit(row["label"])
+        except MonodexError:
+            continue
+        if row["branch_commit"]:
+            row["freshness"] = "fresh" if row["branch_commit"] == row["commit_oid"] else "stale"
+    return rows
+
+
+def run(args: argparse.Namespace) -> int:
+    from monodex.scheduler import jobs
+    from monodex.scheduler.runner import running_pid
+
+    p = paths.resolve()
+    s = spool.default(p.state_dir)
+    pending = s.pending()
+    oldest = min((pth.stat().st_mtime for pth in pending), default=None)
+    pid = running_pid(p)
+    result = {
+        "runner": {"running": pid is not None, "pid": pid},
+        "spool": {
+            "pending": len(pending),
+            "failed": len(s.failed()),
+            "oldest_age_seconds": round(time.time() - oldest, 1) if oldest else None,
+            "errors": [{"label": f.key, "attempts": f.attempts, "error": f.last_error} for f in s.failed()],
+        },
+        "labels": _labels(p),
+        "jobs": jobs.JobState(p.state_dir / "runner-state.json").read(),
+    }
+    output.emit(result, as_json=args.json, render=_render)
+    return 0

@@ -1,0 +1,148 @@
+"""hooks -> spool -> runner -> index, with real hooks, the real indexer and a real runner process."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from monodex.scheduler import jobs, refresh
+from monodex.scheduler.service import render
+
+from monodex import paths
+from monodex.main import main
+from monodex.spool import Spool
+
+TS = "export function answer(): number {\n  return %d;\n}\n"
+
+
+def wait_until(predicate, timeout: float = 30.0):  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.1)
+    return predicate()
+
+
+@pytest.fixture
+def repo(git_repo, capsys):  # type: ignore[no-untyped-def]
+    r = git_repo({"src/answer.ts": TS % 0, "README.md": "# Answers\n\nThe answer service.\n"}, name="acme")
+    assert main(["catalog", "add", "acme", str(r.path)]) == 0
+    assert main(["crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--json"]) == 0
+    assert main(["hooks", "install", "--repo", str(r.path)]) == 0
+    capsys.readouterr()
+    return r
+
+
+def _spool() -> Spool:
+    return Spool(paths.resolve().spool_dir)
+
+
+def _search(capsys, text: str) -> list[dict[str, object]]:  # type: ignore[no-untyped-def]
+    capsys.readouterr()
+    assert main(["search", "--catalog", "acme", "--label", "main", "--text", text, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)["results"]
+
+
+def _labels(capsys) -> dict[str, dict[str, object]]:  # type: ignore[no-untyped-def]
+    capsys.readouterr()
+    assert main(["labels", "--json"]) == 0
+    return {r["label"]: r for r in json.loads(capsys.readouterr().out)["labels"]}
+
+
+def test_drain_refreshes_the_label_to_the_new_commit(repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    repo.write("src/answer.ts", TS % 42)
+    sha = repo.commit("answer 42")
+    assert wait_until(lambda: len(_spool().pending()) >= 1)
+    report = jobs.drain(_spool(), lambda r: refresh.refresh_label(paths.resolve(), r))
+    assert [s["commit"] for s in report.refreshed] == [sha] and report.failed == []
+    assert _labels(capsys)["main"]["commit_oid"] == sha
+    assert any("return 42" in str(r["text"]) for r in _search(capsys, "the answer function"))
+
+
+def test_fifty_rapid_commits_coalesce_into_few_refreshes(repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    for i in range(1, 51):
+        repo.write("src/answer.ts", TS % i)
+        repo.commit(f"answer {i}")
+    assert wait_until(lambda: len(_spool().pending()) >= 50)
+    report = jobs.drain(_spool(), lambda r: refresh.refresh_label(paths.resolve(), r))
+    assert len(report.refreshed) == 1 and _spool().pending() == []
+    assert _labels(capsys)["main"]["commit_oid"] == repo.head()
+    assert any("return 50" in str(r["text"]) for r in _search(capsys, "the answer function"))
+
+
+def test_a_failing_refresh_goes_back_with_backoff_and_shows_in_status(repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    repo.write("src/answer.ts", TS % 7)
+    repo.commit("answer 7")
+    assert wait_until(lambda: len(_spool().pending()) >= 1)
+    assert main(["catalog", "rm", "acme"]) == 0  # the refresh now fails: unknown catalog
+    report = jobs.drain(_spool(), lambda r: refresh.refresh_label(paths.resolve(), r))
+    assert report.refreshed == [] and report.failed[0]["attempts"] == 1
+    assert "unknown catalog" in report.failed[0]["error"]
+    assert jobs.drain(_spool(), lambda r: refresh.refresh_label(paths.resolve(), r)).failed == []  # backoff
+    capsys.readouterr()
+    assert main(["status", "--json"]) == 0
+    status = json.loads(capsys.readouterr().out)
+    assert status["spool"]["failed"] == 1 and status["runner"]["running"] is False
+    assert "unknown catalog" in status["spool"]["errors"][0]["error"]
+
+
+def test_runner_process_drains_hooks_and_stops_cleanly_on_sigterm(repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "monodex", "runner", "--drain-seconds", "0.3"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=repo.path.parent,
+    )
+    try:
+        state = paths.resolve().state_dir
+        assert wait_until(lambda: (state / "runner.pid").exists())
+        repo.write("src/answer.ts", TS % 99)
+        sha = repo.commit("answer 99")
+
+        def refreshed() -> bool:
+            try:
+                data = json.loads((state / "runner-state.json").read_text())
+            except (OSError, ValueError):
+                return False
+            return "acme:main" in json.dumps(data) or bool(
+                data.get("drain", {}).get("result", {}).get("refreshed")
+            )
+
+        assert wait_until(refreshed, timeout=60)
+        assert wait_until(lambda: not _spool().pending(), timeout=30)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert not (paths.resolve().state_dir / "runner.pid").exists()
+    assert _labels(capsys)["main"]["commit_oid"] == sha
+    assert (paths.resolve().log_dir / "runner.log").read_text().count("drain.refreshed") >= 1
+
+
+def test_systemd_unit_renders_and_verifies(tmp_path: Path) -> None:
+    unit = render(paths.resolve(), [tmp_path])
+    assert f"ExecStart={sys.executable} -m monodex runner" in unit and "Restart=on-failure" in unit
+    assert "NoNewPrivileges=true" in unit and str(tmp_path) in unit
+    analyze = subprocess.run(
+        ["sh", "-c", "command -v systemd-analyze"], capture_output=True, text=True
+    ).stdout.strip()
+    if not analyze:
+        pytest.skip("systemd-analyze is not installed here (.ci/run installs it where apt has it)")
+    f = tmp_path / "monodex-runner.service"
+    f.write_text(unit)
+    proc = subprocess.run(
+        [analyze, "verify", "--user", str(f)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "SYSTEMD_LOG_LEVEL": "err"},
+    )
+    assert "monodex-runner.service" not in proc.stderr or proc.returncode == 0, proc.stderr
