@@ -90,4 +90,6 @@ class JobState:
     def record(self, job: str, *, ok: bool, started: float, finished: float, result: dict[str, Any]) -> None:
         data = self.read()
         data[job] = {"ok": ok, "started_at": started, "finished_at": finished, "result": result}
+        if job == "drain" and (result.get("refreshed") or result.get("failed")):
+            data["last_productive_drain"] = data[job]  # most drains find nothing to do
         jsonfile.write_atomic(self.path, data)

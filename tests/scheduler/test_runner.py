@@ -158,22 +158,23 @@ def test_runner_killed_mid_refresh_converges_after_restart(repo, capsys) -> None
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=repo.path.parent)
     claimed = paths.resolve().spool_dir / "claimed"
     assert wait_until(lambda: claimed.exists() and any(claimed.iterdir()), timeout=60)
-    time.sleep(1.0)
-    proc.kill()
+    proc.kill()  # claimed, so mid-refresh: loading the model alone takes longer than this
     proc.wait(timeout=30)
-    labels = _labels(capsys)
-    assert labels["main"]["commit_oid"] != sha or labels["main"]["crawl_complete"] is False or True
+    assert any(claimed.iterdir())  # left claimed: the crash is visible in the spool
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=repo.path.parent)
     try:
-        def converged() -> bool:
+
+        def converged() -> bool:  # noqa: ANN202
             if _spool().pending() or (claimed.exists() and any(claimed.iterdir())):
                 return False
             try:
                 state = json.loads((paths.resolve().state_dir / "runner-state.json").read_text())
             except (OSError, ValueError):
                 return False
-            return bool(state.get("drain", {}).get("result", {}).get("refreshed"))
+            last = state.get("last_productive_drain", {})
+            return bool(last.get("result", {}).get("refreshed")) and last["started_at"] > restarted
 
+        restarted = time.time()
         assert wait_until(converged, timeout=180)
     finally:
         proc.send_signal(signal.SIGTERM)
