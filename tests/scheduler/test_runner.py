@@ -187,9 +187,10 @@ def test_runner_killed_mid_refresh_converges_after_restart(repo, capsys) -> None
 def test_nightly_jobs_collect_garbage_and_verify_by_recrawling(repo, capsys) -> None:  # type: ignore[no-untyped-def]
     import threading
 
-    from monodex import config
     from monodex.indexer import session
     from monodex.indexer.store.base import Filter, Match
+
+    from monodex import config
 
     p = paths.resolve()
     store = session.store(config.load(p), p)
