@@ -1,44 +1,65 @@
-"""Git objects through dulwich: the only importer of dulwich (no `git` subprocess anywhere)."""
+"""Git objects through dulwich: the only importer of dulwich (no `git` subprocess anywhere).
+
+Ids are 40-hex strings at this edge; dulwich's bytes never leave the module, nor do its errors.
+"""
 
 from __future__ import annotations
 
+import mmap
 import re
 import stat
-from collections.abc import Iterable, Iterator
+import zlib
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 from dulwich import objectspec
 from dulwich.diff_tree import RenameDetector, tree_changes
 from dulwich.errors import NotGitRepository
-from dulwich.objects import Blob, Commit, Tag, Tree
+from dulwich.objects import Commit, Tag, Tree
 from dulwich.repo import Repo
+from monodex.indexer import packsizes
 
 from monodex.errors import MonodexError, UsageError
 
 _HEX = re.compile(r"^[0-9a-fA-F]{4,40}$")
 _SUFFIX = re.compile(r"^(.+?)((?:[~^]\d*)+)$")
+_GITLINK = 0o160000
+_LOG_HINT = "pass a branch, tag or commit SHA that exists (see 'git log --oneline')"
 
 
 @dataclass(frozen=True)
 class TreeEntry:
-    path: str
-    blob_id: str
+    """One non-tree entry of a commit's tree. `size` is filled by tree_entries(sizes=True)."""
+
+    path: str  # repo-relative, `/`; undecodable bytes kept as surrogates (see plan.py)
+    blob_id: str  # for a submodule, the gitlink's commit id
     mode: int
-    kind: str  # file | symlink | submodule
+    size: int | None = None
+
+    @property
+    def kind(self) -> str:
+        """file | symlink | submodule."""
+        if stat.S_ISLNK(self.mode):
+            return "symlink"
+        return "submodule" if self.mode & 0o170000 == _GITLINK else "file"
 
 
 @dataclass(frozen=True)
 class Change:
-    kind: str  # add | modify | delete | rename | copy
+    kind: str  # dulwich's words: add | modify | delete | rename
     old_path: str | None
     new_path: str | None
     old_blob: str | None
     new_blob: str | None
+    old_mode: int | None = None
+    new_mode: int | None = None
 
 
 def open_repo(path: Path | str) -> GitRepo:
+    """The work-tree repository at `path` (its root); UsageError for a missing, plain or bare one."""
     root = Path(path).expanduser()
     if not root.exists():
         raise UsageError(f"{root} does not exist", "check the catalog path with 'monodex catalog list'")
@@ -46,7 +67,12 @@ def open_repo(path: Path | str) -> GitRepo:
         repo = Repo(str(root))
     except NotGitRepository:
         raise UsageError(f"{root} is not a git repository", "pass the root of a git work tree") from None
+    except Exception as exc:  # a damaged .git: dulwich raises assorted errors
+        raise MonodexError(
+            f"cannot open the git repository at {root}: {exc}", "check it with 'git fsck'"
+        ) from exc
     if repo.bare:
+        repo.close()
         raise UsageError(
             f"{root} is a bare repository",
             "monodex indexes a work tree; pass the repository root of a clone",
@@ -54,105 +80,158 @@ def open_repo(path: Path | str) -> GitRepo:
     return GitRepo(repo)
 
 
-def _kind(mode: int) -> str:
-    if stat.S_ISLNK(mode):
-        return "symlink"
-    if mode & 0o170000 == 0o160000:
-        return "submodule"
-    return "file"
+def _text(raw: bytes) -> str:
+    return raw.decode("utf-8", "surrogateescape")
 
 
 class GitRepo:
+    """Read access to one repository. Also usable on a bare repo for measurements: GitRepo(Repo(p))."""
+
     def __init__(self, repo: Repo) -> None:
-        # dulwich types ids as NewTypes over bytes; we keep hex strings at our edge instead.
+        # dulwich types ids as NewTypes over bytes; Any keeps that out of our signatures.
         self.repo: Any = repo
         self.workdir = Path(repo.path)
-        self.undecodable_paths = 0
+        self._maps: dict[str, mmap.mmap] = {}
+
+    def close(self) -> None:
+        for m in self._maps.values():
+            m.close()
+        self._maps.clear()
+        self.repo.close()
+
+    def __enter__(self) -> GitRepo:
+        return self
+
+    def __exit__(self, *exc: type[BaseException] | BaseException | TracebackType | None) -> None:
+        self.close()
+
+    # -- revisions -------------------------------------------------------------------------
 
     def resolve(self, rev: str) -> str:
-        """A revision (HEAD, branch, tag, full or short SHA, rev~N, rev^N) as a 40-hex commit id."""
+        """A revision (HEAD, branch, remote branch, tag, full or short SHA, rev~N, rev^N) as a commit id."""
+        if not rev.strip():
+            raise UsageError(f"unknown revision {rev!r}: it is empty", _LOG_HINT)
         m = _SUFFIX.match(rev)
         base, steps = (m[1], m[2]) if m else (rev, "")
         sha = self._resolve_base(base, rev)
         for op, num in re.findall(r"([~^])(\d*)", steps):
             n = int(num) if num else 1
-            commit = self._commit(sha)
-            parents = commit.parents
             if op == "~":
                 for _ in range(n):
-                    if not parents:
-                        raise UsageError(f"revision {rev!r} goes past the first commit", "use fewer ~")
-                    sha = parents[0].decode()
-                    parents = self._commit(sha).parents
-            elif n == 0:
-                continue
-            elif n > len(parents):
-                raise UsageError(f"revision {rev!r}: commit has {len(parents)} parents", "check ^N")
-            else:
-                sha = parents[n - 1].decode()
+                    sha = self._parent(sha, 1, rev)
+            elif n:
+                sha = self._parent(sha, n, rev)
         return sha
+
+    def _parent(self, sha: str, n: int, rev: str) -> str:
+        parents = self._commit(sha).parents
+        if n > len(parents):
+            raise UsageError(f"unknown revision {rev!r}: {sha[:12]} has {len(parents)} parent(s)", _LOG_HINT)
+        return str(parents[n - 1].decode())
 
     def _resolve_base(self, base: str, rev: str) -> str:
         try:
             commit = objectspec.parse_commit(self.repo, base.encode())
-        except (KeyError, ValueError, NotGitRepository) as exc:
-            if _HEX.match(rev) and "ambiguous" in str(exc).lower():
-                raise UsageError(f"revision {rev!r} is ambiguous", "give more digits of the SHA") from exc
+        except objectspec.AmbiguousShortId as exc:
+            shas = ", ".join(sorted(o.id.decode()[:12] for o in exc.options))
             raise UsageError(
-                f"unknown revision {rev!r} in {self.workdir}",
-                "pass a branch, tag or commit SHA that exists (see 'git log --oneline')",
-            ) from exc
+                f"revision {rev!r} is ambiguous ({shas})", "give more digits of the SHA"
+            ) from None
+        except (KeyError, ValueError, NotGitRepository):
+            raise UsageError(f"unknown revision {rev!r} in {self.workdir}", _LOG_HINT) from None
         except Exception as exc:  # dulwich raises assorted errors for odd specs
-            raise UsageError(f"cannot resolve revision {rev!r}: {exc}", "pass a branch, tag or SHA") from exc
+            raise UsageError(f"cannot resolve revision {rev!r}: {exc}", _LOG_HINT) from exc
         return str(commit.id.decode())
 
     def _commit(self, sha: str) -> Commit:
-        obj = self.repo[sha.encode()]
-        while isinstance(obj, Tag):
-            obj = self.repo[obj.object[1]]
+        try:
+            obj = self.repo[sha.encode()]
+            while isinstance(obj, Tag):
+                obj = self.repo[obj.object[1]]
+        except KeyError:
+            raise MonodexError(f"commit {sha} is missing from {self.workdir}", "run 'git fsck'") from None
         if not isinstance(obj, Commit):
             raise UsageError(f"{sha} is not a commit", "pass a commit")
         return obj
 
-    def tree_entries(self, commit_sha: str) -> list[TreeEntry]:
+    # -- trees and blobs -------------------------------------------------------------------
+
+    def tree_entries(self, commit_sha: str, *, sizes: bool = False) -> list[TreeEntry]:
+        """Every non-tree entry of the commit's full tree (files, symlinks, gitlinks)."""
         out: list[TreeEntry] = []
         self._walk(self._commit(commit_sha).tree, "", out)
-        return out
+        if not sizes:
+            return out
+        known = self.blob_sizes(e.blob_id for e in out if e.kind != "submodule")
+        return [TreeEntry(e.path, e.blob_id, e.mode, known.get(e.blob_id)) for e in out]
 
     def _walk(self, tree_id: bytes, prefix: str, out: list[TreeEntry]) -> None:
-        tree = self.repo.object_store[tree_id]
+        tree = self._object(tree_id)
         assert isinstance(tree, Tree)
         for entry in tree.iteritems():
-            try:
-                name = entry.path.decode("utf-8")
-            except UnicodeDecodeError:
-                self.undecodable_paths += 1
-                continue
-            path = f"{prefix}{name}"
+            path = prefix + _text(entry.path)
             if stat.S_ISDIR(entry.mode):
                 self._walk(entry.sha, path + "/", out)
             else:
-                out.append(TreeEntry(path, entry.sha.decode(), entry.mode, _kind(entry.mode)))
+                out.append(TreeEntry(path, entry.sha.decode(), entry.mode))
+
+    def _object(self, sha: bytes) -> Any:
+        try:
+            return self.repo.object_store[sha]
+        except KeyError:
+            raise _missing(sha.decode()) from None
 
     def read_blobs(self, blob_ids: Iterable[str]) -> Iterator[tuple[str, bytes]]:
+        """(id, content) for each distinct id, in the order given.
+
+        Raw reads skip building Blob objects. Reading in pack-offset order measured no faster
+        (rushstack HEAD, 4,218 blobs / 30 MB: 0.23 s either way), so the order is the caller's.
+        """
         store = self.repo.object_store
-        for blob_id in blob_ids:
-            obj = store[blob_id.encode()]
-            assert isinstance(obj, Blob)
-            yield blob_id, obj.as_raw_string()
+        for blob_id in dict.fromkeys(blob_ids):
+            try:
+                _type, raw = store.get_raw(blob_id.encode())
+            except KeyError:
+                raise _missing(blob_id) from None
+            yield blob_id, raw
+
+    def blob_sizes(self, blob_ids: Iterable[str]) -> dict[str, int]:
+        """Sizes from pack/loose headers without inflating contents (see packsizes.py)."""
+        packs = self.repo.object_store.packs
+        return {blob_id: self._size(packs, blob_id) for blob_id in set(blob_ids)}
 
     def blob_size(self, blob_id: str) -> int:
-        # get_raw decompresses, but objects are small and this is not on the hot path
-        _, raw = self.repo.object_store.get_raw(blob_id.encode())
-        return len(raw)
+        return self._size(self.repo.object_store.packs, blob_id)
+
+    def _size(self, packs: list[Any], blob_id: str) -> int:
+        try:
+            return self._header_size(packs, blob_id)
+        except (KeyError, ValueError, IndexError, OSError, zlib.error):
+            pass  # alternates, unusual packs: inflate and measure
+        try:
+            return len(self.repo.object_store.get_raw(blob_id.encode())[1])
+        except KeyError:
+            raise _missing(blob_id) from None
+
+    def _header_size(self, packs: list[Any], blob_id: str) -> int:
+        i, offset = _locate(packs, blob_id)
+        if i < len(packs):
+            return packsizes.packed_size(self._map(str(packs[i].data.path)), offset)
+        return packsizes.loose_size(Path(self.repo.object_store.path) / blob_id[:2] / blob_id[2:])
+
+    def _map(self, path: str) -> mmap.mmap:
+        if path not in self._maps:
+            with open(path, "rb") as fh:
+                self._maps[path] = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+        return self._maps[path]
+
+    # -- branches and history --------------------------------------------------------------
 
     def head_branch(self) -> str | None:
-        try:
-            target = self.repo.refs.get_symrefs().get(b"HEAD")
-        except Exception:
-            return None
+        """The checked-out branch, or None when HEAD is detached."""
+        target = self.repo.refs.get_symrefs().get(b"HEAD")
         if target and target.startswith(b"refs/heads/"):
-            return str(target[len(b"refs/heads/") :].decode())
+            return _text(target[len(b"refs/heads/") :])
         return None
 
     def branch_commit(self, name: str) -> str | None:
@@ -160,59 +239,74 @@ class GitRepo:
         return self.repo.refs[ref].decode() if ref in self.repo.refs else None
 
     def default_branch(self) -> str | None:
+        """origin/HEAD's target, else main or master if present, else the checked-out branch."""
         remote_head = self.repo.refs.get_symrefs().get(b"refs/remotes/origin/HEAD")
-        if remote_head:
-            return str(remote_head.rsplit(b"/", 1)[-1].decode())
+        if remote_head and remote_head.startswith(b"refs/remotes/origin/"):
+            return _text(remote_head[len(b"refs/remotes/origin/") :])
         for name in ("main", "master"):
             if self.branch_commit(name):
                 return name
         return self.head_branch()
 
     def is_ancestor(self, ancestor: str, descendant: str) -> bool:
+        """True when `ancestor` is reachable from `descendant` (a commit is its own ancestor)."""
         seen: set[bytes] = set()
-        todo = [descendant.encode()]
-        target = ancestor.encode()
+        todo, target = [descendant.encode()], ancestor.encode()
         while todo:
             sha = todo.pop()
             if sha == target:
                 return True
-            if sha in seen or sha not in self.repo.object_store:
-                continue
-            seen.add(sha)
-            todo.extend(self._commit(sha.decode()).parents)
+            if sha not in seen and sha in self.repo.object_store:  # shallow clones end early
+                seen.add(sha)
+                todo.extend(self._commit(sha.decode()).parents)
         return False
 
     def diff_trees(self, old_commit: str, new_commit: str) -> list[Change]:
-        store: Any = self.repo.object_store
+        """Changed non-tree entries between two commits, with exact renames detected."""
+        store = self.repo.object_store
         old_tree, new_tree = self._commit(old_commit).tree, self._commit(new_commit).tree
-        detector = RenameDetector(store)
-        changes = []
+        # Exact renames only (max_files=0): content similarity would inflate every added and
+        # deleted blob, and a path move re-chunks the file anyway (the path is in its identity).
+        detector = RenameDetector(store, max_files=0, rewrite_threshold=None)
+        out = []
         for ch in tree_changes(store, old_tree, new_tree, rename_detector=detector):
-            old: Any = ch.old
-            new: Any = ch.new
-            changes.append(
-                Change(
-                    kind=str(ch.type),
-                    old_path=old.path.decode() if old and old.path else None,
-                    new_path=new.path.decode() if new and new.path else None,
-                    old_blob=old.sha.decode() if old and old.sha else None,
-                    new_blob=new.sha.decode() if new and new.sha else None,
-                )
-            )
-        return changes
+            old, new = _side(ch.old), _side(ch.new)
+            out.append(Change(str(ch.type), old[0], new[0], old[1], new[1], old[2], new[2]))
+        return out
 
 
-def translate(exc: Exception) -> MonodexError:
-    return MonodexError(f"reading git objects failed: {exc}", "check the repository with 'git fsck'")
+def _locate(packs: list[Any], blob_id: str) -> tuple[int, int]:
+    """(pack number, offset), or (len(packs), 0) for an object that is not packed."""
+    raw = bytes.fromhex(blob_id)
+    for i, pack in enumerate(packs):
+        try:
+            return i, int(pack.index.object_offset(raw))
+        except KeyError:
+            continue
+    return len(packs), 0
 
 
-def ignore_filter(root: Path) -> Any:
-    """A predicate telling whether a work-tree path is ignored by .gitignore rules."""
+def _side(entry: Any) -> tuple[str | None, str | None, int | None]:
+    if entry is None or entry.path is None:
+        return None, None, None
+    return _text(entry.path), entry.sha.decode(), entry.mode
+
+
+def _missing(sha: str) -> MonodexError:
+    return MonodexError(
+        f"git object {sha} is missing (a partial or damaged clone?)",
+        "fetch the missing objects ('git fetch --refetch') or check with 'git fsck'",
+    )
+
+
+def ignore_filter(root: Path) -> Callable[[str], bool]:
+    """Whether a work-tree path is ignored by .gitignore rules; ask folders with a trailing `/`."""
     from dulwich.ignore import IgnoreFilterManager
 
     try:
-        manager = IgnoreFilterManager.from_repo(Repo(str(root)))
-    except Exception:
+        with Repo(str(root)) as repo:
+            manager = IgnoreFilterManager.from_repo(repo)
+    except Exception:  # no repo or unreadable rules: nothing is ignored
         return lambda path: False
 
     def is_ignored(path: str) -> bool:

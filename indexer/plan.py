@@ -1,39 +1,74 @@
-"""What a crawl will index: files from a commit tree or the work tree, filtered by policy,
-with their package, plus a reader that yields only text and counts what it skips."""
+"""What a crawl will index: files of a commit tree or of the work tree, filtered by the crawl
+policy, with their package and chunker, and a reader that yields only text.
+
+Skip reasons, counted in `Plan.skipped`:
+- when planning: `submodule`, `symlink`, `policy`, `path-not-utf8`, `size` (over the policy's
+  maxFileBytes, known from object headers or stat before reading), `empty`, `unreadable`
+  (working dir only);
+- when reading (`Plan.reader` / `iter_contents` add to the same counter as they go): `binary`
+  (a NUL byte in the first 8000 bytes, git's heuristic), `not-utf8`, and for working-dir files
+  that changed since planning, `changed`.
+"""
 
 from __future__ import annotations
 
-import os
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from monodex.indexer import worktree
 from monodex.indexer.crawlpolicy import CrawlPolicy
 from monodex.indexer.gitobjects import GitRepo, TreeEntry
 from monodex.indexer.identity import git_blob_sha1
 from monodex.indexer.packages import PackageIndex, is_manifest
-from monodex.indexer.sources import Reader, SourceFile
+from monodex.indexer.sources import SourceFile
 
-# git's own binary heuristic: a NUL byte in the first 8000 bytes.
-_BINARY_PROBE = 8000
+_BINARY_PROBE = 8000  # git's buffer_is_binary() looks at the first 8000 bytes
+
+
+@dataclass(frozen=True)
+class PlannedFile(SourceFile):
+    """A file the crawl will read: SourceFile plus its size in bytes (None when unknown)."""
+
+    size: int | None = None
+
+
+# Reads planned files in bulk: (file, raw bytes) in any order, or (file, None) when the file
+# changed since planning (working dir).
+RawReader = Callable[[Sequence[SourceFile]], Iterator[tuple[SourceFile, bytes | None]]]
 
 
 @dataclass
 class Plan:
-    files: list[SourceFile]
-    sizes: dict[str, int]
-    # Counts by reason; the reader adds `binary`, `not-utf8` and `size` as it reads.
+    files: list[PlannedFile]
+    packages: PackageIndex
     skipped: Counter[str] = field(default_factory=Counter)
-    reader: Reader = field(default=lambda files: iter(()))
+    read_raw: RawReader = field(default=lambda files: iter(()), repr=False)
+
+    def reader(self, files: Sequence[SourceFile]) -> Iterator[tuple[SourceFile, bytes]]:
+        """Yield the text files among `files` (a `sources.Reader`); count the others as skipped.
+
+        Each call counts what it reads, so read each file once per plan.
+        """
+        for f, content in self.read_raw(files):
+            problem = "changed" if content is None else text_problem(content)
+            if problem:
+                self.skipped[problem] += 1
+            else:
+                assert content is not None
+                yield f, content
 
 
-def text_problem(content: bytes, limit: int) -> str | None:
-    """Why a file's content is not indexed, or None."""
+def iter_contents(plan: Plan) -> Iterator[tuple[SourceFile, bytes]]:
+    """(file, bytes) for every planned text file; binary and non-UTF-8 ones land in plan.skipped."""
+    return plan.reader(plan.files)
+
+
+def text_problem(content: bytes) -> str | None:
+    """Why content is not indexed as text (`empty`, `binary`, `not-utf8`), or None."""
     if not content:
         return "empty"
-    if len(content) > limit:
-        return "size"
     if b"\x00" in content[:_BINARY_PROBE]:
         return "binary"
     try:
@@ -43,99 +78,80 @@ def text_problem(content: bytes, limit: int) -> str | None:
     return None
 
 
-def _select(
-    entries: Sequence[TreeEntry],
-    policy: CrawlPolicy,
-    packages: PackageIndex,
-    catalog: str,
-    skipped: Counter[str],
-) -> list[SourceFile]:
-    files = []
+def entry_problem(entry: TreeEntry, policy: CrawlPolicy) -> str | None:
+    """Why a tree entry is not planned, before reading it (size may be None: not checked)."""
+    if entry.kind != "file":
+        return entry.kind
+    if not policy.should_crawl(entry.path):
+        return "policy"
+    if _surrogates(entry.path):
+        return "path-not-utf8"
+    if entry.size is not None and entry.size > policy.max_file_bytes:
+        return "size"
+    if entry.size == 0:
+        return "empty"
+    return None
+
+
+def _surrogates(path: str) -> bool:
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def select(
+    entries: Sequence[TreeEntry], policy: CrawlPolicy, packages: PackageIndex, catalog: str
+) -> tuple[list[PlannedFile], Counter[str]]:
+    """The entries to crawl, as PlannedFiles (package falls back to the catalog name)."""
+    files: list[PlannedFile] = []
+    skipped: Counter[str] = Counter()
     for e in entries:
+        problem = entry_problem(e, policy)
         strategy = policy.strategy_for(e.path)
-        if not policy.should_crawl(e.path) or strategy is None:
-            skipped["policy"] += 1
-        elif e.kind != "file":
-            skipped[e.kind] += 1
-        else:
-            files.append(SourceFile(e.path, e.blob_id, strategy, packages.lookup(e.path) or catalog))
-    return files
+        if problem or strategy is None:
+            skipped[problem or "policy"] += 1
+            continue
+        package = packages.lookup(e.path) or catalog
+        files.append(PlannedFile(e.path, e.blob_id, strategy, package, e.size))
+    return files, skipped
 
 
 def plan_commit(repo: GitRepo, commit: str, policy: CrawlPolicy, catalog: str) -> Plan:
+    """Plan a crawl of `commit` (a 40-hex id from repo.resolve) from git objects only."""
     entries = repo.tree_entries(commit)
     manifests = [e for e in entries if e.kind == "file" and is_manifest(e.path)]
     blobs = dict(repo.read_blobs(e.blob_id for e in manifests))
     packages = PackageIndex.from_manifests((e.path, blobs[e.blob_id]) for e in manifests)
-    skipped: Counter[str] = Counter()
-    files = _select(entries, policy, packages, catalog, skipped)
-    plan = Plan(files=files, sizes={}, skipped=skipped)
+    wanted = [e for e in entries if e.kind == "file" and policy.should_crawl(e.path)]
+    sizes = repo.blob_sizes(e.blob_id for e in wanted)
+    sized = [TreeEntry(e.path, e.blob_id, e.mode, sizes.get(e.blob_id)) for e in entries]
+    files, skipped = select(sized, policy, packages, catalog)
 
-    def reader(chosen: Sequence[SourceFile]) -> Iterator[tuple[SourceFile, bytes]]:
+    def read_raw(chosen: Sequence[SourceFile]) -> Iterator[tuple[SourceFile, bytes | None]]:
         by_blob: dict[str, list[SourceFile]] = {}
         for f in chosen:
             by_blob.setdefault(f.blob_id, []).append(f)
         for blob_id, content in repo.read_blobs(by_blob):
-            problem = text_problem(content, policy.max_file_bytes)
             for f in by_blob[blob_id]:
-                plan.sizes[f.relative_path] = len(content)
-                if problem:
-                    plan.skipped[problem] += 1
-                else:
-                    yield f, content
-
-    plan.reader = reader
-    return plan
-
-
-def _walk(root: Path) -> Iterator[tuple[str, os.DirEntry[str]]]:
-    stack = [""]
-    while stack:
-        rel = stack.pop()
-        with os.scandir(root / rel if rel else root) as it:
-            for entry in it:
-                path = f"{rel}/{entry.name}" if rel else entry.name
-                if entry.name == ".git" and not rel:
-                    continue
-                if entry.is_dir(follow_symlinks=False):
-                    stack.append(path)
-                else:
-                    yield path, entry
-
-
-def plan_working_dir(root: Path, policy: CrawlPolicy, catalog: str, *, ignored: object = None) -> Plan:
-    """Files on disk (never following links), with blob ids as `git hash-object` computes them."""
-    from monodex.indexer.gitobjects import ignore_filter
-
-    is_ignored = ignore_filter(root)
-    entries: list[TreeEntry] = []
-    contents: dict[str, bytes] = {}
-    for path, entry in _walk(root):
-        if is_ignored(path):
-            continue
-        if entry.is_symlink():
-            entries.append(TreeEntry(path, "", 0o120000, "symlink"))
-            continue
-        if not entry.is_file(follow_symlinks=False):
-            continue
-        wanted = policy.should_crawl(path) or path.endswith("package.json")
-        content = Path(entry.path).read_bytes() if wanted else b""
-        contents[path] = content
-        entries.append(TreeEntry(path, git_blob_sha1(content) if wanted else "", 0o100644, "file"))
-    packages = PackageIndex.from_manifests((p, c) for p, c in contents.items() if p.endswith("package.json"))
-    skipped: Counter[str] = Counter()
-    files = _select(entries, policy, packages, catalog, skipped)
-    plan = Plan(files=files, sizes={}, skipped=skipped)
-
-    def reader(chosen: Sequence[SourceFile]) -> Iterator[tuple[SourceFile, bytes]]:
-        for f in chosen:
-            content = contents[f.relative_path]
-            plan.sizes[f.relative_path] = len(content)
-            problem = text_problem(content, policy.max_file_bytes)
-            if problem:
-                plan.skipped[problem] += 1
-            else:
                 yield f, content
 
-    plan.reader = reader
-    return plan
+    return Plan(files, packages, skipped, read_raw)
+
+
+def plan_working_dir(root: Path, policy: CrawlPolicy, catalog: str) -> Plan:
+    """Plan a crawl of the files on disk (worktree.py): never following links, .gitignore
+    respected, blob ids as `git hash-object` computes them, packages from package.json on disk."""
+    tree = worktree.scan(root, policy.should_crawl, max_bytes=policy.max_file_bytes)
+    packages = PackageIndex.from_working_dir(root, tree.manifests)
+    files, skipped = select(tree.entries, policy, packages, catalog)
+    skipped.update(tree.skipped)
+
+    def read_raw(chosen: Sequence[SourceFile]) -> Iterator[tuple[SourceFile, bytes | None]]:
+        for f in chosen:
+            content = worktree.read(root, f.relative_path)
+            unchanged = content is not None and git_blob_sha1(content) == f.blob_id
+            yield f, content if unchanged else None
+
+    return Plan(files, packages, skipped, read_raw)

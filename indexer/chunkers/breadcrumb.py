@@ -29,7 +29,7 @@ def breadcrumb(package: str, relative_path: str, symbol: str | None = None, mark
 
 def slug(heading: str) -> str:
     """GitHub's anchor: lowercase, punctuation dropped, each space a hyphen."""
-    text = heading.strip().lower()
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading).strip().lower()  # a link counts as its text
     text = re.sub(r"[^\w\- ]", "", text)
     return text.replace(" ", "-")
 

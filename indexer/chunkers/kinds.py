@@ -7,15 +7,20 @@ import posixpath
 _CONFIG_SUFFIXES = (".yml", ".yaml", ".json", ".jsonc", ".json5", ".toml", ".ini", ".cfg", ".conf")
 
 
+def is_config(file_name: str) -> bool:
+    """Configuration by name: data formats, `tsconfig*`, and dot-less run-commands files (`.npmrc`)."""
+    lower = file_name.lower()
+    stem = lower.lstrip(".")
+    rc_file = stem.endswith("rc") and "." not in stem
+    return lower.endswith(_CONFIG_SUFFIXES) or lower.startswith("tsconfig") or rc_file
+
+
 def file_kind(relative_path: str, strategy: str) -> str:
+    """`changelog` for CHANGELOG.* of any strategy, `config` for line-based configuration files,
+    else `content` (the TypeScript chunker refines that to `imports` per chunk)."""
     base = posixpath.basename(relative_path)
-    lower = base.lower()
-    if lower.startswith("changelog"):
+    if base.lower().startswith("changelog"):
         return "changelog"
-    if strategy == "lineBased" and (
-        lower.endswith(_CONFIG_SUFFIXES)
-        or lower.startswith("tsconfig")
-        or (lower.startswith(".") and lower.endswith("rc"))
-    ):
+    if strategy == "lineBased" and is_config(base):
         return "config"
     return "content"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from monodex.indexer.chunkers.base import Chunk, FileContext
 from monodex.indexer.chunkers.breadcrumb import breadcrumb
 from monodex.indexer.chunkers.kinds import file_kind
-from monodex.indexer.chunkers.lines import Lines, greedy_windows, merge_blank_ranges
+from monodex.indexer.chunkers.lines import Lines, greedy_windows, merge_blank
 
 name = "lineBased"
 version = "v2"
@@ -17,5 +17,6 @@ def chunk(text: str, ctx: FileContext) -> list[Chunk]:
         return []
     kind = file_kind(ctx.relative_path, "lineBased")
     crumb = breadcrumb(ctx.package_name, ctx.relative_path)
-    spans = merge_blank_ranges(greedy_windows(lines, 0, len(lines.lines) - 1, ctx.budget), lines)
-    return [Chunk(lines.text(a, b), a + 1, b + 1, None, "text", kind, crumb) for a, b in spans]
+    windows = greedy_windows(lines, 0, len(lines.lines) - 1, ctx.budget)
+    spans = merge_blank([(a, b, "") for a, b in windows], lines, ctx.budget)
+    return [Chunk(lines.text(a, b), a + 1, b + 1, None, "text", kind, crumb) for a, b, _ in spans]

@@ -38,16 +38,25 @@ class Lines:
         return not self.text(start, end).strip()
 
 
-def merge_blank_ranges(ranges: list[tuple[int, int]], lines: Lines) -> list[tuple[int, int]]:
-    """Whitespace-only ranges join a neighbour instead of being dropped, so chunks still tile."""
-    out: list[tuple[int, int]] = []
-    for start, end in ranges:
-        if out and lines.blank(start, end):
-            out[-1] = (out[-1][0], end)
-        elif out and lines.blank(*out[-1]):
-            out[-1] = (out[-1][0], end)
+Range = tuple[int, int, str]  # start, end (0-based lines, inclusive), split marker
+
+
+def merge_blank(ranges: list[Range], lines: Lines, budget: int) -> list[Range]:
+    """Whitespace-only ranges join a neighbour instead of being dropped, so chunks still tile:
+    the previous range if that stays within the budget, else the next one (whitespace may then
+    push a chunk past the budget)."""
+    out: list[Range] = []
+    carry: int | None = None  # first line of blank lines handed to the next range
+    for i, (start, end, marker) in enumerate(ranges):
+        if carry is not None:
+            start, carry = carry, None
+        blank = lines.blank(start, end)
+        if blank and out and lines.size(out[-1][0], end) > budget and i + 1 < len(ranges):
+            carry = start
+        elif out and (blank or lines.blank(out[-1][0], out[-1][1])):
+            out[-1] = (out[-1][0], end, out[-1][2] or marker)
         else:
-            out.append((start, end))
+            out.append((start, end, marker))
     return out
 
 

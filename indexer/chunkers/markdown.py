@@ -1,9 +1,16 @@
-"""Markdown by headings: the preamble is kept, tiny sections merge, big ones split at blank lines."""
+"""Markdown by headings: the preamble is kept, tiny sections merge, big ones split at block breaks.
+
+Sections start at strict ATX headings (0-3 spaces, 1-6 `#`, then a space, a tab or the end of the
+line) outside ``` and ~~~ fences. The breadcrumb carries the heading *hierarchy* of slugs
+(`pkg:README.md:installation/linux`) rather than only the current heading's: "Linux" under
+"Installation" and under "Building" stay distinguishable to the embedder and to a reader, and the
+last segment is still the heading's unique GitHub anchor, so it can be linked.
+"""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from monodex.indexer.chunkers.base import Chunk, FileContext
 from monodex.indexer.chunkers.breadcrumb import Slugger, breadcrumb
@@ -13,98 +20,133 @@ from monodex.indexer.chunkers.lines import Lines
 name = "markdown"
 version = "v2"
 
-_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$")
-_FENCE = re.compile(r"^ {0,3}(```|~~~)")
-_GOOD_CUT = re.compile(r"^\s*$|^ {0,3}(```|~~~)|^\s*([-*+]|\d+[.)])\s")
+_HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*")
+_CLOSING = re.compile(r"(?:^|[ \t]+)#+$")  # an optional closing sequence: `## Title ##`
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
+_BREAK = re.compile(r"\s*$|\s*([-*+>]|\d+[.)])(\s|$)")  # blank line, list item or quote
 
 
 @dataclass
 class _Section:
     start: int
     end: int
-    title: str | None
-    trail: str  # heading hierarchy as slugs: "installing/linux"
+    title: str | None  # None for the text before the first heading
+    trail: str  # heading hierarchy as slugs: "installation/linux"
 
 
-def _sections(lines: Lines) -> list[_Section]:
+def fenced_lines(lines: Lines) -> list[bool]:
+    """Per line: inside a fenced code block (its body or closing fence), where nothing is markup."""
+    inside: list[bool] = []
+    fence: str | None = None
+    for raw in lines.lines:
+        m = _FENCE.fullmatch(raw.rstrip("\r\n"))
+        inside.append(fence is not None)
+        if m and fence is None and not (m[1][0] == "`" and "`" in m[2]):
+            fence = m[1]
+        elif m and fence is not None and m[1][0] == fence[0] and len(m[1]) >= len(fence) and not m[2].strip():
+            fence = None
+    return inside
+
+
+def _heading(line: str) -> tuple[int, str] | None:
+    m = _HEADING.fullmatch(line.rstrip("\r\n"))
+    if m is None:
+        return None
+    return len(m[1]), _CLOSING.sub("", m[2] or "").strip()
+
+
+def _sections(lines: Lines, fenced: list[bool]) -> list[_Section]:
     slugger = Slugger()
     stack: list[tuple[int, str]] = []
-    out = [_Section(0, 0, None, "")]
-    fence: str | None = None
+    out = [_Section(0, -1, None, "")]
     for i, raw in enumerate(lines.lines):
-        line = raw.rstrip("\r\n")
-        m = _FENCE.match(line)
-        if m:
-            fence = None if fence == m[1] else (fence or m[1])
+        found = None if fenced[i] else _heading(raw)
+        if found is None:
             continue
-        h = None if fence else _HEADING.match(line)
-        if h:
-            level, title = len(h[1]), (h[2] or "").rstrip("#").strip()
-            stack = [(lv, s) for lv, s in stack if lv < level] + [(level, slugger(title))]
-            out.append(_Section(i, i, title, "/".join(s for _, s in stack)))
-    for a, b in zip(out, out[1:], strict=False):
-        a.end = b.start - 1
+        level, title = found
+        stack = [(lv, s) for lv, s in stack if lv < level] + [(level, slugger(title))]
+        out[-1].end = i - 1
+        out.append(_Section(i, i, title, "/".join(s for _, s in stack if s)))
     out[-1].end = len(lines.lines) - 1
     return [s for s in out if s.end >= s.start]
 
 
 def _merge_tiny(sections: list[_Section], lines: Lines, budget: int) -> list[_Section]:
+    """A section under the minimum (20% of the budget) joins the next one while that fits (a
+    heading belongs with what follows it: `# Guide` then `## Install`), else the one before."""
     minimum = budget // 5
-    out: list[_Section] = []
+
+    def small(s: _Section) -> bool:
+        return lines.size(s.start, s.end) < minimum
+
+    forward: list[_Section] = []
+    carry: _Section | None = None
     for s in sections:
-        prev = out[-1] if out else None
-        prev_small = prev is not None and lines.size(prev.start, prev.end) < minimum
-        fits = prev is not None and lines.size(prev.start, s.end) <= budget
-        if prev is not None and fits and (prev_small or lines.size(s.start, s.end) < minimum):
-            if prev.title is None:  # a short preamble joins the first section under its heading
-                prev.title, prev.trail = s.title, s.trail
-            prev.end = s.end
+        if carry is not None and lines.size(carry.start, s.end) <= budget:
+            keep = carry if carry.title is not None else s  # a preamble takes the heading after it
+            s = _Section(carry.start, s.end, keep.title, keep.trail)
+        elif carry is not None:
+            forward.append(carry)
+        carry = s if small(s) else None
+        if carry is None:
+            forward.append(s)
+    forward += [carry] if carry is not None else []
+    out: list[_Section] = []
+    for s in forward:
+        if out and (small(s) or small(out[-1])) and lines.size(out[-1].start, s.end) <= budget:
+            out[-1].end = s.end
         else:
             out.append(s)
     return out
 
 
-def _split(lines: Lines, start: int, end: int, budget: int) -> list[tuple[int, int]]:
-    """Cut an oversized section at blank lines, fences or list items, else where it fills up."""
+def split_section(
+    lines: Lines, fenced: list[bool], start: int, end: int, budget: int
+) -> list[tuple[int, int]]:
+    """Cut an oversized section before a blank line, fence or list item outside code blocks (the
+    last such break that keeps the piece over the minimum), else where the piece fills up."""
     pieces, first, good = [], start, None
-    for i in range(start, end + 1):
+    i = start
+    while i <= end:
         if i > first and lines.size(first, i) > budget:
             cut = good if good is not None and lines.size(first, good) >= budget // 5 else i - 1
             pieces.append((first, cut))
             first, good = cut + 1, None
-        if i > first and _GOOD_CUT.match(lines.lines[i]):
+            continue  # the rest of the piece, up to line i, may still be too big
+        if i > first and not fenced[i] and (_BREAK.match(lines.lines[i]) or _FENCE.match(lines.lines[i])):
             good = i - 1
+        i += 1
     pieces.append((first, end))
     return pieces
 
 
 def chunk(text: str, ctx: FileContext) -> list[Chunk]:
-    lines = Lines.of(text)
+    """Chunks that tile `text`: one per section (merged or split to fit the budget)."""
     if not text.strip():
         return []
-    kind = file_kind(ctx.relative_path, "markdown")
+    lines = Lines.of(text)
+    fenced = fenced_lines(lines)
+    kind = file_kind(ctx.relative_path, name)
     chunks = []
-    for s in _merge_tiny(_sections(lines), lines, ctx.budget):
+    for s in _merge_tiny(_sections(lines, fenced), lines, ctx.budget):
         crumb = breadcrumb(ctx.package_name, ctx.relative_path, s.trail or None)
-        for a, b in _split(lines, s.start, s.end, ctx.budget):
+        for a, b in split_section(lines, fenced, s.start, s.end, ctx.budget):
             chunks.append(Chunk(lines.text(a, b), a + 1, b + 1, s.title, "markdown-section", kind, crumb))
     return _absorb_blank(chunks)
 
 
 def _absorb_blank(chunks: list[Chunk]) -> list[Chunk]:
+    """A whitespace-only piece joins the chunk before it (or, leading the file, the one after)."""
     out: list[Chunk] = []
+    pending = ""  # leading blank text waiting for the first real chunk
     for c in chunks:
-        if out and not c.text.strip():
-            p = out[-1]
-            out[-1] = Chunk(
-                p.text + c.text,
-                p.start_line,
-                c.end_line,
-                p.symbol_name,
-                p.chunk_type,
-                p.chunk_kind,
-                p.breadcrumb,
-            )
+        if not c.text.strip():
+            if out:
+                out[-1] = replace(out[-1], text=out[-1].text + c.text, end_line=c.end_line)
+            else:
+                pending += c.text
+        elif pending and not out:  # pending is whole lines, each ending in "\n"
+            out.append(replace(c, text=pending + c.text, start_line=c.start_line - pending.count("\n")))
         else:
             out.append(c)
     return out

@@ -136,16 +136,30 @@ TYPE_OF = {
     "property_signature": "field",
     "internal_module": "namespace",
 }
+# Declarations that qualify the names inside them: `JsonFile.load`, `IOptions.timeout`.
 QUALIFIERS = frozenset(
     {
         "class_declaration",
         "abstract_class_declaration",
         "interface_declaration",
+        "type_alias_declaration",
         "internal_module",
+        "module",
         "enum_declaration",
         "class",
     }
 )
+# An object literal is qualified by what holds it: `const handlers = {...}`, `key: {...}`.
+OBJECT_OWNERS = frozenset({"variable_declarator", "pair", "public_field_definition", "assignment_expression"})
+WRAPPERS = frozenset({"as_expression", "satisfies_expression", "parenthesized_expression"})
+NAMED = frozenset(TYPE_OF) | {
+    "export_statement",
+    "ambient_declaration",
+    "pair",
+    "variable_declarator",
+    "module",
+}
+NAMED |= {"assignment_expression", "class"}
 
 
 def end_row(node: Any) -> int:
@@ -194,6 +208,9 @@ def meaningful(node: Any, scale: float) -> bool:
 
 
 def name_of(node: Any) -> str | None:
+    """The declared name (for a `const`, its first declarator's), or None for unnamed nodes."""
+    if node.type not in NAMED:
+        return None
     if node.type == "export_statement":
         decl = node.child_by_field_name("declaration") or next(
             (c for c in node.named_children if c.type in TYPE_OF), None
@@ -206,6 +223,8 @@ def name_of(node: Any) -> str | None:
         inner = next((c for c in node.named_children if c.type in TYPE_OF), None)
         return name_of(inner) if inner is not None else None
     name = node.child_by_field_name("name") or node.child_by_field_name("key")
+    if name is None and node.type == "assignment_expression":
+        name = node.child_by_field_name("left")
     if name is None:
         name = next(
             (
@@ -227,4 +246,12 @@ def type_of(node: Any) -> str:
             (c for c in node.named_children if c.type in TYPE_OF), None
         )
         return type_of(inner) if inner is not None else "code"
+    if node.type == "pair":
+        value = node.child_by_field_name("value")
+        is_function = value is not None and value.type in (
+            "arrow_function",
+            "function_expression",
+            "function",
+        )
+        return "function" if is_function else "field"
     return TYPE_OF.get(node.type, "code")

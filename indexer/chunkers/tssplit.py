@@ -1,78 +1,131 @@
-"""Choosing where to split an oversized line range of a TypeScript file (pure over the AST).
+"""Choosing where to split an oversized line range of a TypeScript file (reference §2.3-2.5).
 
-Candidates are the end lines of consecutive meaningful children of split scopes, found from the
-shallowest scope down through conduits; the best split balances the two halves' measured bytes.
+Candidates are the end lines of consecutive meaningful children of split scopes, searched from the
+shallowest scope down through conduits; the best candidate balances the halves' measured bytes.
+Improvement over the original: when no scope has meaningful children to split between, any two
+sibling statements, members, pairs or array elements are a better boundary than the middle line.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from monodex.indexer.chunkers.lines import Lines
-from monodex.indexer.chunkers.tsnodes import CONDUITS, SPLIT_SCOPES, end_row, meaningful
+from monodex.indexer.chunkers.tsnodes import CONDUITS, SPLIT_SCOPES
+from monodex.indexer.chunkers.tstree import Tree
+
+WEAK_SCOPES = frozenset({"array"})  # split between any elements, never between meaningful ones
+DESCEND = SPLIT_SCOPES | CONDUITS | WEAK_SCOPES
+
+SPLIT, DEGRADED, FALLBACK = "split", "degraded", "fallback"
 
 
 @dataclass(frozen=True)
 class Budget:
     target: int
     minimum: int  # 20% of target: a half smaller than this makes the split "degraded"
-    small: int  # the original's 500 bytes at 6000
-    scale: float  # size thresholds scale with the budget
+    small: int  # the original's 500 bytes at 6000; penalties start below 2 * small
+    scale: float  # node size thresholds (50, 100, 200, 300, 400, 500 bytes at 6000) scale too
 
     @classmethod
     def of(cls, target: int) -> Budget:
         return cls(target, target // 5, max(1, target * 500 // 6000), target / 6000)
 
 
-def _overlaps(node: Any, start: int, end: int) -> bool:
-    return bool(node.start_point[0] <= end and end_row(node) >= start)
+@dataclass
+class _Best:
+    """The best candidate seen so far by one measure: lowest score, first found on ties."""
+
+    score: float = float("inf")
+    line: int = -1
+    smaller: int = 0
+
+    def offer(self, score: float, line: int, smaller: int) -> None:
+        if score < self.score:
+            self.score, self.line, self.smaller = score, line, smaller
 
 
-def scopes(root: Any, start: int, end: int) -> Iterator[Any]:
-    """Split scopes overlapping [start, end], shallowest first, reached through conduits."""
-    queue = deque([root])
-    while queue:
-        node = queue.popleft()
-        if node.type in SPLIT_SCOPES:
-            yield node
-        for child in node.named_children:
-            if (child.type in SPLIT_SCOPES or child.type in CONDUITS) and _overlaps(child, start, end):
-                queue.append(child)
+@dataclass(frozen=True)
+class _Range:
+    lines: Lines
+    start: int
+    end: int
+    budget: Budget
 
-
-def find_split(root: Any, lines: Lines, start: int, end: int, budget: Budget) -> tuple[int | None, str]:
-    """(last line of the first half, outcome): outcome is split | degraded | fallback | none."""
-    total = lines.size(start, end)
-    least_bad: tuple[float, int, int] | None = None
-    for scope in scopes(root, start, end):
-        kids = [c for c in scope.named_children if _overlaps(c, start, end) and meaningful(c, budget.scale)]
-        if len(kids) < 2:
-            continue
-        usable: tuple[float, int] | None = None
-        for line in sorted({end_row(k) for k in kids[:-1]}):
-            if not start <= line < end:
-                continue
-            first = lines.size(start, line)
+    def rate(self, ends: list[int], least_bad: _Best) -> _Best:
+        """The most balanced usable candidate (both halves at least the minimum); every candidate
+        also competes, with a penalty for small halves, in `least_bad`."""
+        total = self.lines.size(self.start, self.end)
+        usable = _Best()
+        for line in ends:
+            first = self.lines.size(self.start, line)
             smaller = min(first, total - first)
             balance = abs(first - total / 2)
-            if smaller >= budget.minimum and (usable is None or balance < usable[0]):
-                usable = (balance, line)
-            penalty = 10000 if smaller < budget.small else 5000 if smaller < 2 * budget.small else 0
-            if least_bad is None or balance + penalty < least_bad[0]:
-                least_bad = (balance + penalty, line, smaller)
-        if usable is not None:
-            return usable[1], "split"
-    if least_bad is not None:
-        return least_bad[1], "split" if least_bad[2] >= budget.minimum else "degraded"
+            if smaller >= self.budget.minimum:
+                usable.offer(balance, line, smaller)
+            small = self.budget.small
+            penalty = 10000 if smaller < small else 5000 if smaller < 2 * small else 0
+            least_bad.offer(balance + penalty, line, smaller)
+        return usable
+
+
+def find_split(tree: Tree, lines: Lines, start: int, end: int, budget: Budget) -> tuple[int, str] | None:
+    """(last line of the first half, outcome) or None when the range cannot be split.
+
+    Preference: a usable split between meaningful children (shallowest scope first), then one
+    between any siblings, then the least bad of either kind, then the middle line (fallback)."""
+    span = _Range(lines, start, end, budget)
+    least_bad, weak_usable, weak_least_bad = _Best(), _Best(), _Best()
+    for scope in _scopes(tree, start, end):
+        if scope.type in SPLIT_SCOPES:
+            usable = span.rate(_ends(tree, scope, start, end, strong=True), least_bad)
+            if usable.line >= 0:
+                return usable.line, SPLIT
+        if weak_usable.line < 0:
+            weak_usable = span.rate(_ends(tree, scope, start, end, strong=False), weak_least_bad)
+    for best in (weak_usable, least_bad, weak_least_bad):
+        if best.line >= 0:
+            return best.line, SPLIT if best.smaller >= budget.minimum else DEGRADED
     return middle_line(lines, start, end)
 
 
-def middle_line(lines: Lines, start: int, end: int) -> tuple[int | None, str]:
+def _scopes(tree: Tree, start: int, end: int) -> Iterator[Any]:
+    """Scopes overlapping [start, end], shallowest first, reached through conduits."""
+    queue = deque([tree.root])
+    while queue:
+        node = queue.popleft()
+        if node.type in SPLIT_SCOPES or node.type in WEAK_SCOPES:
+            yield node
+        kids = tree.kids(node)
+        queue.extend(
+            n for n in (kids.nodes[i] for i in tree.overlapping(node, start, end)) if n.type in DESCEND
+        )
+
+
+def _ends(tree: Tree, scope: Any, start: int, end: int, *, strong: bool) -> list[int]:
+    """Candidate lines: the end line of each but the last of the chosen children, in [start, end)."""
+    kids = tree.kids(scope)
+    chosen = [
+        i
+        for i in tree.overlapping(scope, start, end)
+        if (kids.split_points[i] if strong else kids.nodes[i].type != "comment")
+    ]
+    if len(chosen) < 2:
+        return []
+    return sorted({kids.ends[i] for i in chosen[:-1] if start <= kids.ends[i] < end})
+
+
+def middle_line(lines: Lines, start: int, end: int) -> tuple[int, str] | None:
+    """The fallback: the line that best halves the bytes, when the range has two lines or more."""
     if end <= start:
-        return None, "none"
-    half = lines.size(start, end) / 2
-    best = min(range(start, end), key=lambda line: abs(lines.size(start, line) - half))
-    return best, "fallback"
+        return None
+    half = lines.prefix[start] + lines.size(start, end) / 2
+    after = bisect_left(lines.prefix, half, start + 1, end + 1)  # prefix[after] >= half
+    # The cut ends line `after - 1` or line `after`; take the closer to half, inside [start, end).
+    options = [line for line in (after - 2, after - 1) if start <= line < end]
+    best = min(options or [start], key=lambda line: abs(lines.prefix[line + 1] - half))
+    return best, FALLBACK

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -30,6 +31,11 @@ from monodex.indexer.store.base import (
 from monodex.errors import MonodexError
 
 META = "monodex-collection.json"
+LOCK_WAIT_SECONDS = 10.0
+
+
+class Busy(MonodexError):
+    """Another process owns the shard (its WAL is locked)."""
 
 
 def _condition(c: Condition) -> Any:
@@ -78,8 +84,20 @@ class EdgeStore:
 
     def _open(self) -> Any:
         if self._shard is None and self._meta() is not None:
-            self._shard = self._call(qe.EdgeShard.load, str(self.dir))
+            self._shard = self._load()
         return self._shard
+
+    def _load(self) -> Any:
+        """Open the shard, waiting briefly while another process holds it: searches hold it for
+        milliseconds, so a refresh (or a search during a refresh's upload) just waits its turn."""
+        deadline = time.monotonic() + LOCK_WAIT_SECONDS
+        while True:
+            try:
+                return self._call(qe.EdgeShard.load, str(self.dir))
+            except Busy:
+                if time.monotonic() >= deadline:
+                    raise
+                time.sleep(0.05)
 
     def _call(self, fn: Any, *args: Any) -> Any:
         try:
@@ -87,7 +105,7 @@ class EdgeStore:
         except Exception as exc:  # qdrant_edge raises plain RuntimeError/ValueError
             text = str(exc)
             if any(w in text.lower() for w in ("wouldblock", "lock", "in use")):
-                raise MonodexError(
+                raise Busy(
                     f"the index at {self.dir} is in use by another process ({text})",
                     "stop the monodex runner or wait for the other command to finish",
                 ) from exc

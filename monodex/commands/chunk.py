@@ -15,9 +15,11 @@ from monodex.errors import UsageError
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", help="a file on disk")
     parser.add_argument("--strategy", help="typescript, markdown or lineBased (default: by suffix)")
-    parser.add_argument(
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument(
         "--max-tokens", type=int, default=256, help="the embedder's token limit (default 256)"
     )
+    size.add_argument("--budget", type=int, help="the chunk budget in UTF-8 bytes (instead of --max-tokens)")
     parser.add_argument("--package", help="package name for breadcrumbs (default: nearest package.json)")
     add_json(parser)
 
@@ -40,6 +42,18 @@ def _strategy(path: Path) -> str:
     return {".ts": "typescript", ".tsx": "typescript", ".md": "markdown"}.get(suffix, "lineBased")
 
 
+def _budget(args: argparse.Namespace) -> int:
+    from monodex.indexer import chunkers
+
+    if getattr(args, "budget", None) is not None:
+        if args.budget < 40:
+            raise UsageError(f"--budget {args.budget} is too small", "use at least 40 bytes, e.g. 800")
+        return int(args.budget)
+    if args.max_tokens < 8:
+        raise UsageError(f"--max-tokens {args.max_tokens} is too small", "use the model's limit, e.g. 256")
+    return chunkers.budget_for(args.max_tokens)
+
+
 def _render(r: dict[str, Any]) -> str:
     out = [f"{r['path']}: {len(r['chunks'])} chunks ({r['chunker_id']}, budget {r['budget']} bytes)"]
     for c in r["chunks"]:
@@ -47,7 +61,7 @@ def _render(r: dict[str, Any]) -> str:
             f"\n#{c['chunk_ordinal']} lines {c['start_line']}-{c['end_line']} {c['bytes']} bytes "
             f"{c['chunk_type']}/{c['chunk_kind']}  {c['breadcrumb']}"
         )
-        out.extend(f"> {ln}" for ln in c["text"].splitlines())
+        out.extend(f"> {ln}" for ln in c["text"].removesuffix("\n").split("\n"))
     return output.sanitize("\n".join(out))
 
 
@@ -65,10 +79,10 @@ def run(args: argparse.Namespace) -> int:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise UsageError(f"{path} is not UTF-8 text", "monodex chunks UTF-8 files only") from None
-    if args.max_tokens < 8:
-        raise UsageError(f"--max-tokens {args.max_tokens} is too small", "use the model's limit, e.g. 256")
     strategy = args.strategy or _strategy(path)
-    budget = chunkers.budget_for(args.max_tokens)
+    if strategy not in chunkers.CHUNKERS:
+        raise UsageError(f"unknown strategy {strategy!r}", f"use one of {', '.join(chunkers.CHUNKERS)}")
+    budget = _budget(args)
     package = args.package if args.package is not None else _package_of(path)
     ctx = FileContext(relative_path=path.name, package_name=package, budget=budget)
     chunks = chunkers.chunk_file(strategy, text, ctx)

@@ -2,10 +2,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from monodex.indexer import crawlpolicy
 from monodex.indexer.crawlpolicy import BUILTIN, parse
+from monodex.indexer.globs import compile_glob
 
 from monodex import paths
 from monodex.errors import UsageError
@@ -13,19 +15,26 @@ from monodex.errors import UsageError
 SEED_TABLE = [
     ("src/utils.test.ts", True),  # keep beats exclude
     ("lib/utils.test.ts", False),
-    ("libraries/x/src/utils.test.ts", True),
-    ("libraries/x/lib/utils.ts", False),
     ("node_modules/x/index.ts", False),
     ("pkg/src/node_modules/y.ts", True),  # keep wins even here (the original's rule)
-    ("a/b.js", False),
+    ("a/b.js", False),  # no file type (and excluded)
     ("docs/README.md", True),
     ("common/temp/x.ts", False),
     ("x.snap", False),
+    # more of a Rush monorepo
+    ("libraries/x/src/utils.test.ts", True),
+    ("libraries/x/lib/utils.ts", False),
+    ("libraries/x/lib-commonjs/index.ts", False),
+    ("libraries/x/mylib/index.ts", True),  # folder patterns start at a `/`
     ("apps/web/src/App.tsx", True),
     ("apps/web/App.test.tsx", False),
+    ("apps/web/index.d.ts", True),
     ("common/config/rush/pnpm-lock.yaml", False),
     ("config/rush.yaml", True),
+    ("libraries/x/package.json", False),
+    ("libraries/x/test/fixtures/lib/a.ts", True),  # `test/` keeps
     ("src/x.TS", False),  # case-sensitive
+    ("README", False),
 ]
 
 
@@ -34,7 +43,7 @@ def test_seed_table(path: str, crawled: bool) -> None:
     assert parse(BUILTIN, "built-in").should_crawl(path) is crawled
 
 
-def _policy(**over: object) -> dict[str, object]:
+def _policy(**over: Any) -> dict[str, Any]:
     return {
         "version": 1,
         "fileTypes": {".ts": "typescript"},
@@ -44,48 +53,110 @@ def _policy(**over: object) -> dict[str, object]:
     }
 
 
-def test_longest_suffix_and_globs() -> None:
-    p = parse(
-        _policy(
-            fileTypes={".ts": "typescript", ".d.ts": "lineBased"},
-            patternsToExclude=["**/gen-*.ts", "tools/{a,b}/*", "x?.ts", "[0-9]*.ts"],
-        ),
-        "t",
-    )
+def test_builtin_defaults() -> None:
+    p = parse(BUILTIN, "built-in")
+    assert p.max_file_bytes == 1 << 20 and p.source == "built-in"
+    assert [
+        p.strategy_for(f"a{s}") for s in (".ts", ".tsx", ".md", ".yml", ".yaml", ".txt", ".css", ".scss")
+    ] == [
+        "typescript",
+        "typescript",
+        "markdown",
+        *["lineBased"] * 5,
+    ]
+
+
+def test_longest_suffix_wins() -> None:
+    p = parse(_policy(fileTypes={".ts": "typescript", ".d.ts": "lineBased"}), "t")
     assert p.strategy_for("a/b.d.ts") == "lineBased" and p.strategy_for("a/b.ts") == "typescript"
-    assert not p.should_crawl("deep/er/gen-api.ts") and not p.should_crawl("gen-api.ts")
-    assert not p.should_crawl("tools/a/deep/x.ts") and p.should_crawl("tools/c/x.ts")
-    assert not p.should_crawl("x1.ts") and not p.should_crawl("9lives.ts") and p.should_crawl("lives.ts")
+    assert p.strategy_for("a/b.tsx") is None
 
 
 @pytest.mark.parametrize(
-    ("raw", "needle"),
+    ("glob", "matches", "misses"),
     [
-        ({"version": 1}, "fileTypes: is required"),
-        (_policy(version=2), "unsupported version 2"),
-        (_policy(extra=True), "unknown field 'extra'"),
-        (_policy(fileTypes={"ts": "typescript"}), "must start with '.'"),
-        (_policy(fileTypes={".ts": "rust"}), "unknown strategy 'rust'"),
-        (_policy(patternsToExclude="lib/"), "expected a list"),
-        (_policy(patternsToKeep=[3]), "expected a string"),
-        (_policy(patternsToExclude=["src/[abc"]), "unclosed '['"),
-        (_policy(patternsToExclude=["{a,b"]), "unclosed '{'"),
-        (_policy(maxFileBytes=0), "must be at least 1"),
+        ("*.ts", ["a.ts", "deep/er/a.ts"], ["a.tsx"]),  # `*` crosses `/` (globset default)
+        ("**/gen-*.ts", ["gen-a.ts", "x/y/gen-a.ts"], ["x/agen-a.ts"]),
+        ("tools/**", ["tools/a", "tools/a/b.ts"], ["tools", "xtools/a"]),
+        ("a/**/b.ts", ["a/b.ts", "a/x/y/b.ts"], ["ab.ts"]),
+        ("x?.ts", ["x1.ts", "x/.ts"], ["x12.ts"]),
+        ("[0-9]*.ts", ["9lives.ts"], ["lives.ts"]),
+        ("[!a]b.ts", ["cb.ts"], ["ab.ts"]),
+        ("[]x]y", ["]y", "xy"], ["zy"]),
+        ("tools/{a,b{c,d}}/*", ["tools/a/x", "tools/bd/x"], ["tools/b/x", "tools/e/x"]),
+        ("a,b.ts", ["a,b.ts"], ["a.ts"]),
+        ("\\*.ts", ["*.ts"], ["a.ts"]),
+        ("a+(b).ts", ["a+(b).ts"], ["aab.ts"]),
     ],
 )
-def test_validation_errors(raw: dict[str, object], needle: str) -> None:
+def test_globs(glob: str, matches: list[str], misses: list[str]) -> None:
+    regex = compile_glob(glob)
+    assert all(regex.match(m) for m in matches) and not any(regex.match(m) for m in misses)
+
+
+def test_folder_patterns_and_keep_beats_exclude() -> None:
+    p = parse(_policy(patternsToExclude=["gen/", "**/*.ts"], patternsToKeep=["keep/"]), "t")
+    assert not p.should_crawl("keep.ts") and p.should_crawl("keep/a.ts") and p.should_crawl("x/keep/a.ts")
+    p = parse(_policy(patternsToExclude=["gen/"]), "t")
+    assert not p.should_crawl("gen/a.ts") and not p.should_crawl("x/gen/a.ts")
+    assert p.should_crawl("xgen/a.ts") and p.should_crawl("gen.ts")
+
+
+@pytest.mark.parametrize(
+    ("raw", "field", "needle"),
+    [
+        ([], "", "expected an object"),
+        ({"version": 1}, "fileTypes", "is required"),
+        (_policy(version=2), "version", "unsupported version 2"),
+        (_policy(version="1"), "version", "expected an integer"),
+        (_policy(extra=True), "", "unknown field 'extra'"),
+        (_policy(fileTypes=[".ts"]), "fileTypes", "expected an object"),
+        (_policy(fileTypes={"ts": "typescript"}), "fileTypes.ts", "must start with '.'"),
+        (_policy(fileTypes={".": "typescript"}), "fileTypes..", "must start with '.'"),
+        (_policy(fileTypes={".ts": "rust"}), "fileTypes..ts", "unknown strategy 'rust'"),
+        (_policy(fileTypes={".ts": 1}), "fileTypes..ts", "expected a string"),
+        (_policy(patternsToExclude="lib/"), "patternsToExclude", "expected a list"),
+        (_policy(patternsToKeep=[3]), "patternsToKeep[0]", "expected a string"),
+        (_policy(patternsToKeep=[""]), "patternsToKeep[0]", "must not be empty"),
+        (_policy(patternsToExclude=["src/[abc"]), "patternsToExclude[0]", "unclosed '['"),
+        (_policy(patternsToExclude=["ok/", "{a,b"]), "patternsToExclude[1]", "unclosed '{'"),
+        (_policy(patternsToExclude=["a}"]), "patternsToExclude[0]", "unmatched '}'"),
+        (_policy(patternsToExclude=["a\\"]), "patternsToExclude[0]", "dangling"),
+        (_policy(patternsToExclude=["[z-a].ts"]), "patternsToExclude[0]", "invalid glob"),
+        (_policy(patternsToExclude=["**/temp/"]), "patternsToExclude[0]", "glob characters"),
+        (_policy(patternsToExclude=["/lib/"]), "patternsToExclude[0]", "starts with '/'"),
+        (_policy(maxFileBytes=0), "maxFileBytes", "must be at least 1"),
+        (_policy(maxFileBytes=True), "maxFileBytes", "expected an integer"),
+    ],
+)
+def test_validation_errors_name_file_field_and_fix(raw: Any, field: str, needle: str) -> None:
     with pytest.raises(UsageError) as info:
-        parse(raw, "monodex-crawl.json")
-    assert needle in info.value.problem and "monodex-crawl.json" in info.value.problem
+        parse(raw, "/r/monodex-crawl.json")
+    problem = info.value.problem
+    assert problem.startswith(f"/r/monodex-crawl.json: {field}") and needle in problem
+    assert info.value.hint
 
 
 def test_exactly_one_source_repo_then_user_then_builtin(tmp_path: Path) -> None:
     p = paths.resolve()
     assert crawlpolicy.load(tmp_path, p).source == "built-in"
     p.user_crawl_file.parent.mkdir(parents=True, exist_ok=True)
-    p.user_crawl_file.write_text(json.dumps(_policy()))
-    assert crawlpolicy.load(tmp_path, p).source == str(p.user_crawl_file)
-    (tmp_path / "monodex-crawl.json").write_text(json.dumps(_policy(fileTypes={".md": "markdown"})))
-    repo_policy = crawlpolicy.load(tmp_path, p)
-    assert repo_policy.source.endswith("monodex-crawl.json") and repo_policy.strategy_for("a.ts") is None
-    assert repo_policy.fingerprint != crawlpolicy.load(tmp_path / "nowhere", p).fingerprint
+    p.user_crawl_file.write_text(json.dumps(_policy(fileTypes={".md": "markdown"})))
+    user = crawlpolicy.load(tmp_path, p)
+    assert user.source == str(p.user_crawl_file) and user.strategy_for("a.ts") is None
+    (tmp_path / "monodex-crawl.json").write_text(json.dumps(_policy()))
+    repo = crawlpolicy.load(tmp_path, p)
+    assert repo.source == str(tmp_path / "monodex-crawl.json")
+    assert repo.strategy_for("a.md") is None  # no merging with the user's policy
+    (tmp_path / "monodex-crawl.json").write_text("{ broken")
+    with pytest.raises(UsageError) as info:  # a broken repo policy never falls back
+        crawlpolicy.load(tmp_path, p)
+    assert "monodex-crawl.json is not valid JSON" in info.value.problem
+
+
+def test_fingerprint_tracks_the_effective_policy() -> None:
+    base = parse(_policy(), "a").fingerprint
+    assert parse(_policy(maxFileBytes=1 << 20, **{"$schema": "x"}), "b").fingerprint == base
+    assert parse(_policy(maxFileBytes=10), "a").fingerprint != base
+    assert parse(_policy(patternsToKeep=["src/"]), "a").fingerprint != base
+    assert len(base) == 64 and parse(BUILTIN, "built-in").fingerprint == parse(BUILTIN, "x").fingerprint

@@ -1,12 +1,14 @@
 from __future__ import annotations
 
+import os
 import subprocess
+from collections import defaultdict
 from pathlib import Path
 
 import pytest
 from monodex.indexer.gitobjects import open_repo
 
-from monodex.errors import UsageError
+from monodex.errors import MonodexError, UsageError
 
 
 @pytest.fixture
@@ -22,19 +24,39 @@ def repo(git_repo):  # type: ignore[no-untyped-def]
 
 def test_resolves_every_kind_of_revision(repo) -> None:  # type: ignore[no-untyped-def]
     g = open_repo(repo.path)
-    head = repo.head()
-    first = repo.git("rev-parse", "HEAD~1")
+    head, first = repo.head(), repo.git("rev-parse", "HEAD~1")
+    repo.git("update-ref", "refs/remotes/origin/main", first)
     assert g.resolve("HEAD") == head and g.resolve("main") == head and g.resolve("feature") == head
-    assert g.resolve("v1") == first and g.resolve("v1-annotated") == first
-    assert g.resolve(head) == head and g.resolve(head[:7]) == head
-    assert g.resolve("HEAD~1") == first and g.resolve("main^") == first
+    assert g.resolve("v1") == first and g.resolve("v1-annotated") == first  # annotated: peeled
+    assert g.resolve("origin/main") == first
+    assert g.resolve(head) == head and g.resolve(head[:7]) == head and g.resolve(head[:4]) == head
+    assert g.resolve("HEAD~1") == first and g.resolve("main^") == first and g.resolve("HEAD^0") == head
 
 
-@pytest.mark.parametrize("rev", ["no-such-branch", "deadbeef", "HEAD~9"])
+@pytest.mark.parametrize("rev", ["no-such-branch", "deadbeef", "HEAD~9", "HEAD^2", "v1:a.ts", ""])
 def test_unknown_revisions_are_usage_errors(repo, rev: str) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(UsageError) as info:
         open_repo(repo.path).resolve(rev)
-    assert rev in info.value.problem
+    assert repr(rev) in info.value.problem and "git log --oneline" in info.value.hint
+
+
+def test_ambiguous_short_sha(git_repo) -> None:  # type: ignore[no-untyped-def]
+    r = git_repo()
+    # 600 commits in one fast-import: some two ids then share 4 hex digits (birthday bound).
+    stream = "".join(
+        f"commit refs/heads/c{i}\ncommitter T <t@example.com> {1_700_000_000 + i} +0000\n"
+        f"data {len(str(i))}\n{i}\n\n"
+        for i in range(600)
+    )
+    subprocess.run(["git", "fast-import", "--quiet"], cwd=r.path, input=stream.encode(), check=True)
+    by_prefix: dict[str, list[str]] = defaultdict(list)
+    for sha in r.git("for-each-ref", "--format=%(objectname)", "refs/heads/").split():
+        by_prefix[sha[:4]].append(sha)
+    prefix = next(p for p, shas in by_prefix.items() if len(shas) > 1)
+    with pytest.raises(UsageError) as info:
+        open_repo(r.path).resolve(prefix)
+    assert "ambiguous" in info.value.problem and "more digits" in info.value.hint
+    assert open_repo(r.path).resolve(by_prefix[prefix][0][:12]) == by_prefix[prefix][0]
 
 
 def test_bad_repository_paths(tmp_path: Path, repo) -> None:  # type: ignore[no-untyped-def]
@@ -46,25 +68,90 @@ def test_bad_repository_paths(tmp_path: Path, repo) -> None:  # type: ignore[no-
     subprocess.run(["git", "clone", "-q", "--bare", str(repo.path), str(tmp_path / "bare.git")], check=True)
     with pytest.raises(UsageError) as info:
         open_repo(tmp_path / "bare.git")
-    assert "bare" in info.value.problem and "work tree" in info.value.hint
+    assert "bare" in info.value.problem and "pass the repository root" in info.value.hint
 
 
-def test_tree_entries_kinds_blobs_and_diff(repo) -> None:  # type: ignore[no-untyped-def]
-    sub_sha = repo.head()
-    repo.git("update-index", "--add", "--cacheinfo", f"160000,{sub_sha},vendor/sub")
+def test_tree_entries_kinds_ids_and_sizes(repo) -> None:  # type: ignore[no-untyped-def]
     (repo.path / "link.ts").symlink_to("a.ts")
-    repo.git("add", "link.ts")
-    repo.git("commit", "-q", "-m", "sub+link")
+    name = os.fsdecode(b"caf\xe9.md")  # a latin-1 file name: not UTF-8
+    repo.write(name, "# cafe\n")
+    repo.git("add", "-A")
+    repo.git("update-index", "--add", "--cacheinfo", f"160000,{repo.head()},vendor/sub")
+    repo.commit("sub+link+latin1", add_all=False)
     g = open_repo(repo.path)
-    entries = {e.path: e for e in g.tree_entries(g.resolve("HEAD"))}
-    assert entries["vendor/sub"].kind == "submodule" and entries["link.ts"].kind == "symlink"
-    assert entries["docs/b.md"].kind == "file"
+    entries = {e.path: e for e in g.tree_entries(g.resolve("HEAD"), sizes=True)}
+    assert entries["vendor/sub"].kind == "submodule" and entries["vendor/sub"].size is None
+    assert entries["link.ts"].kind == "symlink" and entries["link.ts"].size == len("a.ts")
+    assert entries["docs/b.md"].kind == "file" and entries["docs/b.md"].size == 4
     assert entries["a.ts"].blob_id == repo.git("rev-parse", "HEAD:a.ts")
-    blobs = dict(g.read_blobs([entries["a.ts"].blob_id]))
-    assert blobs[entries["a.ts"].blob_id] == b"export const a = 1;\n"
-    changes = g.diff_trees(g.resolve("v1"), g.resolve("HEAD"))
-    assert {(c.kind, c.new_path) for c in changes} >= {("add", "c.ts"), ("add", "link.ts")}
-    assert g.is_ancestor(g.resolve("v1"), g.resolve("HEAD")) and not g.is_ancestor(
-        g.resolve("HEAD"), g.resolve("v1")
+    assert "caf\udce9.md" in entries  # kept with a surrogate; the planner skips it by reason
+    assert g.tree_entries(g.resolve("HEAD"))[0].size is None
+
+
+def test_read_blobs_and_sizes_loose_and_packed_with_deltas(git_repo) -> None:  # type: ignore[no-untyped-def]
+    r = git_repo({"big.ts": "".join(f"export const v{i} = {i};\n" for i in range(400))})
+    for n in range(1, 6):
+        r.write("big.ts", "".join(f"export const v{i} = {i * n};\n" for i in range(400 + n)))
+        r.write("empty.txt", "")
+        r.commit(f"v{n}")
+    blobs = [
+        line.split()[0]
+        for line in r.git("rev-list", "--objects", "--all").splitlines()
+        if r.git("cat-file", "-t", line.split()[0]) == "blob"
+    ]
+    expected = {b: int(r.git("cat-file", "-s", b)) for b in blobs}
+    assert open_repo(r.path).blob_sizes(blobs) == expected  # loose objects
+    r.git("repack", "-a", "-d", "-f", "--depth=10", "--window=10", "-q")
+    (pack,) = (r.path / ".git/objects/pack").glob("*.idx")
+    assert "chain length = 1" in r.git("verify-pack", "-v", str(pack))  # some blobs are deltas
+    g = open_repo(r.path)
+    assert g.blob_sizes(blobs) == expected and g.blob_size(blobs[0]) == expected[blobs[0]]
+    contents = dict(g.read_blobs(blobs + blobs))  # duplicates read once
+    assert {b: len(c) for b, c in contents.items()} == expected
+    assert (
+        contents[blobs[0]]
+        == subprocess.run(
+            ["git", "cat-file", "blob", blobs[0]], cwd=r.path, capture_output=True, check=True
+        ).stdout
     )
-    assert g.head_branch() == "main" and g.default_branch() == "main" and g.branch_commit("feature")
+    g.close()
+
+
+def test_missing_object_is_a_monodex_error(git_repo) -> None:  # type: ignore[no-untyped-def]
+    r = git_repo({"a.ts": "export const a = 1;\n"})
+    blob = r.git("rev-parse", "HEAD:a.ts")
+    (r.path / ".git/objects" / blob[:2] / blob[2:]).unlink()
+    with pytest.raises(MonodexError, match="missing"):
+        list(open_repo(r.path).read_blobs([blob]))
+
+
+def test_branches_history_and_diff(repo) -> None:  # type: ignore[no-untyped-def]
+    g = open_repo(repo.path)
+    v1, head = g.resolve("v1"), g.resolve("HEAD")
+    assert g.head_branch() == "main" and g.default_branch() == "main"
+    assert g.branch_commit("feature") == head and g.branch_commit("nope") is None
+    assert g.is_ancestor(v1, head) and not g.is_ancestor(head, v1) and g.is_ancestor(head, head)
+    repo.git("mv", "docs/b.md", "docs/renamed.md")
+    repo.write("a.ts", "export const a = 2;\n")
+    repo.git("rm", "-q", "c.ts")
+    repo.git("add", "-A")
+    repo.git("update-index", "--add", "--cacheinfo", f"160000,{head},vendor/sub")
+    new = repo.commit("diff", add_all=False)
+    changes = {(c.kind, c.old_path, c.new_path) for c in g.diff_trees(head, new)}
+    assert changes == {
+        ("modify", "a.ts", "a.ts"),
+        ("delete", "c.ts", None),
+        ("rename", "docs/b.md", "docs/renamed.md"),
+        ("add", None, "vendor/sub"),
+    }
+    modify = next(c for c in g.diff_trees(head, new) if c.kind == "modify")
+    assert modify.new_blob == repo.git("rev-parse", "HEAD:a.ts") and modify.old_mode == 0o100644
+
+
+def test_detached_head_and_origin_head(repo) -> None:  # type: ignore[no-untyped-def]
+    repo.git("checkout", "-q", "--detach", "HEAD~1")
+    repo.git("update-ref", "refs/remotes/origin/trunk", repo.head())
+    repo.git("symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/trunk")
+    with open_repo(repo.path) as g:
+        assert g.head_branch() is None and g.default_branch() == "trunk"
+        assert g.workdir == repo.path

@@ -1,24 +1,33 @@
 from __future__ import annotations
 
 import json
+import os
+from collections import Counter
+from pathlib import Path
 
 from monodex.indexer import crawlpolicy, gitobjects
-from monodex.indexer.packages import PackageIndex
-from monodex.indexer.plan import plan_commit, plan_working_dir
+from monodex.indexer.plan import iter_contents, plan_commit, plan_working_dir
 
 from monodex import paths
 
+# A small Rush monorepo: root package, a scoped library, an app folder without its own
+# package.json (inside the root package), build output, dependencies and awkward files.
 RUSHLIKE: dict[str, str | bytes] = {
     "package.json": json.dumps({"name": "root"}),
+    "rush.json": "{}",
     "libraries/foo/package.json": json.dumps({"name": "@scope/foo"}),
     "libraries/foo/src/index.ts": "export const foo = 1;\n",
     "libraries/foo/src/ui/Button.tsx": "export const Button = () => null;\n",
+    "libraries/foo/src/index.test.ts": "test('x', () => {});\n",
     "libraries/foo/src/nested/package.json": "{ not json",
     "libraries/foo/src/nested/a.ts": "export const a = 1;\n",
+    "libraries/foo/README.md": "# foo\n",
     "libraries/foo/lib/index.ts": "compiled\n",
+    "libraries/foo/lib/index.js": "compiled\n",
     "libraries/foo/node_modules/dep/index.ts": "dep\n",
     "libraries/bar/package.json": json.dumps({"version": "1.0.0"}),
     "libraries/bar/src/bar.ts": "export const bar = 2;\n",
+    "apps/x/main.ts": "export const x = 1;\n",
     "docs/guide.md": "# Guide\n",
     "config/rush.yaml": "a: 1\n",
     "src/binary.ts": b"\x00\x01\x02binary",
@@ -26,84 +35,116 @@ RUSHLIKE: dict[str, str | bytes] = {
     "src/empty.ts": b"",
     "src/huge.ts": "x" * 2000,
 }
+CRAWLED = {
+    "libraries/foo/src/index.ts": "@scope/foo",
+    "libraries/foo/src/ui/Button.tsx": "@scope/foo",
+    "libraries/foo/src/index.test.ts": "@scope/foo",  # keep (src/) beats the test exclude
+    "libraries/foo/src/nested/a.ts": "@scope/foo",  # broken manifest ignored
+    "libraries/foo/README.md": "@scope/foo",
+    "libraries/bar/src/bar.ts": "root",  # nameless manifest ignored
+    "apps/x/main.ts": "root",
+    "docs/guide.md": "root",
+    "config/rush.yaml": "root",
+    "src/binary.ts": "root",
+    "src/latin1.ts": "root",
+}
+TEXT = set(CRAWLED) - {"src/binary.ts", "src/latin1.ts"}
 
 
-def _policy(repo_path):  # type: ignore[no-untyped-def]
+def _policy(repo_path: Path) -> crawlpolicy.CrawlPolicy:
     (repo_path / "monodex-crawl.json").write_text(json.dumps({**crawlpolicy.BUILTIN, "maxFileBytes": 1000}))
     return crawlpolicy.load(repo_path, paths.resolve())
 
 
-def test_package_lookup() -> None:
-    idx = PackageIndex.from_manifests(
-        [
-            ("package.json", b'{"name": "root"}'),
-            ("a/package.json", b'{"name": "@s/a"}'),
-            ("a/b/package.json", b"{bad"),
-            ("c/package.json", b'{"name": ""}'),
-        ]
-    )
-    assert (
-        idx.lookup("a/b/c/x.ts") == "@s/a" and idx.lookup("x.ts") == "root" and idx.lookup("c/y.ts") == "root"
-    )
-    assert PackageIndex({}).lookup("a/b.ts") is None
-
-
-def test_commit_plan_filters_packages_and_counts_skips(git_repo) -> None:  # type: ignore[no-untyped-def]
+def _rushlike(git_repo):  # type: ignore[no-untyped-def]
     repo = git_repo(RUSHLIKE)
-    repo.git("update-index", "--add", "--cacheinfo", f"160000,{repo.head()},src/vendor.ts")
     (repo.path / "src/link.ts").symlink_to("../libraries/foo/src/index.ts")
-    repo.git("add", "src/link.ts")
-    repo.git("commit", "-q", "-m", "sub+link")
+    repo.write(os.fsdecode(b"docs/caf\xe9.md"), "# latin-1 name\n")
+    repo.git("add", "-A")
+    repo.git("update-index", "--add", "--cacheinfo", f"160000,{repo.head()},vendor/sub")
+    repo.commit("sub+link", add_all=False)
+    return repo
+
+
+def test_commit_plan_strategies_packages_and_skips(git_repo) -> None:  # type: ignore[no-untyped-def]
+    repo = _rushlike(git_repo)
     policy = _policy(repo.path)
     g = gitobjects.open_repo(repo.path)
+    read: list[str] = []
+    real_read = g.read_blobs
+
+    def spy(ids):  # type: ignore[no-untyped-def]
+        ids = list(ids)
+        read.extend(ids)
+        return real_read(ids)
+
+    g.read_blobs = spy  # type: ignore[method-assign]
     plan = plan_commit(g, g.resolve("HEAD"), policy, "acme")
     by_path = {f.relative_path: f for f in plan.files}
-    assert by_path["libraries/foo/src/ui/Button.tsx"].package_name == "@scope/foo"
-    assert by_path["libraries/foo/src/nested/a.ts"].package_name == "@scope/foo"  # broken manifest ignored
-    assert by_path["libraries/bar/src/bar.ts"].package_name == "root"  # nameless manifest ignored
-    assert (
-        by_path["docs/guide.md"].strategy == "markdown"
-        and by_path["config/rush.yaml"].strategy == "lineBased"
+    assert {p: f.package_name for p, f in by_path.items()} == CRAWLED
+    assert by_path["libraries/foo/src/ui/Button.tsx"].strategy == "typescript"
+    assert by_path["docs/guide.md"].strategy == "markdown"
+    assert by_path["config/rush.yaml"].strategy == "lineBased"
+    assert by_path["apps/x/main.ts"].size == len("export const x = 1;\n")
+    assert by_path["apps/x/main.ts"].blob_id == repo.git("rev-parse", "HEAD:apps/x/main.ts")
+    assert plan.packages.lookup("libraries/foo/x.ts") == "@scope/foo"
+    huge = repo.git("rev-parse", "HEAD:src/huge.ts")
+    assert huge not in read  # planning read only the package.json blobs
+    assert plan.skipped == Counter(
+        {"policy": 8, "size": 1, "empty": 1, "submodule": 1, "symlink": 1, "path-not-utf8": 1}
     )
-    assert (
-        "libraries/foo/lib/index.ts" not in by_path
-        and "libraries/foo/node_modules/dep/index.ts" not in by_path
-    )
-    assert plan.skipped["submodule"] == 1 and plan.skipped["symlink"] == 1
-    read = {f.relative_path for f, _ in plan.reader(plan.files)}
-    assert {"src/binary.ts", "src/latin1.ts", "src/empty.ts", "src/huge.ts"}.isdisjoint(read)
-    assert (
-        plan.skipped["binary"],
-        plan.skipped["not-utf8"],
-        plan.skipped["empty"],
-        plan.skipped["size"],
-    ) == (1, 1, 1, 1)
-    assert plan.skipped["policy"] >= 6
+    texts = dict((f.relative_path, c) for f, c in iter_contents(plan))
+    assert set(texts) == TEXT and huge not in read
+    assert texts["docs/guide.md"] == b"# Guide\n"
+    assert plan.skipped["binary"] == 1 and plan.skipped["not-utf8"] == 1
 
 
 def test_catalog_name_when_no_package_applies(git_repo) -> None:  # type: ignore[no-untyped-def]
-    repo = git_repo({"src/a.ts": "export const a = 1;\n"})
+    repo = git_repo({"src/a.ts": "export const a = 1;\n", "pkg/package.json": '{"name": "p"}'})
     g = gitobjects.open_repo(repo.path)
     plan = plan_commit(g, g.resolve("HEAD"), crawlpolicy.load(repo.path, paths.resolve()), "acme")
-    assert [f.package_name for f in plan.files] == ["acme"]
+    assert [(f.relative_path, f.package_name) for f in plan.files] == [("src/a.ts", "acme")]
 
 
-def test_working_dir_plan_matches_commit_blobs_and_never_follows_links(git_repo, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_same_blob_at_two_paths_is_read_once_and_yielded_twice(git_repo) -> None:  # type: ignore[no-untyped-def]
+    repo = git_repo({"src/a.ts": "export const a = 1;\n", "src/b.ts": "export const a = 1;\n"})
+    g = gitobjects.open_repo(repo.path)
+    plan = plan_commit(g, g.resolve("HEAD"), crawlpolicy.load(repo.path, paths.resolve()), "acme")
+    assert sorted(f.relative_path for f, _ in plan.reader(plan.files)) == ["src/a.ts", "src/b.ts"]
+
+
+def test_working_dir_plan(git_repo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     repo = git_repo(RUSHLIKE)
     outside = tmp_path / "secret.ts"
     outside.write_text("export const secret = 1;\n")
     (repo.path / "src/outside.ts").symlink_to(outside)
+    (repo.path / "src/dirlink").symlink_to(tmp_path)
     (repo.path / ".gitignore").write_text("ignored/\n")
     repo.write("ignored/x.ts", "export const ignored = 1;\n")
+    repo.write("vendor/nested/.git", "gitdir: elsewhere\n")  # a nested repository
+    repo.write("vendor/nested/a.ts", "export const n = 1;\n")
     repo.write("libraries/foo/src/index.ts", "export const foo = 2;\n")  # edited, not committed
+    repo.write("libraries/foo/src/new.ts", "export const fresh = 1;\n")  # untracked
     policy = _policy(repo.path)
-    g = gitobjects.open_repo(repo.path)
-    commit_blobs = {
-        f.relative_path: f.blob_id for f in plan_commit(g, g.resolve("HEAD"), policy, "acme").files
-    }
     wd = plan_working_dir(repo.path, policy, "acme")
-    wd_blobs = {f.relative_path: f.blob_id for f in wd.files}
-    assert wd_blobs["libraries/bar/src/bar.ts"] == commit_blobs["libraries/bar/src/bar.ts"]
-    assert wd_blobs["libraries/foo/src/index.ts"] != commit_blobs["libraries/foo/src/index.ts"]
-    assert "src/outside.ts" not in wd_blobs and wd.skipped["symlink"] == 1
-    assert "ignored/x.ts" not in wd_blobs
+    by_path = {f.relative_path: f for f in wd.files}
+    assert set(by_path) == set(CRAWLED) | {"libraries/foo/src/new.ts"}
+    assert by_path["libraries/foo/src/new.ts"].package_name == "@scope/foo"
+    for rel in ("libraries/foo/src/index.ts", "libraries/bar/src/bar.ts"):
+        assert by_path[rel].blob_id == repo.git("hash-object", rel)
+    assert wd.skipped["symlink"] == 2 and wd.skipped["submodule"] == 1
+    assert wd.skipped["size"] == 1 and wd.skipped["empty"] == 1
+    (repo.path / "docs/guide.md").write_text("# changed after planning\n")
+    texts = {f.relative_path for f, _ in iter_contents(wd)}
+    assert texts == TEXT - {"docs/guide.md"} | {"libraries/foo/src/new.ts"}
+    assert (wd.skipped["binary"], wd.skipped["not-utf8"], wd.skipped["changed"]) == (1, 1, 1)
+
+
+def test_working_dir_reader_never_follows_a_swapped_in_link(git_repo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    repo = git_repo({"src/a.ts": "export const a = 1;\n"})
+    wd = plan_working_dir(repo.path, crawlpolicy.load(repo.path, paths.resolve()), "acme")
+    outside = tmp_path / "secret.ts"
+    outside.write_text("export const a = 1;\n")  # same content: only O_NOFOLLOW stops it
+    (repo.path / "src/a.ts").unlink()
+    (repo.path / "src/a.ts").symlink_to(outside)
+    assert list(iter_contents(wd)) == [] and wd.skipped["changed"] == 1

@@ -135,10 +135,10 @@ def test_edge_persists_and_refuses_a_second_owner(tmp_path: Path) -> None:
     s.upsert([_pt(i, ["acme:main"]) for i in range(5)])
     code = (
         f"from pathlib import Path; from monodex.indexer.store.edge import EdgeStore;"
-        f"from monodex.indexer.store.base import Filter; EdgeStore(Path({str(tmp_path)!r}), 'monodex').count(Filter())"
+        f"from monodex.indexer.store.base import Filter; import monodex.indexer.store.edge as e; e.LOCK_WAIT_SECONDS = 0.3; EdgeStore(Path({str(tmp_path)!r}), 'monodex').count(Filter())"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert proc.returncode != 0 and "in use by another process" in proc.stderr
+    assert proc.returncode != 0 and "in use by another process" in proc.stderr  # after LOCK_WAIT_SECONDS
     s.close()
     again = EdgeStore(tmp_path, "monodex")
     assert again.count(Filter()) == 5

@@ -1,0 +1,101 @@
+"""The work tree as tree entries, for working-dir crawls.
+
+The walk never follows symbolic links (a link is an entry of kind `symlink`, never read), skips
+`.git`, prunes folders ignored by .gitignore (so node_modules is not even listed), and reports a
+nested repository as a `submodule` entry. Files the caller wants are read once to compute their
+git blob id (what `git hash-object` gives), unless stat says they are empty or too large.
+Tracked files that match .gitignore are skipped too: the walk does not read the index. Files
+the policy rejects are not checked against .gitignore (they count as `policy` either way).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from monodex.indexer.gitobjects import TreeEntry, ignore_filter
+from monodex.indexer.identity import git_blob_sha1
+from monodex.indexer.packages import is_manifest
+
+_LINK, _GITLINK, _FILE, _EXEC = 0o120000, 0o160000, 0o100644, 0o100755
+
+
+@dataclass
+class WorkTree:
+    root: Path
+    entries: list[TreeEntry] = field(default_factory=list)
+    manifests: list[str] = field(default_factory=list)  # package.json paths, for PackageIndex
+    skipped: Counter[str] = field(default_factory=Counter)  # `unreadable`
+
+
+def scan(root: Path, wanted: Callable[[str], bool], *, max_bytes: int) -> WorkTree:
+    """Every file, link and nested repository under root; blob ids only for wanted files."""
+    tree = WorkTree(root)
+    is_ignored = ignore_filter(root)
+    folders = [""]
+    while folders:
+        folder = folders.pop()
+        try:
+            with os.scandir(root / folder) as it:
+                items = sorted(it, key=lambda d: d.name)
+        except OSError:
+            tree.skipped["unreadable"] += 1
+            continue
+        for item in items:
+            path = f"{folder}/{item.name}" if folder else item.name
+            if item.name == ".git":
+                continue
+            if _is_dir(item):
+                if is_ignored(path + "/"):
+                    continue
+                if os.path.lexists(os.path.join(item.path, ".git")):
+                    tree.entries.append(TreeEntry(path, "", _GITLINK))
+                else:
+                    folders.append(path)
+            # dulwich's matcher is the walk's main cost (rushstack: 3.1 of 3.6 s when asked for
+            # every path), so only files that could be crawled or name a package are asked.
+            elif not ((wanted(path) or is_manifest(path)) and is_ignored(path)):
+                _add_file(tree, item, path, wanted, max_bytes)
+    return tree
+
+
+def _is_dir(item: os.DirEntry[str]) -> bool:
+    return item.is_dir(follow_symlinks=False)
+
+
+def _add_file(
+    tree: WorkTree, item: os.DirEntry[str], path: str, wanted: Callable[[str], bool], max_bytes: int
+) -> None:
+    st = item.stat(follow_symlinks=False)
+    if stat.S_ISLNK(st.st_mode):
+        tree.entries.append(TreeEntry(path, "", _LINK))
+        return
+    if not stat.S_ISREG(st.st_mode):
+        return  # sockets, fifos, devices: git does not track them either
+    if is_manifest(path):
+        tree.manifests.append(path)
+    mode = _EXEC if st.st_mode & 0o111 else _FILE
+    blob_id = ""
+    if wanted(path) and 0 < st.st_size <= max_bytes:
+        content = read(tree.root, path)
+        if content is None:
+            tree.skipped["unreadable"] += 1
+            return
+        blob_id = git_blob_sha1(content)
+    tree.entries.append(TreeEntry(path, blob_id, mode, st.st_size))
+
+
+def read(root: Path, path: str) -> bytes | None:
+    """A regular file's bytes, refusing a link in its last component (O_NOFOLLOW); None on error."""
+    try:
+        fd = os.open(root / path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            return None
+        return fh.read()
