@@ -44,7 +44,6 @@ def found(token: str) -> bool:
         finally:
             store.close()
     except MonodexError as exc:  # the runner holds the index while it stores the refresh
-        print("probe:", exc.problem[:200], file=sys.stderr)
         return False
 
 
