@@ -30,10 +30,11 @@ def git(repo: Path, *args: str) -> str:
 def found(token: str) -> bool:
     """The new content is in the label: the file's chunks that `monodex view` (and every search
     of the label) sees contain the new constant."""
-    from monodex import config, paths
-    from monodex.errors import MonodexError
     from monodex.indexer import labelmeta, session
     from monodex.indexer.store.base import Filter, Match
+
+    from monodex import config, paths
+    from monodex.errors import MonodexError
 
     p = paths.resolve()
     try:
@@ -43,7 +44,7 @@ def found(token: str) -> bool:
             return any(token in str(r.payload.get("text")) for r in store.scroll(flt, payload_keys=["text"]))
         finally:
             store.close()
-    except MonodexError as exc:  # the runner holds the index while it stores the refresh
+    except MonodexError:  # the runner holds the index while it stores the refresh
         return False
 
 
@@ -106,9 +107,10 @@ def main() -> None:
 
 
 def diagnose(token: str) -> str:
-    from monodex import config, paths
     from monodex.indexer import labelmeta, session
     from monodex.indexer.store.base import Filter, Match
+
+    from monodex import config, paths
 
     p = paths.resolve()
     store = session.store(config.load(p), p)
