@@ -179,7 +179,7 @@ class Crawl:
         todo = [f for f in files if infos[f.relative_path].file_id in plan.embed]
         stats = self._embed(todo, infos, plan.embed, reader)
         touched = set(plan.labelled) | set(plan.reusable) | stats.stored_file_ids
-        removed = membership.remove_label(store, target.label_id, keep=touched, catalog=target.catalog)
+        removed = membership.remove_label(store, target.label_id, keep=touched)
         self._mark(complete=True)
         summary.files_total = len(files)
         summary.files_reused = len(plan.labelled) + len(plan.reusable)

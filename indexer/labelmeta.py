@@ -13,14 +13,13 @@ LABEL_METADATA = "label-metadata"
 
 
 def code_filter(catalog: str, label_id: str) -> Filter:
-    """The filter of every chunk query: code points of one label (never metadata points)."""
-    return Filter(
-        must=(
-            Match("source_type", CODE),
-            Match("catalog", catalog),
-            Match("active_label_ids", label_id),
-        )
-    )
+    """The filter of every chunk query: code points of one label (never metadata points).
+
+    Membership alone decides: `label_id` already names the catalog, while a chunk's `catalog`
+    payload is only the catalog that first stored it (identical files in two catalogs share
+    chunks, since file ids exclude the catalog as in monodex 0.4)."""
+    assert label_id.startswith(f"{catalog}:")
+    return Filter(must=(Match("source_type", CODE), Match("active_label_ids", label_id)))
 
 
 @dataclass(frozen=True)
