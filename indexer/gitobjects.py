@@ -8,6 +8,7 @@ from __future__ import annotations
 import mmap
 import re
 import stat
+import weakref
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -24,7 +25,7 @@ from monodex.indexer import packsizes
 
 from monodex.errors import MonodexError, UsageError
 
-_HEX = re.compile(r"^[0-9a-fA-F]{4,40}$")
+_SHA = re.compile(r"^[0-9a-f]{40}$")
 _SUFFIX = re.compile(r"^(.+?)((?:[~^]\d*)+)$")
 _GITLINK = 0o160000
 _LOG_HINT = "pass a branch, tag or commit SHA that exists (see 'git log --oneline')"
@@ -60,7 +61,7 @@ class Change:
 
 def open_repo(path: Path | str) -> GitRepo:
     """The work-tree repository at `path` (its root); UsageError for a missing, plain or bare one."""
-    root = Path(path).expanduser()
+    root = Path(path).expanduser().absolute()
     if not root.exists():
         raise UsageError(f"{root} does not exist", "check the catalog path with 'monodex catalog list'")
     try:
@@ -92,12 +93,13 @@ class GitRepo:
         self.repo: Any = repo
         self.workdir = Path(repo.path)
         self._maps: dict[str, mmap.mmap] = {}
+        # A GitRepo nobody closed is closed at exit, before interpreter teardown: otherwise
+        # dulwich's pack __del__ methods print "Exception ignored ... sys.meta_path is None"
+        # tracebacks on stderr (seen with any packed repository).
+        self._finalizer = weakref.finalize(self, _close, repo, self._maps)
 
     def close(self) -> None:
-        for m in self._maps.values():
-            m.close()
-        self._maps.clear()
-        self.repo.close()
+        self._finalizer()
 
     def __enter__(self) -> GitRepo:
         return self
@@ -138,12 +140,23 @@ class GitRepo:
                 f"revision {rev!r} is ambiguous ({shas})", "give more digits of the SHA"
             ) from None
         except (KeyError, ValueError, NotGitRepository):
+            if base == "HEAD" and not self._has_head():
+                raise UsageError(
+                    f"{self.workdir} has no commits yet", "commit something, then crawl"
+                ) from None
             raise UsageError(f"unknown revision {rev!r} in {self.workdir}", _LOG_HINT) from None
         except Exception as exc:  # dulwich raises assorted errors for odd specs
             raise UsageError(f"cannot resolve revision {rev!r}: {exc}", _LOG_HINT) from exc
         return str(commit.id.decode())
 
+    def _has_head(self) -> bool:
+        try:
+            return bool(self.repo.refs[b"HEAD"])
+        except KeyError:  # unborn: HEAD names a branch that has no commit yet
+            return False
+
     def _commit(self, sha: str) -> Commit:
+        _check_sha(sha)
         try:
             obj = self.repo[sha.encode()]
             while isinstance(obj, Tag):
@@ -250,6 +263,8 @@ class GitRepo:
 
     def is_ancestor(self, ancestor: str, descendant: str) -> bool:
         """True when `ancestor` is reachable from `descendant` (a commit is its own ancestor)."""
+        _check_sha(ancestor)
+        _check_sha(descendant)
         seen: set[bytes] = set()
         todo, target = [descendant.encode()], ancestor.encode()
         while todo:
@@ -273,6 +288,19 @@ class GitRepo:
             old, new = _side(ch.old), _side(ch.new)
             out.append(Change(str(ch.type), old[0], new[0], old[1], new[1], old[2], new[2]))
         return out
+
+
+def _close(repo: Any, maps: dict[str, mmap.mmap]) -> None:
+    for m in maps.values():
+        m.close()
+    maps.clear()
+    repo.close()
+
+
+def _check_sha(sha: str) -> None:
+    """Commit ids at this API are 40 lowercase hex digits (from resolve); names go through resolve."""
+    if not _SHA.match(sha):
+        raise UsageError(f"{sha!r} is not a commit id", "resolve names first (GitRepo.resolve)")
 
 
 def _locate(packs: list[Any], blob_id: str) -> tuple[int, int]:

@@ -46,6 +46,11 @@ class Plan:
     skipped: Counter[str] = field(default_factory=Counter)
     read_raw: RawReader = field(default=lambda files: iter(()), repr=False)
 
+    @property
+    def sizes(self) -> dict[str, int]:
+        """relative_path -> size in bytes, for the planned files whose size is known."""
+        return {f.relative_path: f.size for f in self.files if f.size is not None}
+
     def reader(self, files: Sequence[SourceFile]) -> Iterator[tuple[SourceFile, bytes]]:
         """Yield the text files among `files` (a `sources.Reader`); count the others as skipped.
 

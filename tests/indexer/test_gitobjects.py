@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from collections import defaultdict
 from pathlib import Path
 
@@ -155,3 +156,33 @@ def test_detached_head_and_origin_head(repo) -> None:  # type: ignore[no-untyped
     with open_repo(repo.path) as g:
         assert g.head_branch() is None and g.default_branch() == "trunk"
         assert g.workdir == repo.path
+
+
+def test_empty_repository_and_bad_commit_ids(git_repo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    subprocess.run(["git", "init", "-q", str(tmp_path / "empty")], check=True)
+    with open_repo(tmp_path / "empty") as g, pytest.raises(UsageError, match="no commits yet"):
+        g.resolve("HEAD")
+    r = git_repo({"a.ts": "export const a = 1;\n"})
+    with open_repo(r.path) as g:
+        for call in (lambda: g.is_ancestor("HEAD", r.head()), lambda: g.tree_entries("main")):
+            with pytest.raises(UsageError, match="is not a commit id"):
+                call()
+        assert not g.is_ancestor("0" * 40, r.head())  # unknown ids are not ancestors
+
+
+def test_relative_path_gives_an_absolute_workdir(git_repo, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    r = git_repo({"a.ts": "export const a = 1;\n"})
+    monkeypatch.chdir(r.path)
+    with open_repo(".") as g:
+        assert g.workdir == r.path.absolute() and g.workdir.is_absolute()
+
+
+def test_an_unclosed_repo_exits_quietly(git_repo) -> None:  # type: ignore[no-untyped-def]
+    r = git_repo({"a.ts": "export const a = 1;\n"})
+    r.git("repack", "-a", "-d", "-q")  # dulwich's pack __del__ is what complained at exit
+    code = (
+        "import sys; from monodex.indexer.gitobjects import open_repo\n"
+        f"g = open_repo({str(r.path)!r}); print(len(g.tree_entries(g.resolve('HEAD'), sizes=True)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout == "1\n" and done.stderr == ""

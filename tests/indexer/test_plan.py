@@ -132,6 +132,12 @@ def test_working_dir_plan(git_repo, tmp_path: Path) -> None:  # type: ignore[no-
     assert by_path["libraries/foo/src/new.ts"].package_name == "@scope/foo"
     for rel in ("libraries/foo/src/index.ts", "libraries/bar/src/bar.ts"):
         assert by_path[rel].blob_id == repo.git("hash-object", rel)
+    g = gitobjects.open_repo(repo.path)
+    committed = {f.relative_path: f.blob_id for f in plan_commit(g, g.resolve("HEAD"), policy, "acme").files}
+    unchanged = set(committed) - {"libraries/foo/src/index.ts"}
+    assert {p: by_path[p].blob_id for p in unchanged} == {p: committed[p] for p in unchanged}
+    assert by_path["libraries/foo/src/index.ts"].blob_id != committed["libraries/foo/src/index.ts"]
+    assert wd.sizes["apps/x/main.ts"] == len("export const x = 1;\n") and "src/huge.ts" not in wd.sizes
     assert wd.skipped["symlink"] == 2 and wd.skipped["submodule"] == 1
     assert wd.skipped["size"] == 1 and wd.skipped["empty"] == 1
     (repo.path / "docs/guide.md").write_text("# changed after planning\n")
