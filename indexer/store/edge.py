@@ -72,6 +72,12 @@ def _vector(p: Point) -> dict[str, Any]:
     return vec
 
 
+def _owner(fd: int) -> str:
+    """'pid 1234; ' as written by the process holding the lock, or '' when unknown."""
+    pid = os.pread(fd, 32, 0).decode(errors="replace").strip()
+    return f"pid {pid}; " if pid.isdigit() else ""
+
+
 def _dense_of(v: Any) -> list[float] | None:
     if isinstance(v, dict):
         d = v.get(DENSE)
@@ -125,13 +131,17 @@ class EdgeStore:
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                self._lock_fd = fd
-                return
             except BlockingIOError:
                 if time.monotonic() >= deadline:
+                    owner = _owner(fd)
                     os.close(fd)
-                    raise self._busy(f"waited {LOCK_WAIT_SECONDS:g} s for {LOCK}") from None
+                    raise self._busy(f"{owner}waited {LOCK_WAIT_SECONDS:g} s for {LOCK}") from None
                 time.sleep(0.05)
+                continue
+            os.ftruncate(fd, 0)  # the pid is only for the message above; the flock is the lock
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+            self._lock_fd = fd
+            return
 
     def _release(self) -> None:
         if self._lock_fd is not None:

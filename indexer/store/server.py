@@ -1,7 +1,11 @@
 """A Qdrant server (or cluster) through qdrant-client: the only importer of qdrant_client.
 
 `QdrantClient(":memory:")` runs this same adapter code in tests (local mode is far too slow for
-real use: 1,100 ms per filtered query at 50,000 points, measured; see DESIGN.md)."""
+real use: 1,100 ms per filtered query at 50,000 points, measured; see DESIGN.md).
+
+The collection's embedder_id and dim live in its `metadata` (recent servers; qdrant-client 1.20's
+local mode keeps it too). A server without collection metadata reads back embedder_id None, and
+then only the dimension is checked: no reserved point is ever written (two kinds of point only)."""
 
 from __future__ import annotations
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import uuid
@@ -163,6 +164,7 @@ def test_edge_persists_and_refuses_a_second_owner(tmp_path: Path) -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode != 0 and "in use by another process" in proc.stderr  # after LOCK_WAIT_SECONDS
+    assert f"pid {os.getpid()};" in proc.stderr  # names the owner
     s.upsert([_pt(i, ["acme:main"]) for i in range(5, 9)])  # the owner is undisturbed by the attempt
     s.close()
     again = EdgeStore(tmp_path, "monodex")
@@ -177,7 +179,7 @@ def test_edge_second_owner_in_one_process(tmp_path: Path, monkeypatch: pytest.Mo
     first.ensure_collection(dim=DIM, embedder_id="e")
     with pytest.raises(MonodexError) as busy:
         second.count(Filter())
-    assert "in use by another process" in busy.value.problem and "runner" in busy.value.hint
+    assert f"(pid {os.getpid()};" in busy.value.problem and "runner" in busy.value.hint
     first.close()
     assert second.count(Filter()) == 0
     second.close()
