@@ -28,24 +28,17 @@ def git(repo: Path, *args: str) -> str:
 
 
 def found(token: str) -> bool:
-    """The new content is in the label: the file's chunks that `monodex view` (and every search
-    of the label) sees contain the new constant."""
-    from monodex.indexer import labelmeta, session
-    from monodex.indexer.store.base import Filter, Match
-
-    from monodex import config, paths
+    """`monodex search` returns the new content: the same request the CLI sends to the runner's
+    socket (polled in-process, so a poll does not add a Python start-up)."""
+    from monodex import paths, rpc
     from monodex.errors import MonodexError
 
-    p = paths.resolve()
+    query = {"catalog": "sparo", "label": "main", "text": f"A freshness probe constant. {token}", "limit": 10}
     try:
-        store = session.store(config.load(p), p)
-        try:
-            flt = Filter(must=(*labelmeta.code_filter("sparo", "sparo:main").must, Match("relative_path", QUERY)))
-            return any(token in str(r.payload.get("text")) for r in store.scroll(flt, payload_keys=["text"]))
-        finally:
-            store.close()
-    except MonodexError:  # the runner holds the index while it stores the refresh
+        answer = rpc.call(paths.resolve(), "search", query)
+    except MonodexError:
         return False
+    return answer is not None and any(token in str(r["text"]) for r in answer["results"])
 
 
 QUERY = ""
@@ -60,15 +53,26 @@ def main() -> None:
     QUERY = str(target.relative_to(work))
     rows = []
     with isolated_xdg():
-        subprocess.run([*MDX, "catalog", "add", "sparo", str(work), "--force"], check=True, capture_output=True)
-        first = subprocess.run([*MDX, "crawl", "--catalog", "sparo", "--label", "main", "--commit", "HEAD", "--json"],
-                               capture_output=True, text=True)
+        subprocess.run(
+            [*MDX, "catalog", "add", "sparo", str(work), "--force"], check=True, capture_output=True
+        )
+        first = subprocess.run(
+            [*MDX, "crawl", "--catalog", "sparo", "--label", "main", "--commit", "HEAD", "--json"],
+            capture_output=True,
+            text=True,
+        )
         if first.returncode:
             raise SystemExit(f"first crawl failed: {first.stderr}")
         subprocess.run([*MDX, "hooks", "install", "--repo", str(work)], check=True, capture_output=True)
-        runner = subprocess.Popen([*MDX, "runner", "--drain-seconds", "0.5"], stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL)
-        time.sleep(3)
+        runner = subprocess.Popen(
+            [*MDX, "runner", "--drain-seconds", "0.5"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        from monodex.scheduler.server import wait_listening
+
+        from monodex import paths
+
+        if not wait_listening(paths.resolve().socket_path, timeout=60):
+            raise SystemExit("the runner never listened on its socket")
         delays = []
         try:
             for r in range(rounds):
@@ -82,7 +86,11 @@ def main() -> None:
                     time.sleep(0.1)
                     if time.perf_counter() - t0 > 30:
                         log = (paths_dir() / "logs").glob("*.log")
-                        raise SystemExit(diagnose(token) + "search never saw the commit: " + " | ".join(p.read_text()[-2500:] for p in log if p.name == "runner.log"))
+                        raise SystemExit(
+                            diagnose(token)
+                            + "search never saw the commit: "
+                            + " | ".join(p.read_text()[-2500:] for p in log if p.name == "runner.log")
+                        )
                 delays.append(time.perf_counter() - t0)
         finally:
             runner.send_signal(signal.SIGTERM)
@@ -95,37 +103,44 @@ def main() -> None:
             git(work, "add", str(target))
             git(work, "-c", "user.name=b", "-c", "user.email=b@x", "commit", "-qm", f"manual {r}")
             t0 = time.perf_counter()
-            out = subprocess.run([*MDX, "crawl", "--catalog", "sparo", "--label", "main", "--commit", "HEAD", "--json"],
-                                 check=True, capture_output=True, text=True).stdout
+            out = subprocess.run(
+                [*MDX, "crawl", "--catalog", "sparo", "--label", "main", "--commit", "HEAD", "--json"],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
             manual.append((time.perf_counter() - t0, json.loads(out)["files_embedded"]))
     git(work, "checkout", "-q", "--detach")
-    rows.append(["runner up: commit -> search sees it", rounds, f"{statistics.median(delays):.2f}",
-                 f"{max(delays):.2f}"])
-    rows.append(["baseline: `monodex crawl` by hand (new process)", len(manual),
-                 f"{statistics.median(m[0] for m in manual):.2f}", f"{max(m[0] for m in manual):.2f}"])
+    rows.append(
+        [
+            "runner up: commit -> search sees it",
+            rounds,
+            f"{statistics.median(delays):.2f}",
+            f"{max(delays):.2f}",
+        ]
+    )
+    rows.append(
+        [
+            "baseline: `monodex crawl` by hand (new process)",
+            len(manual),
+            f"{statistics.median(m[0] for m in manual):.2f}",
+            f"{max(m[0] for m in manual):.2f}",
+        ]
+    )
     print(table(rows, ["path", "rounds", "median s", "max s"]))
 
 
 def diagnose(token: str) -> str:
-    from monodex.indexer import labelmeta, session
-    from monodex.indexer.store.base import Filter, Match
+    from monodex import paths, rpc
 
-    from monodex import config, paths
-
-    p = paths.resolve()
-    store = session.store(config.load(p), p)
-    state = labelmeta.read(store, "sparo:main")
-    hits = [r.payload.get("relative_path") for r in store.scroll(Filter(must=(Match("source_type", "code"),)),
-            payload_keys=["text", "relative_path"]) if token in str(r.payload.get("text"))]
-    store.close()
-    return f"label at {state.commit_oid if state else None}, token in {hits}, probe path {QUERY}\n"
+    labels = rpc.call(paths.resolve(), "labels", {"catalog": "sparo"})
+    return f"labels {labels}, probe path {QUERY}, token {token}\n"
 
 
 def paths_dir() -> Path:
     from monodex import paths
 
     return paths.resolve().state_dir
-
 
 
 if __name__ == "__main__":

@@ -6,10 +6,11 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from monodex.indexer import crawlpolicy, gitobjects, session
+from monodex.indexer import crawlpolicy, gitobjects
 from monodex.indexer.chunkers.base import FileContext
 from monodex.indexer.crawl import Crawl, CrawlSettings, CrawlSummary, CrawlTarget, Progress
 from monodex.indexer.plan import Plan, plan_commit, plan_working_dir
+from monodex.indexer.session import Session
 
 from monodex import known_labels
 from monodex.config import Catalog, Config
@@ -33,11 +34,8 @@ def _plan(paths: Paths, req: Request) -> tuple[Plan, str]:
     return plan_commit(repo, commit, policy, req.catalog.name), commit
 
 
-def crawl(
-    cfg: Config, paths: Paths, req: Request, *, progress: Progress | None = None, cancel: Any = None
-) -> CrawlSummary:
-    plan, commit = _plan(paths, req)
-    engine = session.engine(cfg)
+def crawl(s: Session, req: Request, *, progress: Progress | None = None, cancel: Any = None) -> CrawlSummary:
+    plan, commit = _plan(s.paths, req)
     target = CrawlTarget(
         catalog=req.catalog.name,
         label=req.label,
@@ -45,16 +43,12 @@ def crawl(
         source_kind="working-directory" if req.working_dir else "git-commit",
         repo_root=req.catalog.path,
     )
-    store = session.store(cfg, paths)
-    try:
-        settings = CrawlSettings(batch_size=cfg.embedder.batch_size)
-        summary = Crawl(store, engine, target, settings=settings, progress=progress, cancel=cancel).run(
-            plan.files, plan.reader
-        )
-    finally:
-        store.close()
+    settings = CrawlSettings(batch_size=s.cfg.embedder.batch_size)
+    summary = Crawl(s.store, s.engine, target, settings=settings, progress=progress, cancel=cancel).run(
+        plan.files, plan.reader
+    )
     summary.skipped = dict(plan.skipped)
-    known_labels.add(paths.state_dir, req.catalog.name, req.label)  # hooks now track its branch
+    known_labels.add(s.paths.state_dir, req.catalog.name, req.label)  # hooks now track its branch
     return summary
 
 

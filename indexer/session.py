@@ -1,13 +1,22 @@
-"""Opening the heavy parts from config: the store, the model, a catalog's repository."""
+"""Opening the heavy parts from config: the store, the model, a catalog's repository.
+
+A Session opens each part at most once. The CLI uses one per command; the runner keeps one for its
+whole life (the Edge shard stays owned, the model warm), shared by its jobs and socket clients,
+so its store is wrapped to serialize calls from those threads.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import threading
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 from monodex.indexer.store import open_store
-from monodex.indexer.store.base import Store
+from monodex.indexer.store.base import CollectionInfo, Filter, Point, Record, Scored, SparseVector, Store
 
+from monodex import config
 from monodex.config import Config
+from monodex.errors import MonodexError
 from monodex.paths import Paths
 
 if TYPE_CHECKING:
@@ -24,3 +33,128 @@ def engine(cfg: Config) -> Engine:
 
     spec = spec_for(cfg.embedder.model)
     return Engine(Embedder(spec, threads=cfg.embedder.threads, batch_size=cfg.embedder.batch_size))
+
+
+class Session:
+    def __init__(self, cfg: Config, paths: Paths, *, shared: bool = False) -> None:
+        self.cfg = cfg
+        self.paths = paths
+        self.shared = shared
+        self._store: Store | None = None
+        self._engine: Engine | None = None
+        self._open = threading.Lock()
+
+    def config(self) -> Config:
+        """The current config.json (catalogs may have been added since the session opened); the
+        store and model cannot change under an open session."""
+        fresh = config.load(self.paths)
+        if fresh.qdrant != self.cfg.qdrant or fresh.embedder != self.cfg.embedder:
+            raise MonodexError(
+                "config.json changed its qdrant or embedder settings since the runner started",
+                "restart the runner: 'systemctl --user restart monodex-runner' (or stop and start it)",
+            )
+        return fresh
+
+    @property
+    def store(self) -> Store:
+        with self._open:
+            if self._store is None:
+                opened = open_store(self.cfg.qdrant, self.paths)
+                self._store = Serialized(opened) if self.shared else opened
+            return self._store
+
+    @property
+    def engine(self) -> Engine:
+        with self._open:
+            if self._engine is None:
+                self._engine = engine(self.cfg)
+            return self._engine
+
+    def close(self) -> None:
+        with self._open:
+            if self._store is not None:
+                self._store.close()
+                self._store = None
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+
+class Serialized:
+    """A Store whose calls run one at a time: a search from a socket client interleaves with a
+    crawl's batches instead of racing them inside the engine."""
+
+    def __init__(self, inner: Store) -> None:
+        self.inner = inner
+        self.lock = threading.RLock()
+
+    def ensure_collection(self, *, dim: int, embedder_id: str) -> None:
+        with self.lock:
+            self.inner.ensure_collection(dim=dim, embedder_id=embedder_id)
+
+    def info(self) -> CollectionInfo | None:
+        with self.lock:
+            return self.inner.info()
+
+    def upsert(self, points: Sequence[Point]) -> None:
+        with self.lock:
+            self.inner.upsert(points)
+
+    def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[Record]:
+        with self.lock:
+            return self.inner.retrieve(ids, with_vectors=with_vectors)
+
+    def scroll(
+        self,
+        flt: Filter,
+        *,
+        with_vectors: bool = False,
+        batch: int = 1000,
+        payload_keys: Sequence[str] | None = None,
+    ) -> Iterator[Record]:
+        pages = self.inner.scroll(flt, with_vectors=with_vectors, batch=batch, payload_keys=payload_keys)
+        while True:
+            with self.lock:  # held while the adapter fetches the next page, not while we yield
+                record = next(pages, None)
+            if record is None:
+                return
+            yield record
+
+    def count(self, flt: Filter) -> int:
+        with self.lock:
+            return self.inner.count(flt)
+
+    def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
+        with self.lock:
+            self.inner.set_payload(ids, payload)
+
+    def delete(self, ids: Sequence[str]) -> None:
+        with self.lock:
+            self.inner.delete(ids)
+
+    def search(self, vector: Sequence[float], flt: Filter, *, limit: int) -> list[Scored]:
+        with self.lock:
+            return self.inner.search(vector, flt, limit=limit)
+
+    def search_sparse(self, sparse: SparseVector, flt: Filter, *, limit: int) -> list[Scored]:
+        with self.lock:
+            return self.inner.search_sparse(sparse, flt, limit=limit)
+
+    def query_hybrid(
+        self, dense: Sequence[float], sparse: SparseVector, flt: Filter, *, limit: int, prefetch_limit: int
+    ) -> list[Scored]:
+        with self.lock:
+            return self.inner.query_hybrid(dense, sparse, flt, limit=limit, prefetch_limit=prefetch_limit)
+
+    def optimize(self) -> None:
+        with self.lock:
+            optimize = getattr(self.inner, "optimize", None)
+            if optimize is not None:
+                optimize()
+
+    def close(self) -> None:
+        with self.lock:
+            self.inner.close()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -44,9 +44,19 @@ class Catalog:
 
 
 @dataclass(frozen=True)
+class Schedules:
+    """When the runner works: the spool drain interval and two nightly cron jobs."""
+
+    drain_seconds: float = 2.0
+    gc: str = "0 3 * * *"
+    verify: str = "30 3 * * *"
+
+
+@dataclass(frozen=True)
 class Config:
     qdrant: QdrantConfig = field(default_factory=QdrantConfig)
     embedder: EmbedderConfig = field(default_factory=EmbedderConfig)
+    schedules: Schedules = field(default_factory=Schedules)
     catalogs: dict[str, Catalog] = field(default_factory=dict)
     source: Path | None = None
 
@@ -88,6 +98,25 @@ def _embedder(raw: Any, where: Where) -> EmbedderConfig:
     )
 
 
+def _cron(raw: Any, where: Where) -> str:
+    expr = string(raw, where)
+    if len(expr.split()) != 5:  # the runner parses the fields themselves with APScheduler
+        raise where.fail(f"{expr!r} is not a cron expression", 'use five fields, e.g. "0 3 * * *"')
+    return expr
+
+
+def _schedules(raw: Any, where: Where) -> Schedules:
+    d = obj(raw, where, allowed=("drain_seconds", "gc", "verify"))
+    drain = d.get("drain_seconds", 2.0)
+    if isinstance(drain, bool) or not isinstance(drain, int | float) or not 0.1 <= drain <= 3600:
+        raise (where / "drain_seconds").fail(f"{drain!r} is not a number of seconds", "use e.g. 2")
+    return Schedules(
+        drain_seconds=float(drain),
+        gc=_cron(d.get("gc", Schedules.gc), where / "gc"),
+        verify=_cron(d.get("verify", Schedules.verify), where / "verify"),
+    )
+
+
 def _catalog(name: str, raw: Any, where: Where) -> Catalog:
     try:
         names.validate_catalog(name)
@@ -104,11 +133,12 @@ def _catalog(name: str, raw: Any, where: Where) -> Catalog:
 
 def parse(raw: Any, source: str) -> Config:
     top = Where(source)
-    d = obj(raw, top, allowed=("qdrant", "embedder", "catalogs"))
+    d = obj(raw, top, allowed=("qdrant", "embedder", "schedules", "catalogs"))
     catalogs_raw = obj(d.get("catalogs", {}), top / "catalogs", allowed=d.get("catalogs", {}) or ())
     return Config(
         qdrant=_qdrant(d.get("qdrant", {}), top / "qdrant"),
         embedder=_embedder(d.get("embedder", {}), top / "embedder"),
+        schedules=_schedules(d.get("schedules", {}), top / "schedules"),
         catalogs={n: _catalog(n, v, top / "catalogs" / n) for n, v in catalogs_raw.items()},
     )
 
@@ -133,6 +163,7 @@ def dump(config: Config) -> dict[str, Any]:
     return {
         "qdrant": qd,
         "embedder": {"model": e.model, "threads": e.threads, "batch_size": e.batch_size},
+        **({"schedules": asdict(config.schedules)} if config.schedules != Schedules() else {}),
         "catalogs": {
             c.name: {"type": c.type, "path": str(c.path), **({"track": list(c.track)} if c.track else {})}
             for c in sorted(config.catalogs.values(), key=lambda c: c.name)

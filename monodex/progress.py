@@ -7,7 +7,7 @@ import time
 from typing import TextIO
 
 
-def _duration(seconds: float) -> str:
+def duration(seconds: float) -> str:
     seconds = int(seconds)
     if seconds >= 3600:
         return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
@@ -17,7 +17,7 @@ def _duration(seconds: float) -> str:
 def line(files: int, total: int, chunks: int, elapsed: float) -> str:
     rate = chunks / elapsed if elapsed > 0 else 0.0
     eta = (total - files) * elapsed / files if files else None
-    eta_text = _duration(eta) if eta is not None else "?"
+    eta_text = duration(eta) if eta is not None else "?"
     return f"files {files}/{total} · chunks {chunks} · {rate:.1f} chunks/s · ETA {eta_text}"
 
 

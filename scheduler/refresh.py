@@ -1,4 +1,5 @@
-"""What the runner does for one request and for the nightly jobs, through the indexer."""
+"""What the runner does for one request and for the nightly jobs, through the indexer and the
+runner's one Session."""
 
 from __future__ import annotations
 
@@ -6,58 +7,52 @@ import threading
 import time
 from typing import Any
 
-from monodex.indexer import crawlrun, gc, labelmeta, session
+from monodex.indexer import crawlrun, gc, labelmeta
+from monodex.indexer.session import Session
 
-from monodex import config
 from monodex.errors import MonodexError
-from monodex.paths import Paths
 from monodex.spool import Request
 
 
-def refresh_label(paths: Paths, request: Request, cancel: threading.Event | None = None) -> dict[str, Any]:
-    cfg = config.load(paths)
-    catalog = cfg.catalog(request.catalog)
+def refresh_label(s: Session, request: Request, cancel: threading.Event | None = None) -> dict[str, Any]:
+    catalog = s.config().catalog(request.catalog)
     req = crawlrun.Request(catalog, request.label, request.commit)
-    summary = crawlrun.crawl(cfg, paths, req, cancel=cancel)
-    return summary.as_json()
+    return crawlrun.crawl(s, req, cancel=cancel).as_json()
 
 
-def collect_garbage(paths: Paths) -> dict[str, Any]:
-    cfg = config.load(paths)
-    store = session.store(cfg, paths)
-    try:
-        reports = {
-            name: gc.collect(store, name, dry_run=False, now=time.time()).as_json() for name in cfg.catalogs
-        }
-    finally:
-        store.close()
+def collect_garbage(s: Session) -> dict[str, Any]:
+    cfg = s.config()
+    reports = {
+        name: gc.collect(s.store, name, dry_run=False, now=time.time()).as_json() for name in cfg.catalogs
+    }
+    optimize = getattr(s.store, "optimize", None)
+    if optimize is not None:  # Edge builds its HNSW and merges segments only when asked; nights are idle
+        started = time.monotonic()
+        optimize()
+        return {"catalogs": reports, "optimize_seconds": round(time.monotonic() - started, 2)}
     return {"catalogs": reports}
 
 
-def verify_labels(paths: Paths, stop: threading.Event) -> dict[str, Any]:
+def verify_labels(s: Session, stop: threading.Event) -> dict[str, Any]:
     """Until the incremental-refresh issue brings `monodex verify`, verification is a full
     re-crawl of every commit label at its indexed commit: it repairs any drift it meets."""
-    cfg = config.load(paths)
-    store = session.store(cfg, paths)
-    try:
-        states = [s for s in labelmeta.list_all(store) if s.source_kind == "git-commit" and s.commit_oid]
-    finally:
-        store.close()
+    cfg = s.config()
+    states = [st for st in labelmeta.list_all(s.store) if st.source_kind == "git-commit" and st.commit_oid]
     results = []
-    for s in states:
-        if stop.is_set() or s.catalog not in cfg.catalogs:
+    for st in states:
+        if stop.is_set() or st.catalog not in cfg.catalogs:
             continue
         try:
-            req = crawlrun.Request(cfg.catalogs[s.catalog], s.label, s.commit_oid)
-            summary = crawlrun.crawl(cfg, paths, req, cancel=stop).as_json()
+            req = crawlrun.Request(cfg.catalogs[st.catalog], st.label, st.commit_oid)
+            summary = crawlrun.crawl(s, req, cancel=stop).as_json()
             results.append(
                 {
-                    "label": s.label_id,
+                    "label": st.label_id,
                     "ok": True,
                     "files_embedded": summary["files_embedded"],
                     "files_removed": summary["files_removed"],
                 }
             )
         except MonodexError as exc:
-            results.append({"label": s.label_id, "ok": False, "error": exc.problem})
+            results.append({"label": st.label_id, "ok": False, "error": exc.problem})
     return {"labels": results}

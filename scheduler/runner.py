@@ -1,5 +1,7 @@
 """The runner: an APScheduler 3 BlockingScheduler (the only importer of apscheduler) that
-drains the spool every few seconds and runs GC and verification nightly."""
+drains the spool every few seconds and runs GC and verification nightly. It owns the index for
+its whole life (one Session: the Edge shard stays locked, the model warm) and serves the CLI over
+a unix socket (server.py). Jobs and handed-over crawls that write take `work_lock` in turn."""
 
 from __future__ import annotations
 
@@ -8,24 +10,19 @@ import signal
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC
 from typing import Any
 
 from apscheduler.schedulers.blocking import BlockingScheduler
 from apscheduler.triggers.cron import CronTrigger
+from monodex.indexer.session import Session
 from monodex.scheduler import jobs, refresh
+from monodex.scheduler.server import Server
 
-from monodex import logs, spool
+from monodex import config, logs, spool
+from monodex.config import Schedules
 from monodex.errors import MonodexError, UsageError
 from monodex.paths import Paths
-
-
-@dataclass(frozen=True)
-class Schedules:
-    drain_seconds: float = 2.0
-    gc_cron: str = "0 3 * * *"
-    verify_cron: str = "30 3 * * *"
 
 
 def pid_file(paths: Paths) -> Any:
@@ -47,15 +44,20 @@ def _cron(expr: str, name: str) -> CronTrigger:
         return CronTrigger.from_crontab(expr)
     except ValueError as exc:
         raise UsageError(
-            f"schedules.{name}: invalid cron expression {expr!r}: {exc}", 'use five fields, e.g. "0 3 * * *"'
+            f"schedules.{name}: invalid cron expression {expr!r}: {exc}",
+            f'fix "schedules": {{"{name}": ...}} in config.json (or --{name}-cron), e.g. "0 3 * * *"',
         ) from exc
 
 
 class Runner:
-    def __init__(self, paths: Paths, schedules: Schedules = Schedules()) -> None:
+    def __init__(self, paths: Paths, schedules: Schedules | None = None) -> None:
         self.paths = paths
-        self.schedules = schedules
+        cfg = config.load(paths)
+        self.schedules = schedules or cfg.schedules
+        self.session = Session(cfg, paths, shared=True)
+        self.work_lock = threading.Lock()
         self.stop = threading.Event()
+        self.server = Server(self.session, self.work_lock, self.stop)
         self.spool = spool.default(paths.state_dir)
         self.state = jobs.JobState(paths.state_dir / "runner-state.json")
         self.log = logs.get("monodex.runner")
@@ -63,57 +65,73 @@ class Runner:
 
     def _timed(self, name: str, fn: Callable[[], dict[str, Any]]) -> None:
         started = time.time()
-        try:
-            result = fn()
-            ok = not result.get("failed")
-        except MonodexError as exc:
-            result, ok = {"error": exc.problem}, False
+        with self.work_lock:
+            self.server.busy_with = f"its {name} job"
+            try:
+                result = fn()
+                ok = not result.get("failed")
+            except MonodexError as exc:
+                result, ok = {"error": exc.problem}, False
+            finally:
+                self.server.busy_with = ""
         self.state.record(name, ok=ok, started=started, finished=time.time(), result=result)
 
     def drain_once(self) -> None:
+        if not self.spool.pending():
+            return  # the common case, every few seconds: no lock, no state write
+
         def work() -> dict[str, Any]:
             report = jobs.drain(
                 self.spool,
-                lambda r: refresh.refresh_label(self.paths, r, self.stop),
+                lambda r: refresh.refresh_label(self.session, r, self.stop),
                 should_stop=self.stop.is_set,
             )
             return report.as_json()
 
         self._timed("drain", work)
 
+    def gc_once(self) -> None:
+        self._timed("gc", lambda: refresh.collect_garbage(self.session))
+
+    def verify_once(self) -> None:
+        self._timed("verify", lambda: refresh.verify_labels(self.session, self.stop))
+
     def start(self) -> None:
         if (pid := running_pid(self.paths)) is not None:
             raise MonodexError(f"a runner is already running (pid {pid})", "see 'monodex status'")
+        s = self.schedules
+        gc_trigger, verify_trigger = _cron(s.gc, "gc"), _cron(s.verify, "verify")
         self.paths.state_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            self.session.store.info()  # take the shard now: it stays ours until we stop
+            self.session.engine  # noqa: B018 - load the model once, before the first query
+            self.server.start()
+        except BaseException:
+            self.session.close()
+            raise
         pid_file(self.paths).write_text(str(os.getpid()))
         recovered = self.spool.recover()
-        self.log.info("runner.started", pid=os.getpid(), recovered=recovered)
-        s = self.schedules
+        self.log.info("runner.started", pid=os.getpid(), recovered=recovered, socket=str(self.server.path))
         self.scheduler.add_job(
             self.drain_once, "interval", seconds=s.drain_seconds, id="drain", next_run_time=None
         )
-        self.scheduler.add_job(
-            lambda: self._timed("gc", lambda: refresh.collect_garbage(self.paths)),
-            _cron(s.gc_cron, "gc"),
-            id="gc",
-        )
-        self.scheduler.add_job(
-            lambda: self._timed("verify", lambda: refresh.verify_labels(self.paths, self.stop)),
-            _cron(s.verify_cron, "verify"),
-            id="verify",
-        )
+        self.scheduler.add_job(self.gc_once, gc_trigger, id="gc")
+        self.scheduler.add_job(self.verify_once, verify_trigger, id="verify")
         self.scheduler.get_job("drain").modify(next_run_time=_now())  # drain at once on start
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, self._on_signal)
         try:
             self.scheduler.start()
         finally:
+            self.server.close()
+            self.session.close()
             pid_file(self.paths).unlink(missing_ok=True)
             self.log.info("runner.stopped")
 
     def _on_signal(self, signum: int, _frame: Any) -> None:
         self.log.info("runner.stopping", signal=signum)
         self.stop.set()
+        self.server.cancel_all()
         threading.Thread(target=self.scheduler.shutdown, kwargs={"wait": True}, daemon=True).start()
 
 

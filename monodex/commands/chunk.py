@@ -16,9 +16,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", help="a file on disk")
     parser.add_argument("--strategy", help="typescript, markdown or lineBased (default: by suffix)")
     size = parser.add_mutually_exclusive_group()
-    size.add_argument(
-        "--max-tokens", type=int, default=256, help="the embedder's token limit (default 256)"
-    )
+    size.add_argument("--max-tokens", type=int, default=256, help="the embedder's token limit (default 256)")
     size.add_argument("--budget", type=int, help="the chunk budget in UTF-8 bytes (instead of --max-tokens)")
     parser.add_argument("--package", help="package name for breadcrumbs (default: nearest package.json)")
     add_json(parser)

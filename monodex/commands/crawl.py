@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from monodex import config, context, output, paths
+from monodex import config, context, dispatch, output, paths
 from monodex.commands.common import add_json, add_target
 from monodex.errors import UsageError
 from monodex.progress import Progress
@@ -45,15 +45,16 @@ def run(args: argparse.Namespace) -> int:
     if args.label is None:
         raise UsageError("--label is required for crawl", "pass --label, e.g. --label main")
     entry = cfg.catalog(catalog)
-    from monodex.indexer import crawlrun  # heavy: dulwich, tree-sitter, onnxruntime
+    if args.dry_run:  # reads git only, never the index: no need for the runner
+        from monodex.indexer import crawlrun  # heavy: dulwich, tree-sitter
 
-    request = crawlrun.Request(catalog=entry, label=label, commit=args.commit, working_dir=args.working_dir)
-    if args.dry_run:
+        request = crawlrun.Request(entry, label, commit=args.commit, working_dir=args.working_dir)
         result = crawlrun.dry_run(cfg, p, request)
     else:
+        job = {"catalog": catalog, "label": label, "commit": args.commit, "working_dir": args.working_dir}
         progress = Progress(enabled=None if not args.json else False)
-        try:
-            result = crawlrun.crawl(cfg, p, request, progress=progress).as_json()
+        try:  # handed to the runner when it is up (it owns the shard), else run here
+            result = dispatch.execute(p, "crawl", job, progress=progress, quiet=args.json)
         finally:
             progress.done()
     output.emit(result, as_json=args.json, render=_render)

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import time
 from typing import Any
 
-from monodex import config, context, output, paths
+from monodex import config, context, dispatch, output, paths
 from monodex.commands.common import add_json
-from monodex.indexer import gc, session
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,10 +34,6 @@ def run(args: argparse.Namespace) -> int:
     if not catalog:
         catalog, _ = context.resolve(p, None, None)
     cfg.catalog(catalog)
-    store = session.store(cfg, p)
-    try:
-        report = gc.collect(store, catalog, dry_run=args.dry_run, now=time.time())
-    finally:
-        store.close()
-    output.emit(report.as_json(), as_json=args.json, render=_render)
+    result = dispatch.execute(p, "gc", {"catalog": catalog, "dry_run": args.dry_run}, quiet=args.json)
+    output.emit(result, as_json=args.json, render=_render)
     return 0

@@ -6,10 +6,8 @@ import argparse
 import time
 from typing import Any
 
-from monodex import config, output, paths
+from monodex import config, dispatch, output, paths
 from monodex.commands.common import add_json
-from monodex.indexer import search as searching
-from monodex.indexer import session
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -35,10 +33,6 @@ def run(args: argparse.Namespace) -> int:
     cfg = config.load(p)
     if args.catalog:
         cfg.catalog(args.catalog)
-    store = session.store(cfg, p)
-    try:
-        rows = searching.labels(store, args.catalog)
-    finally:
-        store.close()
-    output.emit({"labels": rows}, as_json=args.json, render=_render)
+    result = dispatch.execute(p, "labels", {"catalog": args.catalog}, quiet=args.json)
+    output.emit(result, as_json=args.json, render=_render)
     return 0

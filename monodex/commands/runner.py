@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 
 from monodex import config, logs, output, paths
+from monodex.errors import UsageError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -16,9 +18,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     ):
         p = sub.add_parser(name, help=text)
         p.add_argument("--json", action="store_true", help="print the result as JSON")
-    parser.add_argument("--drain-seconds", type=float, default=2.0, help="spool drain interval (default 2)")
-    parser.add_argument("--gc-cron", default="0 3 * * *", help="GC schedule, cron syntax (default 3:00)")
-    parser.add_argument("--verify-cron", default="30 3 * * *", help="verification schedule (default 3:30)")
+    parser.add_argument(
+        "--drain-seconds", type=float, help="spool drain interval (default: schedules.drain_seconds or 2)"
+    )
+    parser.add_argument(
+        "--gc-cron", help='GC schedule, cron syntax (default: schedules.gc in config.json or "0 3 * * *")'
+    )
+    parser.add_argument(
+        "--verify-cron", help='verification schedule (default: schedules.verify or "30 3 * * *")'
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -45,9 +53,17 @@ def run(args: argparse.Namespace) -> int:
             render=lambda r: f"removed {r['removed']}" if r["removed"] else "no unit installed",
         )
         return 0
-    from monodex.scheduler.runner import Runner, Schedules
+    from monodex.scheduler.runner import Runner
 
     logs.configure(json_lines=None, log_file=p.log_dir / "runner.log")
-    config.load(p)  # fail fast on a broken config, before the loop starts
-    Runner(p, Schedules(args.drain_seconds, args.gc_cron, args.verify_cron)).start()
+    base = config.load(p).schedules  # fails fast on a broken config, before the loop starts
+    if args.drain_seconds is not None and args.drain_seconds <= 0:
+        raise UsageError(f"--drain-seconds must be positive, got {args.drain_seconds}", "pass e.g. 2")
+    schedules = replace(
+        base,
+        drain_seconds=args.drain_seconds if args.drain_seconds is not None else base.drain_seconds,
+        gc=args.gc_cron or base.gc,
+        verify=args.verify_cron or base.verify,
+    )
+    Runner(p, schedules).start()
     return 0

@@ -5,10 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from monodex import config, context, output, paths
+from monodex import config, context, dispatch, output, paths
 from monodex.commands.common import add_json, add_target
-from monodex.indexer import search as searching
-from monodex.indexer import session
+from monodex.errors import UsageError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -35,13 +34,11 @@ def run(args: argparse.Namespace) -> int:
     cfg = config.load(p)
     catalog, label = context.resolve(p, args.catalog, args.label)
     cfg.catalog(catalog)
-    store = session.store(cfg, p)
-    try:
-        searching.require_label(store, catalog, label)
-        results = searching.search(
-            store, session.engine(cfg), catalog=catalog, label=label, text=args.text, limit=args.limit
-        )
-    finally:
-        store.close()
-    output.emit({"results": results}, as_json=args.json, render=_render)
+    if not args.text.strip():
+        raise UsageError("the search text is empty", "pass --text 'what you are looking for'")
+    if args.limit < 1:
+        raise UsageError(f"--limit must be at least 1, got {args.limit}", "pass --limit 10")
+    query = {"catalog": catalog, "label": label, "text": args.text, "limit": args.limit}
+    result = dispatch.execute(p, "search", query, quiet=args.json)
+    output.emit(result, as_json=args.json, render=_render)
     return 0

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import time
 from typing import Any
 
-from monodex import config, output, paths, spool
+from monodex import config, dispatch, output, paths, progress, spool
 from monodex.commands.common import add_json
 
 
@@ -17,7 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _render(r: dict[str, Any]) -> str:
     run = r["runner"]
     lines = [
-        f"runner: {'running, pid ' + str(run['pid']) if run['running'] else 'not running'}",
+        f"runner: {_runner_line(run)}",
         f"spool: {r['spool']['pending']} pending, {r['spool']['failed']} failing",
     ]
     for name, job in sorted(r["jobs"].items()):
@@ -30,18 +31,21 @@ def _render(r: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _runner_line(run: dict[str, Any]) -> str:
+    if not run["running"]:
+        return "not running (start it with 'monodex runner' or its systemd service)"
+    up = run.get("uptime_seconds")
+    since = f", up {progress.duration(up)}" if up is not None else ""
+    return f"running, pid {run['pid']}{since}"
+
+
 def _labels(p: paths.Paths) -> list[dict[str, Any]]:
     from monodex.errors import MonodexError
-    from monodex.indexer import gitobjects, session
-    from monodex.indexer import search as searching
+    from monodex.indexer import gitobjects
 
     cfg = config.load(p)
     try:
-        store = session.store(cfg, p)
-        try:
-            rows = searching.labels(store)
-        finally:
-            store.close()
+        rows: list[dict[str, Any]] = dispatch.execute(p, "labels", {}, quiet=True)["labels"]
     except MonodexError as exc:
         return [{"error": exc.problem}]
     for row in rows:
@@ -60,15 +64,24 @@ def _labels(p: paths.Paths) -> list[dict[str, Any]]:
 
 def run(args: argparse.Namespace) -> int:
     from monodex.scheduler import jobs
-    from monodex.scheduler.runner import running_pid
+    from monodex.scheduler.runner import pid_file, running_pid
 
     p = paths.resolve()
     s = spool.default(p.state_dir)
     pending = s.pending()
     oldest = min((pth.stat().st_mtime for pth in pending), default=None)
     pid = running_pid(p)
+    uptime = None
+    if pid is not None:
+        with contextlib.suppress(OSError):
+            uptime = round(time.time() - pid_file(p).stat().st_mtime, 1)
     result = {
-        "runner": {"running": pid is not None, "pid": pid},
+        "runner": {
+            "running": pid is not None,
+            "pid": pid,
+            "uptime_seconds": uptime,
+            "socket": str(p.socket_path) if pid is not None and p.socket_path.exists() else None,
+        },
         "spool": {
             "pending": len(pending),
             "failed": len(s.failed()),

@@ -5,10 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from monodex import config, context, output, paths
+from monodex import config, context, dispatch, output, paths
 from monodex.commands.common import add_json, add_target
-from monodex.indexer import search as searching
-from monodex.indexer import session
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -35,11 +33,6 @@ def run(args: argparse.Namespace) -> int:
     cfg = config.load(p)
     catalog, label = context.resolve(p, args.catalog, args.label)
     cfg.catalog(catalog)
-    selector = searching.parse_selector(args.id)
-    store = session.store(cfg, p)
-    try:
-        result = searching.view(store, catalog=catalog, label=label, selector=selector)
-    finally:
-        store.close()
+    result = dispatch.execute(p, "view", {"catalog": catalog, "label": label, "id": args.id}, quiet=args.json)
     output.emit(result, as_json=args.json, render=_render)
     return 0

@@ -11,10 +11,11 @@ import time
 from pathlib import Path
 
 import pytest
+from monodex.indexer.session import Session
 from monodex.scheduler import jobs, refresh
 from monodex.scheduler.service import render
 
-from monodex import paths
+from monodex import config, paths
 from monodex.main import main
 from monodex.spool import Spool
 
@@ -41,6 +42,11 @@ def repo(git_repo, capsys):  # type: ignore[no-untyped-def]
     return r
 
 
+def _refresh(request):  # type: ignore[no-untyped-def]
+    with Session(config.load(paths.resolve()), paths.resolve()) as s:
+        return refresh.refresh_label(s, request)
+
+
 def _spool() -> Spool:
     return Spool(paths.resolve().spool_dir)
 
@@ -61,7 +67,7 @@ def test_drain_refreshes_the_label_to_the_new_commit(repo, capsys) -> None:  # t
     repo.write("src/answer.ts", TS % 42)
     sha = repo.commit("answer 42")
     assert wait_until(lambda: len(_spool().pending()) >= 1)
-    report = jobs.drain(_spool(), lambda r: refresh.refresh_label(paths.resolve(), r))
+    report = jobs.drain(_spool(), _refresh)
     assert [s["commit"] for s in report.refreshed] == [sha] and report.failed == []
     assert _labels(capsys)["main"]["commit_oid"] == sha
     assert any("return 42" in str(r["text"]) for r in _search(capsys, "the answer function"))
@@ -72,7 +78,7 @@ def test_fifty_rapid_commits_coalesce_into_few_refreshes(repo, capsys) -> None: 
         repo.write("src/answer.ts", TS % i)
         repo.commit(f"answer {i}")
     assert wait_until(lambda: len(_spool().pending()) >= 50)
-    report = jobs.drain(_spool(), lambda r: refresh.refresh_label(paths.resolve(), r))
+    report = jobs.drain(_spool(), _refresh)
     assert len(report.refreshed) == 1 and _spool().pending() == []
     assert _labels(capsys)["main"]["commit_oid"] == repo.head()
     assert any("return 50" in str(r["text"]) for r in _search(capsys, "the answer function"))
@@ -83,10 +89,10 @@ def test_a_failing_refresh_goes_back_with_backoff_and_shows_in_status(repo, caps
     repo.commit("answer 7")
     assert wait_until(lambda: len(_spool().pending()) >= 1)
     assert main(["catalog", "rm", "acme"]) == 0  # the refresh now fails: unknown catalog
-    report = jobs.drain(_spool(), lambda r: refresh.refresh_label(paths.resolve(), r))
+    report = jobs.drain(_spool(), _refresh)
     assert report.refreshed == [] and report.failed[0]["attempts"] == 1
     assert "unknown catalog" in report.failed[0]["error"]
-    assert jobs.drain(_spool(), lambda r: refresh.refresh_label(paths.resolve(), r)).failed == []  # backoff
+    assert jobs.drain(_spool(), _refresh).failed == []  # backoff
     capsys.readouterr()
     assert main(["status", "--json"]) == 0
     status = json.loads(capsys.readouterr().out)
@@ -187,18 +193,16 @@ def test_runner_killed_mid_refresh_converges_after_restart(repo, capsys) -> None
 def test_nightly_jobs_collect_garbage_and_verify_by_recrawling(repo, capsys) -> None:  # type: ignore[no-untyped-def]
     import threading
 
-    from monodex.indexer import session
     from monodex.indexer.store.base import Filter, Match
 
-    from monodex import config
-
     p = paths.resolve()
-    store = session.store(config.load(p), p)
-    ids = [r.id for r in store.scroll(Filter(must=(Match("source_type", "code"),)))]
-    store.set_payload(ids[:1], {"active_label_ids": []})  # drift: a chunk left the label
-    store.close()
-    gc_report = refresh.collect_garbage(p)
+    with Session(config.load(p), p) as s:
+        ids = [r.id for r in s.store.scroll(Filter(must=(Match("source_type", "code"),)))]
+        s.store.set_payload(ids[:1], {"active_label_ids": []})  # drift: a chunk left the label
+    with Session(config.load(p), p, shared=True) as s:
+        gc_report = refresh.collect_garbage(s)
+        verified = refresh.verify_labels(s, threading.Event())
     assert gc_report["catalogs"]["acme"]["unlabeled_chunks"] == 1
-    verified = refresh.verify_labels(p, threading.Event())
+    assert gc_report["optimize_seconds"] >= 0
     assert verified["labels"] == [{"label": "acme:main", "ok": True, "files_embedded": 1, "files_removed": 0}]
     assert any("return 0" in str(r["text"]) for r in _search(capsys, "the answer function"))
