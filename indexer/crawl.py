@@ -123,9 +123,15 @@ class _Triage:
     embed: dict[str, list[str]] = field(default_factory=dict)  # file_id -> labels to keep
 
 
-def triage(store: Store, file_ids: Iterable[str], label_id: str) -> _Triage:
-    """Batch sentinel look-ups: which files are stored completely, and in which labels."""
+def triage(
+    store: Store, file_ids: Iterable[str], label_id: str, packages: dict[str, str] | None = None
+) -> _Triage:
+    """Batch sentinel look-ups: which files are stored completely, and in which labels.
+
+    A file stored under another package name (a package.json moved; identity leaves the
+    package out) is stored again: its embedded text and payload name the package."""
     out = _Triage()
+    packages = packages or {}
     ids = list(dict.fromkeys(file_ids))
     for i in range(0, len(ids), _SENTINEL_BATCH):
         part = ids[i : i + _SENTINEL_BATCH]
@@ -136,7 +142,8 @@ def triage(store: Store, file_ids: Iterable[str], label_id: str) -> _Triage:
         for fid in part:
             p = found.get(fid)
             labels = list(p.get("active_label_ids") or []) if p else []
-            if p is not None and p.get("file_complete") is True:
+            same_package = p is not None and p.get("package_name") == packages.get(fid, p.get("package_name"))
+            if p is not None and p.get("file_complete") is True and same_package:
                 (out.labelled if label_id in labels else out.reusable).append(fid)
             else:
                 out.embed[fid] = sorted({*labels, label_id})
@@ -166,22 +173,42 @@ class Crawl:
         self.cancel = cancel or threading.Event()
 
     def run(
-        self, files: Sequence[SourceFile], reader: Reader, *, skipped: dict[str, int] | None = None
+        self,
+        files: Sequence[SourceFile],
+        reader: Reader,
+        *,
+        skipped: dict[str, int] | None = None,
+        scope: set[str] | None = None,
+        base_commit: str = "",
+        facts: dict[str, Any] | None = None,
     ) -> CrawlSummary:
+        """A full crawl when scope is None: `files` is the whole label. An incremental refresh
+        otherwise: `files` are the new commit's files among the paths in `scope`, and only
+        what the label holds at those paths changes. `facts` (policy, implementation) are
+        recorded in the label metadata to decide whether the next refresh may be incremental."""
         t0 = time.monotonic()
         target, store = self.target, self.store
-        summary = CrawlSummary(target.catalog, target.label, target.commit_oid, skipped=dict(skipped or {}))
+        mode = "full" if scope is None else "incremental"
+        summary = CrawlSummary(
+            target.catalog, target.label, target.commit_oid, mode=mode, skipped=dict(skipped or {})
+        )
         store.ensure_collection(dim=self.impl.dim, embedder_id=self.impl.embedder_id)
-        self._mark(complete=False)
+        extra = {"mode": mode, "base_commit_oid": base_commit, **(facts or {})}
+        self._mark(complete=False, extra=extra)
         infos = {f.relative_path: _info(target, self.impl, f) for f in files}
-        plan = triage(store, (i.file_id for i in infos.values()), target.label_id)
+        packages = {i.file_id: i.package_name for i in infos.values()}
+        plan = triage(store, packages, target.label_id, packages)
         membership.add_label(store, plan.reusable, target.label_id)
         todo = [f for f in files if infos[f.relative_path].file_id in plan.embed]
         stats = self._embed(todo, infos, plan.embed, reader)
         touched = set(plan.labelled) | set(plan.reusable) | stats.stored_file_ids
-        removed = membership.remove_label(store, target.label_id, keep=touched)
-        self._mark(complete=True)
-        summary.files_total = len(files)
+        if scope is None:
+            removed = membership.remove_label(store, target.label_id, keep=touched)
+        else:
+            held = membership.files_at(store, target.label_id, scope)
+            removed = membership.remove_from_files(store, sorted(held - touched), target.label_id)
+        self._mark(complete=True, extra=extra)
+        summary.files_total = len(files) if scope is None else membership.label_files(store, target.label_id)
         summary.files_reused = len(plan.labelled) + len(plan.reusable)
         summary.files_embedded = stats.files_stored
         summary.files_removed = removed.files
@@ -190,10 +217,10 @@ class Crawl:
         summary.seconds = time.monotonic() - t0
         return summary
 
-    def _mark(self, *, complete: bool) -> None:
+    def _mark(self, *, complete: bool, extra: dict[str, Any]) -> None:
         t = self.target
         prior = labelmeta.read(self.store, t.label_id)
-        extra: dict[str, Any] = {"target_commit_oid": t.commit_oid, "mode": "full"}
+        extra = {**extra, "target_commit_oid": t.commit_oid}
         labelmeta.write(
             self.store,
             catalog=t.catalog,

@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from monodex.indexer import crawlpolicy, gitobjects
+from monodex.indexer import chunkers, crawlpolicy, gitobjects, labelmeta
 from monodex.indexer.chunkers.base import FileContext
 from monodex.indexer.crawl import Crawl, CrawlSettings, CrawlSummary, CrawlTarget, Progress
+from monodex.indexer.delta import plan_delta
+from monodex.indexer.gitobjects import GitRepo
+from monodex.indexer.labelmeta import LabelState
 from monodex.indexer.plan import Plan, plan_commit, plan_working_dir
 from monodex.indexer.session import Session
 
 from monodex import known_labels
 from monodex.config import Catalog, Config
 from monodex.paths import Paths
+
+if TYPE_CHECKING:
+    from monodex.indexer.engine import Engine
 
 
 @dataclass(frozen=True)
@@ -23,6 +30,7 @@ class Request:
     label: str
     commit: str | None  # a revision; None with working_dir
     working_dir: bool = False
+    full: bool = False  # never incremental
 
 
 def _plan(paths: Paths, req: Request) -> tuple[Plan, str]:
@@ -34,19 +42,65 @@ def _plan(paths: Paths, req: Request) -> tuple[Plan, str]:
     return plan_commit(repo, commit, policy, req.catalog.name), commit
 
 
+def implementation_id(impl: Engine) -> str:
+    """Everything in code that shapes the stored chunks: a change means a full crawl."""
+    return ";".join([impl.embedder_id, *(impl.chunker_id(name) for name in sorted(chunkers.CHUNKERS))])
+
+
+def incremental_bases(
+    state: LabelState | None, facts: dict[str, Any], repo: GitRepo, commit: str
+) -> list[str]:
+    """The commits to diff from for an incremental refresh, or [] when it must be a full crawl:
+    no metadata, another policy or implementation, an interrupted full crawl, or a base that is
+    not an ancestor any more (the label moved to an unrelated branch) or is gone."""
+    if state is None or state.source_kind != "git-commit" or not state.commit_oid:
+        return []
+    if any(state.extra.get(k) != v for k, v in facts.items()):
+        return []
+    bases = [state.commit_oid]
+    if not state.crawl_complete:
+        if state.extra.get("mode") != "incremental" or state.extra.get("base_commit_oid") != state.commit_oid:
+            return []
+        # finish what interrupted refreshes had started: every path they may have touched
+        pending = state.extra.get("pending_commit_oids") or [state.extra.get("target_commit_oid", "")]
+        bases.extend(str(c) for c in pending)
+    if not all(repo.has_commit(b) for b in bases) or not repo.is_ancestor(state.commit_oid, commit):
+        return []
+    return bases
+
+
 def crawl(s: Session, req: Request, *, progress: Progress | None = None, cancel: Any = None) -> CrawlSummary:
-    plan, commit = _plan(s.paths, req)
     target = CrawlTarget(
         catalog=req.catalog.name,
         label=req.label,
-        commit_oid=commit,
+        commit_oid="",
         source_kind="working-directory" if req.working_dir else "git-commit",
         repo_root=req.catalog.path,
     )
     settings = CrawlSettings(batch_size=s.cfg.embedder.batch_size)
-    summary = Crawl(s.store, s.engine, target, settings=settings, progress=progress, cancel=cancel).run(
-        plan.files, plan.reader
-    )
+    repo = gitobjects.open_repo(req.catalog.path)
+    policy = crawlpolicy.load(repo.workdir, s.paths)
+    facts = {"policy_fingerprint": policy.fingerprint, "implementation": implementation_id(s.engine)}
+    bases: list[str] = []
+    if req.working_dir:
+        plan, commit = plan_working_dir(repo.workdir, policy, req.catalog.name), ""
+    else:
+        commit = repo.resolve(req.commit or "HEAD")
+        if not req.full and s.store.info() is not None:
+            state = labelmeta.read(s.store, target.label_id)
+            bases = incremental_bases(state, facts, repo, commit)
+        if bases:
+            delta = plan_delta(repo, bases, commit, policy, req.catalog.name)
+            plan = delta.plan
+        else:
+            plan = plan_commit(repo, commit, policy, req.catalog.name)
+    target = dataclasses.replace(target, commit_oid=commit)
+    run = Crawl(s.store, s.engine, target, settings=settings, progress=progress, cancel=cancel)
+    if bases:
+        pending = {**facts, "pending_commit_oids": sorted({*bases[1:], commit})}
+        summary = run.run(plan.files, plan.reader, scope=delta.scope, base_commit=bases[0], facts=pending)
+    else:
+        summary = run.run(plan.files, plan.reader, facts=facts)
     summary.skipped = dict(plan.skipped)
     known_labels.add(s.paths.state_dir, req.catalog.name, req.label)  # hooks now track its branch
     return summary

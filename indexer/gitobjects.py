@@ -5,6 +5,7 @@ Ids are 40-hex strings at this edge; dulwich's bytes never leave the module, nor
 
 from __future__ import annotations
 
+import heapq
 import mmap
 import re
 import stat
@@ -18,7 +19,8 @@ from typing import Any
 
 from dulwich import objectspec
 from dulwich.diff_tree import RenameDetector, tree_changes
-from dulwich.errors import NotGitRepository
+from dulwich.errors import NotGitRepository, NotTreeError
+from dulwich.object_store import tree_lookup_path
 from dulwich.objects import Commit, Tag, Tree
 from dulwich.repo import Repo
 from monodex.indexer import packsizes
@@ -261,20 +263,69 @@ class GitRepo:
                 return name
         return self.head_branch()
 
-    def is_ancestor(self, ancestor: str, descendant: str) -> bool:
-        """True when `ancestor` is reachable from `descendant` (a commit is its own ancestor)."""
+    def is_ancestor(self, ancestor: str, descendant: str, *, max_commits: int = 20_000) -> bool:
+        """True when `ancestor` is reachable from `descendant` (a commit is its own ancestor).
+
+        Walks newest first and stops below the ancestor's commit time (a day of clock skew
+        allowed), so a nearby ancestor costs a few commits, not the whole history. False also
+        when the walk gives up after max_commits: callers treat False as "do the safe thing"."""
         _check_sha(ancestor)
         _check_sha(descendant)
-        seen: set[bytes] = set()
-        todo, target = [descendant.encode()], ancestor.encode()
-        while todo:
-            sha = todo.pop()
+        if ancestor == descendant:
+            return True
+        if ancestor.encode() not in self.repo.object_store:
+            return False
+        floor = self._commit(ancestor).commit_time - 86_400
+        target = ancestor.encode()
+        start = self._commit(descendant)
+        heap = [(-start.commit_time, descendant.encode())]
+        seen = {descendant.encode()}
+        while heap and len(seen) <= max_commits:
+            neg_time, sha = heapq.heappop(heap)
             if sha == target:
                 return True
-            if sha not in seen and sha in self.repo.object_store:  # shallow clones end early
-                seen.add(sha)
-                todo.extend(self._commit(sha.decode()).parents)
+            if -neg_time < floor:
+                return False
+            for parent in self._commit(sha.decode()).parents:
+                if parent not in seen and parent in self.repo.object_store:  # shallow clones end early
+                    seen.add(parent)
+                    heapq.heappush(heap, (-self._commit(parent.decode()).commit_time, parent))
         return False
+
+    def has_commit(self, sha: str) -> bool:
+        return bool(_SHA.match(sha)) and sha.encode() in self.repo.object_store
+
+    def entry_at(self, commit_sha: str, path: str) -> TreeEntry | None:
+        """The non-tree entry at path in the commit's tree, or None (absent, or a folder)."""
+        try:
+            mode, sha = tree_lookup_path(
+                self.repo.object_store.__getitem__,
+                self._commit(commit_sha).tree,
+                path.encode("utf-8", "surrogateescape"),
+            )
+        except (KeyError, NotTreeError):
+            return None
+        if stat.S_ISDIR(mode):
+            return None
+        return TreeEntry(path, sha.decode(), mode)
+
+    def entries_under(self, commit_sha: str, folder: str) -> list[TreeEntry]:
+        """Every non-tree entry below folder ("" = the whole tree), paths from the repo root."""
+        if not folder:
+            return self.tree_entries(commit_sha)
+        try:
+            mode, sha = tree_lookup_path(
+                self.repo.object_store.__getitem__,
+                self._commit(commit_sha).tree,
+                folder.encode("utf-8", "surrogateescape"),
+            )
+        except (KeyError, NotTreeError):
+            return []
+        if not stat.S_ISDIR(mode):
+            return []
+        out: list[TreeEntry] = []
+        self._walk(sha, folder + "/", out)
+        return out
 
     def diff_trees(self, old_commit: str, new_commit: str) -> list[Change]:
         """Changed non-tree entries between two commits, with exact renames detected."""

@@ -85,3 +85,29 @@ def remove_from_files(store: Store, file_ids: Sequence[str], label_id: str) -> M
         return [x for x in labels if x != label_id]
 
     return _apply(store, list(_points_of(store, file_ids)), change)
+
+
+def files_at(store: Store, label_id: str, paths: Iterable[str]) -> set[str]:
+    """file_ids the label holds at these paths (every chunk is read, not only sentinels: an
+    interrupted store leaves chunks whose sentinel was never written)."""
+    ordered = sorted(paths)
+    found: set[str] = set()
+    for i in range(0, len(ordered), _FILE_BATCH):
+        flt = Filter(
+            must=(
+                Match("source_type", CODE),
+                Match("active_label_ids", label_id),
+                MatchAny("relative_path", tuple(ordered[i : i + _FILE_BATCH])),
+            )
+        )
+        found.update(str(r.payload["file_id"]) for r in store.scroll(flt, payload_keys=("file_id",)))
+    return found
+
+
+def label_files(store: Store, label_id: str) -> int:
+    """How many files the label holds (its sentinels)."""
+    return store.count(
+        Filter(
+            must=(Match("source_type", CODE), Match("active_label_ids", label_id), Match("chunk_ordinal", 1))
+        )
+    )

@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from monodex.indexer import worktree
 from monodex.indexer.crawlpolicy import CrawlPolicy
@@ -39,10 +40,14 @@ class PlannedFile(SourceFile):
 RawReader = Callable[[Sequence[SourceFile]], Iterator[tuple[SourceFile, bytes | None]]]
 
 
+class PackageLookup(Protocol):
+    def lookup(self, relative_path: str) -> str | None: ...
+
+
 @dataclass
 class Plan:
     files: list[PlannedFile]
-    packages: PackageIndex
+    packages: PackageLookup
     skipped: Counter[str] = field(default_factory=Counter)
     read_raw: RawReader = field(default=lambda files: iter(()), repr=False)
 
@@ -107,7 +112,7 @@ def _surrogates(path: str) -> bool:
 
 
 def select(
-    entries: Sequence[TreeEntry], policy: CrawlPolicy, packages: PackageIndex, catalog: str
+    entries: Sequence[TreeEntry], policy: CrawlPolicy, packages: PackageLookup, catalog: str
 ) -> tuple[list[PlannedFile], Counter[str]]:
     """The entries to crawl, as PlannedFiles (package falls back to the catalog name)."""
     files: list[PlannedFile] = []

@@ -36,12 +36,23 @@ def engine(cfg: Config) -> Engine:
 
 
 class Session:
-    def __init__(self, cfg: Config, paths: Paths, *, shared: bool = False) -> None:
+    def __init__(
+        self,
+        cfg: Config,
+        paths: Paths,
+        *,
+        shared: bool = False,
+        store: Store | None = None,
+        engine: Engine | None = None,
+    ) -> None:
+        """store and engine: already open parts to use instead (tests, benches); close() closes
+        only what the session opened itself."""
         self.cfg = cfg
         self.paths = paths
         self.shared = shared
-        self._store: Store | None = None
-        self._engine: Engine | None = None
+        self._store: Store | None = store
+        self._engine: Engine | None = engine
+        self._owns_store = store is None
         self._open = threading.Lock()
 
     def config(self) -> Config:
@@ -72,9 +83,9 @@ class Session:
 
     def close(self) -> None:
         with self._open:
-            if self._store is not None:
+            if self._store is not None and self._owns_store:
                 self._store.close()
-                self._store = None
+            self._store = None
 
     def __enter__(self) -> Session:
         return self

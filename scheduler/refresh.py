@@ -43,7 +43,7 @@ def verify_labels(s: Session, stop: threading.Event) -> dict[str, Any]:
         if stop.is_set() or st.catalog not in cfg.catalogs:
             continue
         try:
-            req = crawlrun.Request(cfg.catalogs[st.catalog], st.label, st.commit_oid)
+            req = crawlrun.Request(cfg.catalogs[st.catalog], st.label, st.commit_oid, full=True)
             summary = crawlrun.crawl(s, req, cancel=stop).as_json()
             results.append(
                 {

@@ -103,7 +103,8 @@ def test_recrawl_after_delete_removes_the_file_from_the_label(monorepo, run_json
     sha = monorepo.commit("drop colors")
     code, summary, _ = run_json(*CRAWL, "--label", "main", "--commit", sha)
     assert code == 0
-    assert summary["files_removed"] == 1 and summary["files_embedded"] == 0 and summary["files_reused"] == 3
+    assert summary["files_removed"] == 1 and summary["files_embedded"] == 0 and summary["files_reused"] == 0
+    assert summary["mode"] == "incremental" and summary["files_total"] == 3  # the deleted path only
     _, found, _ = run_json(
         "search",
         "--catalog",

@@ -1,0 +1,94 @@
+"""What an incremental refresh looks at: the paths that differ between the label's commit and the
+new one, and, among them, the files the new commit should contribute (the same rules as
+plan.py, evaluated on those paths only, so the cost follows the change and not the repository).
+
+A path is in scope when it was added, modified, deleted or renamed, or when it lies under a
+package.json that was added, removed, renamed or edited (its files may now belong to another
+package). Files that enter or leave the crawl policy are among the changed paths: the policy
+itself is the same on both sides (otherwise the refresh is a full crawl).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from monodex.indexer.crawlpolicy import CrawlPolicy
+from monodex.indexer.gitobjects import GitRepo, TreeEntry
+from monodex.indexer.packages import MANIFEST, _name, is_manifest
+from monodex.indexer.plan import Plan, select
+from monodex.indexer.sources import SourceFile
+
+
+@dataclass
+class Delta:
+    scope: set[str]  # every path whose membership in the label may change
+    plan: Plan  # the files the new commit has among scope
+    changed_paths: int = 0  # paths in the tree diffs (before package widening)
+    package_paths: int = 0  # paths added because a package.json moved or changed
+    stats: Counter[str] = field(default_factory=Counter)
+
+
+class _Packages:
+    """Nearest package.json name for a path in one commit, by walking up its folders."""
+
+    def __init__(self, repo: GitRepo, commit: str) -> None:
+        self.repo, self.commit = repo, commit
+        self.names: dict[str, str | None] = {}
+
+    def _at(self, folder: str) -> str | None:
+        if folder not in self.names:
+            manifest = posixpath.join(folder, MANIFEST) if folder else MANIFEST
+            entry = self.repo.entry_at(self.commit, manifest)
+            name = None
+            if entry is not None and entry.kind == "file":
+                _, content = next(self.repo.read_blobs([entry.blob_id]))
+                name = _name(manifest, content)
+            self.names[folder] = name
+        return self.names[folder]
+
+    def lookup(self, relative_path: str) -> str | None:
+        folder = posixpath.dirname(relative_path)
+        while True:
+            if (name := self._at(folder)) is not None:
+                return name
+            if not folder:
+                return None
+            folder = posixpath.dirname(folder)
+
+
+def plan_delta(repo: GitRepo, bases: Sequence[str], target: str, policy: CrawlPolicy, catalog: str) -> Delta:
+    """Scope = paths changed from any of `bases` to `target` (several bases when an interrupted
+    refresh towards another commit must be finished too), widened by moved packages."""
+    scope: set[str] = set()
+    manifest_dirs: set[str] = set()
+    for base in dict.fromkeys(bases):
+        for ch in repo.diff_trees(base, target):
+            for path in (ch.old_path, ch.new_path):
+                if path is None:
+                    continue
+                scope.add(path)
+                if is_manifest(path):
+                    manifest_dirs.add(posixpath.dirname(path))
+    changed = len(scope)
+    for folder in manifest_dirs:  # files below an edited manifest may have changed package
+        scope.update(e.path for e in repo.entries_under(target, folder))
+    entries = [e for p in sorted(scope) if (e := repo.entry_at(target, p)) is not None]
+    wanted = [e for e in entries if e.kind == "file" and policy.should_crawl(e.path)]
+    sizes = repo.blob_sizes(e.blob_id for e in wanted)
+    sized = [TreeEntry(e.path, e.blob_id, e.mode, sizes.get(e.blob_id)) for e in entries]
+    packages = _Packages(repo, target)
+    files, skipped = select(sized, policy, packages, catalog)
+
+    def read_raw(chosen: Sequence[SourceFile]) -> Iterator[tuple[SourceFile, bytes | None]]:
+        by_blob: dict[str, list[SourceFile]] = {}
+        for f in chosen:
+            by_blob.setdefault(f.blob_id, []).append(f)
+        for blob_id, content in repo.read_blobs(by_blob):
+            for f in by_blob[blob_id]:
+                yield f, content
+
+    plan = Plan(files, packages, skipped, read_raw)
+    return Delta(scope=scope, plan=plan, changed_paths=changed, package_paths=len(scope) - changed)
