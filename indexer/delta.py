@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import posixpath
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from monodex.indexer.crawlpolicy import CrawlPolicy
 from monodex.indexer.gitobjects import GitRepo, TreeEntry
 from monodex.indexer.packages import MANIFEST, _name, is_manifest
-from monodex.indexer.plan import Plan, select
-from monodex.indexer.sources import SourceFile
+from monodex.indexer.plan import Plan, blob_reader, select
 
 
 @dataclass
@@ -82,13 +81,5 @@ def plan_delta(repo: GitRepo, bases: Sequence[str], target: str, policy: CrawlPo
     packages = _Packages(repo, target)
     files, skipped = select(sized, policy, packages, catalog)
 
-    def read_raw(chosen: Sequence[SourceFile]) -> Iterator[tuple[SourceFile, bytes | None]]:
-        by_blob: dict[str, list[SourceFile]] = {}
-        for f in chosen:
-            by_blob.setdefault(f.blob_id, []).append(f)
-        for blob_id, content in repo.read_blobs(by_blob):
-            for f in by_blob[blob_id]:
-                yield f, content
-
-    plan = Plan(files, packages, skipped, read_raw)
+    plan = Plan(files, packages, skipped, blob_reader(repo))
     return Delta(scope=scope, plan=plan, changed_paths=changed, package_paths=len(scope) - changed)

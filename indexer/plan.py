@@ -139,6 +139,12 @@ def plan_commit(repo: GitRepo, commit: str, policy: CrawlPolicy, catalog: str) -
     sized = [TreeEntry(e.path, e.blob_id, e.mode, sizes.get(e.blob_id)) for e in entries]
     files, skipped = select(sized, policy, packages, catalog)
 
+    return Plan(files, packages, skipped, blob_reader(repo))
+
+
+def blob_reader(repo: GitRepo) -> RawReader:
+    """Reads files from git objects, each distinct blob once."""
+
     def read_raw(chosen: Sequence[SourceFile]) -> Iterator[tuple[SourceFile, bytes | None]]:
         by_blob: dict[str, list[SourceFile]] = {}
         for f in chosen:
@@ -147,7 +153,7 @@ def plan_commit(repo: GitRepo, commit: str, policy: CrawlPolicy, catalog: str) -
             for f in by_blob[blob_id]:
                 yield f, content
 
-    return Plan(files, packages, skipped, read_raw)
+    return read_raw
 
 
 def plan_working_dir(root: Path, policy: CrawlPolicy, catalog: str) -> Plan:
