@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import fnmatch
-import re
 from dataclasses import dataclass
 
+from monodex import names
 from monodex.errors import UsageError
-from monodex.names import validate_label
 
 HOOKS = ("post-commit", "post-checkout", "post-merge", "post-rewrite")
 DEFAULT_TRACK = ("main", "master")
@@ -31,11 +30,8 @@ def event_applies(hook: str, args: list[str], env: dict[str, str]) -> Skip | Non
 
 def label_for_branch(branch: str) -> str | Skip:
     """`feature/Login_Flow` -> `feature/login-flow`; None-like Skip when it cannot be mapped."""
-    label = branch.lower()
-    label = re.sub(r"[^a-z0-9./=-]+", "-", label)
-    label = re.sub(r"([./=-])[./=-]+", r"\1", label).strip("./=-")
     try:
-        return validate_label(label)
+        return names.label_for_branch(branch)
     except UsageError as exc:
         return Skip(f"branch {branch!r} maps to no valid label: {exc.problem}")
 

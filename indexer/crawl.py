@@ -96,7 +96,7 @@ class CrawlSummary:
 Progress = Callable[[int, int, int], None]  # files done, files to embed, chunks embedded
 
 
-def _info(target: CrawlTarget, impl: Implementation, f: SourceFile) -> FileInfo:
+def file_info(target: CrawlTarget, impl: Implementation, f: SourceFile) -> FileInfo:
     chunker = impl.chunker_id(f.strategy)
     return FileInfo(
         catalog=target.catalog,
@@ -195,7 +195,7 @@ class Crawl:
         store.ensure_collection(dim=self.impl.dim, embedder_id=self.impl.embedder_id)
         extra = {"mode": mode, "base_commit_oid": base_commit, **(facts or {})}
         self._mark(complete=False, extra=extra)
-        infos = {f.relative_path: _info(target, self.impl, f) for f in files}
+        infos = {f.relative_path: file_info(target, self.impl, f) for f in files}
         packages = {i.file_id: i.package_name for i in infos.values()}
         plan = triage(store, packages, target.label_id, packages)
         membership.add_label(store, plan.reusable, target.label_id)

@@ -69,6 +69,13 @@ def incremental_bases(
     return bases
 
 
+def target_for(catalog: Catalog, label: str, commit: str) -> CrawlTarget:
+    kind = "git-commit" if commit else "working-directory"
+    return CrawlTarget(
+        catalog=catalog.name, label=label, commit_oid=commit, source_kind=kind, repo_root=catalog.path
+    )
+
+
 def crawl(s: Session, req: Request, *, progress: Progress | None = None, cancel: Any = None) -> CrawlSummary:
     target = CrawlTarget(
         catalog=req.catalog.name,

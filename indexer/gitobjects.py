@@ -249,6 +249,10 @@ class GitRepo:
             return _text(target[len(b"refs/heads/") :])
         return None
 
+    def branches(self) -> list[str]:
+        """Local branch names."""
+        return sorted(_text(k) for k in self.repo.refs.keys(base=b"refs/heads/"))
+
     def branch_commit(self, name: str) -> str | None:
         ref = f"refs/heads/{name}".encode()
         return self.repo.refs[ref].decode() if ref in self.repo.refs else None

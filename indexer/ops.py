@@ -53,8 +53,26 @@ def crawl(s: Session, a: dict[str, Any], p: Progress | None, c: threading.Event 
         label=a["label"],
         commit=a.get("commit"),
         working_dir=bool(a.get("working_dir")),
+        full=bool(a.get("full")),
     )
     return crawlrun.crawl(s, req, progress=p, cancel=c).as_json()
+
+
+def remove_label(
+    s: Session, a: dict[str, Any], _p: Progress | None, _c: threading.Event | None
+) -> dict[str, Any]:
+    from monodex.indexer import lifecycle
+
+    s.config().catalog(a["catalog"])
+    return lifecycle.remove_label(s.store, s.paths, a["catalog"], a["label"])
+
+
+def verify(s: Session, a: dict[str, Any], _p: Progress | None, _c: threading.Event | None) -> dict[str, Any]:
+    from monodex.indexer import verify as verifying
+
+    return verifying.verify(
+        s, catalog=a.get("catalog"), label=a.get("label"), repair_drift=bool(a.get("repair"))
+    )
 
 
 OPS: dict[str, Op] = {
@@ -63,8 +81,12 @@ OPS: dict[str, Op] = {
     "labels": labels,
     "gc": collect_garbage,
     "crawl": crawl,
+    "labels-rm": remove_label,
+    "verify": verify,
 }
-WRITES = frozenset({"gc", "crawl"})  # the runner runs these one at a time with its own jobs
+WRITES = frozenset(
+    {"gc", "crawl", "labels-rm", "verify"}
+)  # the runner runs these one at a time with its own jobs
 
 
 def run(

@@ -41,6 +41,7 @@ class Catalog:
     path: Path
     type: str = "monorepo"
     track: tuple[str, ...] = ()  # branch globs refreshed by hooks, beyond the default branch
+    prune_labels: bool = False  # nightly: drop commit labels whose branch no longer exists
 
 
 @dataclass(frozen=True)
@@ -122,13 +123,16 @@ def _catalog(name: str, raw: Any, where: Where) -> Catalog:
         names.validate_catalog(name)
     except UsageError as exc:
         raise where.fail(exc.problem, exc.hint) from None
-    d = obj(raw, where, required=("type", "path"), allowed=("track",))
+    d = obj(raw, where, required=("type", "path"), allowed=("track", "prune_labels"))
     kind = string(d["type"], where / "type")
     if kind != "monorepo":
         raise (where / "type").fail(f"unsupported type {kind!r}", 'use "monorepo"')
     path = string(d["path"], where / "path")
     track = tuple(string_list(d.get("track", []), where / "track"))
-    return Catalog(name=name, path=Path(os.path.expanduser(path)), type=kind, track=track)
+    prune = d.get("prune_labels", False)
+    if not isinstance(prune, bool):
+        raise (where / "prune_labels").fail(f"{prune!r} is not true or false", "write true or false")
+    return Catalog(name=name, path=Path(os.path.expanduser(path)), type=kind, track=track, prune_labels=prune)
 
 
 def parse(raw: Any, source: str) -> Config:
@@ -165,7 +169,12 @@ def dump(config: Config) -> dict[str, Any]:
         "embedder": {"model": e.model, "threads": e.threads, "batch_size": e.batch_size},
         **({"schedules": asdict(config.schedules)} if config.schedules != Schedules() else {}),
         "catalogs": {
-            c.name: {"type": c.type, "path": str(c.path), **({"track": list(c.track)} if c.track else {})}
+            c.name: {
+                "type": c.type,
+                "path": str(c.path),
+                **({"track": list(c.track)} if c.track else {}),
+                **({"prune_labels": True} if c.prune_labels else {}),
+            }
             for c in sorted(config.catalogs.values(), key=lambda c: c.name)
         },
     }

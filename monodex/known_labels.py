@@ -25,3 +25,9 @@ def add(state_dir: Path, catalog: str, label: str) -> None:
     labels = read(state_dir, catalog)
     if label not in labels:
         jsonfile.write_atomic(_file(state_dir, catalog), sorted(labels | {label}))
+
+
+def remove(state_dir: Path, catalog: str, label: str) -> None:
+    labels = read(state_dir, catalog)
+    if label in labels:
+        jsonfile.write_atomic(_file(state_dir, catalog), sorted(labels - {label}))

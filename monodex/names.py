@@ -62,3 +62,11 @@ def validate_label(value: str) -> str:
 
 def label_id(catalog: str, label: str) -> str:
     return f"{catalog}:{label}"
+
+
+def label_for_branch(branch: str) -> str:
+    """`feature/Login_Flow` -> `feature/login-flow`; UsageError when no valid label results."""
+    label = branch.lower()
+    label = re.sub(r"[^a-z0-9./=-]+", "-", label)
+    label = re.sub(r"([./=-])[./=-]+", r"\1", label).strip("./=-")
+    return validate_label(label)

@@ -7,7 +7,7 @@ import threading
 import time
 from typing import Any
 
-from monodex.indexer import crawlrun, gc, labelmeta
+from monodex.indexer import crawlrun, gc
 from monodex.indexer.session import Session
 
 from monodex.errors import MonodexError
@@ -34,25 +34,23 @@ def collect_garbage(s: Session) -> dict[str, Any]:
 
 
 def verify_labels(s: Session, stop: threading.Event) -> dict[str, Any]:
-    """Until the incremental-refresh issue brings `monodex verify`, verification is a full
-    re-crawl of every commit label at its indexed commit: it repairs any drift it meets."""
+    """Nightly: drop labels whose branch is gone (catalogs with prune_labels), then verify every
+    label from git and repair any drift found."""
+    from monodex.indexer import lifecycle, verify
+
     cfg = s.config()
-    states = [st for st in labelmeta.list_all(s.store) if st.source_kind == "git-commit" and st.commit_oid]
-    results = []
-    for st in states:
-        if stop.is_set() or st.catalog not in cfg.catalogs:
-            continue
-        try:
-            req = crawlrun.Request(cfg.catalogs[st.catalog], st.label, st.commit_oid, full=True)
-            summary = crawlrun.crawl(s, req, cancel=stop).as_json()
-            results.append(
-                {
-                    "label": st.label_id,
-                    "ok": True,
-                    "files_embedded": summary["files_embedded"],
-                    "files_removed": summary["files_removed"],
-                }
-            )
-        except MonodexError as exc:
-            results.append({"label": st.label_id, "ok": False, "error": exc.problem})
-    return {"labels": results}
+    pruned = []
+    if s.store.info() is not None:
+        for cat in cfg.catalogs.values():
+            if not cat.prune_labels or stop.is_set():
+                continue
+            try:
+                for label in lifecycle.branchless_labels(s.store, cat):
+                    lifecycle.remove_label(s.store, s.paths, cat.name, label)
+                    pruned.append(f"{cat.name}:{label}")
+            except MonodexError as exc:
+                pruned.append(f"{cat.name}: {exc.problem}")
+    result = verify.verify(s, repair_drift=True, should_stop=stop.is_set)
+    result["pruned"] = pruned
+    result["failed"] = sum(1 for r in result["labels"] if not r["ok"] and not r.get("ok_after_repair"))
+    return result

@@ -17,7 +17,20 @@ class Command(Protocol):
 
 
 def _load() -> dict[str, Command]:
-    from monodex.commands import catalog, chunk, crawl, gc, hooks, labels, runner, search, status, use, view
+    from monodex.commands import (
+        catalog,
+        chunk,
+        crawl,
+        gc,
+        hooks,
+        labels,
+        runner,
+        search,
+        status,
+        use,
+        verify,
+        view,
+    )
 
     modules: dict[str, ModuleType] = {
         "use": use,
@@ -28,6 +41,7 @@ def _load() -> dict[str, Command]:
         "view": view,
         "labels": labels,
         "gc": gc,
+        "verify": verify,
         "hooks": hooks,
         "runner": runner,
         "status": status,

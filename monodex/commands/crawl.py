@@ -21,6 +21,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--dry-run", action="store_true", help="print what would be indexed and skipped; write nothing"
     )
+    parser.add_argument(
+        "--full",
+        action="store_true",
+        help="re-walk the whole tree even when an incremental refresh is possible",
+    )
     add_json(parser)
 
 
@@ -51,7 +56,13 @@ def run(args: argparse.Namespace) -> int:
         request = crawlrun.Request(entry, label, commit=args.commit, working_dir=args.working_dir)
         result = crawlrun.dry_run(cfg, p, request)
     else:
-        job = {"catalog": catalog, "label": label, "commit": args.commit, "working_dir": args.working_dir}
+        job = {
+            "catalog": catalog,
+            "label": label,
+            "commit": args.commit,
+            "working_dir": args.working_dir,
+            "full": args.full,
+        }
         progress = Progress(enabled=None if not args.json else False)
         try:  # handed to the runner when it is up (it owns the shard), else run here
             result = dispatch.execute(p, "crawl", job, progress=progress, quiet=args.json)

@@ -6,12 +6,21 @@ import argparse
 import time
 from typing import Any
 
-from monodex import config, dispatch, output, paths
+from monodex import config, context, dispatch, output, paths
 from monodex.commands.common import add_json
+from monodex.errors import UsageError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--catalog", help="only this catalog")
+    parser.add_argument(
+        "action",
+        nargs="?",
+        choices=("list", "rm"),
+        default="list",
+        help="list (default) or rm: remove a label (its chunks go when no other label uses them)",
+    )
+    parser.add_argument("--catalog", help="only this catalog (rm: the label's catalog, default from 'use')")
+    parser.add_argument("--label", help="rm: the label to remove")
     add_json(parser)
 
 
@@ -28,9 +37,29 @@ def _render(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _render_rm(r: dict[str, Any]) -> str:
+    return (
+        f"removed {r['catalog']}:{r['label']}: {r['files']} files left it, "
+        f"{r['chunks_deleted']} chunks deleted (no other label used them), "
+        f"{r['chunks_unlabelled']} kept for other labels"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     p = paths.resolve()
     cfg = config.load(p)
+    if args.action == "rm":
+        if not args.label:
+            raise UsageError("labels rm needs --label", "pass --catalog C --label L (see 'monodex labels')")
+        catalog, label = context.resolve(p, args.catalog, args.label)
+        cfg.catalog(catalog)
+        job = {"catalog": catalog, "label": label}
+        output.emit(
+            dispatch.execute(p, "labels-rm", job, quiet=args.json), as_json=args.json, render=_render_rm
+        )
+        return 0
+    if args.label:
+        raise UsageError("--label is only for 'labels rm'", "drop --label, or use 'monodex labels rm'")
     if args.catalog:
         cfg.catalog(args.catalog)
     result = dispatch.execute(p, "labels", {"catalog": args.catalog}, quiet=args.json)

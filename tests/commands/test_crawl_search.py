@@ -212,9 +212,22 @@ def test_catalogs_sharing_files_each_see_their_own_labels_only(monorepo, run_jso
     other = git_repo({k: v for k, v in MONOREPO.items() if "retry" not in k}, name="other")
     assert run_json("catalog", "add", "other", str(other.path))[0] == 0
     assert run_json(*CRAWL, "--label", "main", "--commit", "HEAD")[0] == 0
-    code, summary, _ = run_json("crawl", "--catalog", "other", "--label", "main", "--commit", "HEAD", "--json")
+    code, summary, _ = run_json(
+        "crawl", "--catalog", "other", "--label", "main", "--commit", "HEAD", "--json"
+    )
     assert code == 0 and summary["files_reused"] == 3 and summary["files_embedded"] == 0
-    _, mine, _ = run_json("search", "--catalog", "other", "--label", "main", "--text", "retry request", "--limit", "20", "--json")
+    _, mine, _ = run_json(
+        "search",
+        "--catalog",
+        "other",
+        "--label",
+        "main",
+        "--text",
+        "retry request",
+        "--limit",
+        "20",
+        "--json",
+    )
     paths_seen = {r["relative_path"] for r in mine["results"]}
     assert paths_seen and not any(p.endswith("retry.ts") for p in paths_seen)
     assert "libraries/config/src/ConfigLoader.ts" in paths_seen

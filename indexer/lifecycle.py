@@ -1,0 +1,46 @@
+"""Removing labels: by request (`monodex labels rm`) or because their branch is gone."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from monodex.indexer import gitobjects, labelmeta, membership
+from monodex.indexer.search import require_label
+from monodex.indexer.store.base import Store
+
+from monodex import known_labels, logs, names
+from monodex.config import Catalog
+from monodex.errors import UsageError
+from monodex.paths import Paths
+
+
+def remove_label(store: Store, paths: Paths, catalog: str, label: str) -> dict[str, Any]:
+    """Membership removed from every chunk (chunks left with no label deleted), then the
+    metadata point: a crash in between leaves a label that lists no chunks, and rm again works."""
+    require_label(store, catalog, label)
+    report = membership.remove_label(store, f"{catalog}:{label}")
+    labelmeta.delete(store, f"{catalog}:{label}")
+    known_labels.remove(paths.state_dir, catalog, label)  # hooks stop tracking its branch
+    logs.get("monodex.labels").info("label.removed", label=f"{catalog}:{label}", chunks=report.points_deleted)
+    return {
+        "catalog": catalog,
+        "label": label,
+        "files": report.files,
+        "chunks_unlabelled": report.points_updated,
+        "chunks_deleted": report.points_deleted,
+    }
+
+
+def branchless_labels(store: Store, catalog: Catalog) -> list[str]:
+    """Commit labels of the catalog whose branch (mapped as the hooks map it) no longer exists."""
+    repo = gitobjects.open_repo(catalog.path)
+    live = set()
+    for branch in repo.branches():
+        with contextlib.suppress(UsageError):
+            live.add(names.label_for_branch(branch))
+    return [
+        st.label
+        for st in labelmeta.list_all(store, catalog.name)
+        if st.source_kind == "git-commit" and st.label not in live
+    ]

@@ -1,0 +1,165 @@
+"""Verification: recompute from git alone what a label should hold and compare with the store.
+
+Drift kinds (counts of files, or of points for orphans):
+- `missing_files`: the commit has the file (and it yields chunks), the label has no complete copy;
+- `stale_memberships`: the label holds a file the commit does not have;
+- `incomplete_sentinels`: the label holds the file but its sentinel is missing or not complete;
+- `chunk_count_mismatches`: the sentinel is complete but the label's chunks are not 1..chunk_count;
+- `package_mismatches`: the file is stored under another package name than the commit gives it;
+- `orphan_chunks`: points of the catalog that no label uses (GC's job; counted, repaired too);
+- `incomplete_label`: the label's last refresh did not finish.
+
+Repair never deletes what another label still needs: broken files are marked incomplete (their
+labels kept) so a full crawl of the label stores them again, then orphans are collected.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from monodex.indexer import crawlpolicy, crawlrun, gc, gitobjects, labelmeta
+from monodex.indexer.chunkers.base import FileContext
+from monodex.indexer.crawl import file_info
+from monodex.indexer.identity import chunk_point_id
+from monodex.indexer.labelmeta import CODE, LabelState
+from monodex.indexer.plan import plan_commit
+from monodex.indexer.session import Session
+from monodex.indexer.store.base import Filter, IsEmpty, Match
+
+from monodex.config import Catalog
+
+KINDS = (
+    "missing_files",
+    "stale_memberships",
+    "incomplete_sentinels",
+    "chunk_count_mismatches",
+    "package_mismatches",
+    "orphan_chunks",
+    "incomplete_label",
+)
+_KEYS = ("file_id", "chunk_ordinal", "chunk_count", "file_complete", "package_name", "relative_path")
+
+
+@dataclass
+class Finding:
+    catalog: str
+    label: str
+    drift: Counter[str] = field(default_factory=Counter)
+    broken_files: list[str] = field(default_factory=list)  # to store again
+    skipped: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.skipped and not any(self.drift.values())
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "catalog": self.catalog,
+            "label": self.label,
+            "ok": self.ok,
+            "drift": {k: self.drift.get(k, 0) for k in KINDS},
+        }
+        if self.skipped:
+            out["skipped"] = self.skipped
+        return out
+
+
+def check(s: Session, state: LabelState, catalog: Catalog) -> Finding:
+    found = Finding(state.catalog, state.label)
+    if state.source_kind != "git-commit" or not state.commit_oid:
+        found.skipped = "a working-directory label: re-run 'monodex crawl --working-dir' to refresh it"
+        return found
+    store, engine = s.store, s.engine
+    repo = gitobjects.open_repo(catalog.path)
+    policy = crawlpolicy.load(repo.workdir, s.paths)
+    plan = plan_commit(repo, state.commit_oid, policy, catalog.name)
+    target = crawlrun.target_for(catalog, state.label, state.commit_oid)
+    infos = [(f, file_info(target, engine, f)) for f in plan.files]
+    expected = {i.file_id: (f, i) for f, i in infos}
+    stored: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    flt = Filter(must=(Match("source_type", CODE), Match("active_label_ids", state.label_id)))
+    for rec in store.scroll(flt, payload_keys=_KEYS):
+        stored[str(rec.payload.get("file_id"))].append(rec.payload)
+    found.drift["incomplete_label"] = 0 if state.crawl_complete else 1
+    found.drift["stale_memberships"] = len(stored.keys() - expected.keys())
+    absent = [fid for fid in expected if fid not in stored]
+    for fid in expected.keys() & stored.keys():
+        points = stored[fid]
+        sentinel = next((p for p in points if p.get("chunk_ordinal") == 1), None)
+        if sentinel is None or sentinel.get("file_complete") is not True:
+            found.drift["incomplete_sentinels"] += 1
+        elif sorted(int(p["chunk_ordinal"]) for p in points) != list(
+            range(1, int(sentinel["chunk_count"]) + 1)
+        ):
+            found.drift["chunk_count_mismatches"] += 1
+        elif sentinel.get("package_name") != expected[fid][1].package_name:
+            found.drift["package_mismatches"] += 1
+        else:
+            continue
+        found.broken_files.append(fid)
+    # A planned file may rightly be absent: binary, not UTF-8, or no chunks at all.
+    wanted = [expected[fid][0] for fid in absent]
+    for f, content in plan.reader(wanted):
+        ctx = FileContext(relative_path=f.relative_path, package_name=f.package_name, budget=0)
+        if engine.chunk(f.strategy, content.decode("utf-8"), ctx):
+            found.drift["missing_files"] += 1
+    orphans = Filter(
+        must=(Match("source_type", CODE), Match("catalog", catalog.name), IsEmpty("active_label_ids"))
+    )
+    found.drift["orphan_chunks"] = store.count(orphans)
+    return found
+
+
+def repair(s: Session, finding: Finding, catalog: Catalog, commit: str) -> None:
+    store = s.store
+    for fid in finding.broken_files:
+        ids = [r.id for r in store.scroll(Filter(must=(Match("source_type", CODE), Match("file_id", fid))))]
+        sentinel = chunk_point_id(fid, 1)
+        rest = [i for i in ids if i != sentinel]
+        if sentinel in ids:  # keeps its labels: the crawl stores the file again for all of them
+            store.set_payload([sentinel], {"file_complete": False})
+        if rest:
+            store.delete(rest)
+    crawlrun.crawl(s, crawlrun.Request(catalog, finding.label, commit, full=True))
+    gc.collect(store, catalog.name, dry_run=False, now=time.time())
+
+
+def verify(
+    s: Session,
+    *,
+    catalog: str | None = None,
+    label: str | None = None,
+    repair_drift: bool = False,
+    should_stop: Callable[[], bool] = lambda: False,
+) -> dict[str, Any]:
+    cfg = s.config()
+    if catalog:
+        cfg.catalog(catalog)
+    if s.store.info() is None:
+        return {"labels": []}
+    states = [st for st in labelmeta.list_all(s.store, catalog) if label is None or st.label == label]
+    if label is not None and not states:
+        from monodex.indexer.search import require_label
+
+        require_label(s.store, catalog or "", label)
+    rows = []
+    for st in states:
+        if should_stop():
+            break
+        cat = cfg.catalogs.get(st.catalog)
+        if cat is None:
+            rows.append({**Finding(st.catalog, st.label, skipped="catalog not registered").as_json()})
+            continue
+        finding = check(s, st, cat)
+        row = finding.as_json()
+        if repair_drift and not finding.ok and not finding.skipped:
+            repair(s, finding, cat, st.commit_oid)
+            after = check(s, labelmeta.read(s.store, st.label_id) or st, cat)
+            row["repaired"] = True
+            row["ok_after_repair"] = after.ok
+        rows.append(row)
+    return {"labels": rows}

@@ -1,0 +1,54 @@
+"""Check from git alone that each label holds exactly what its commit has; --repair fixes drift."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from monodex import config, context, dispatch, output, paths
+from monodex.commands.common import add_json
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--catalog", help="only this catalog (default: every catalog)")
+    parser.add_argument("--label", help="only this label (its catalog from --catalog or 'monodex use')")
+    parser.add_argument(
+        "--repair", action="store_true", help="fix the drift found (re-stores what is broken)"
+    )
+    add_json(parser)
+
+
+def _render(r: dict[str, Any]) -> str:
+    if not r["labels"]:
+        return "nothing to verify: no labels are indexed"
+    lines = []
+    for row in r["labels"]:
+        name = f"{row['catalog']}:{row['label']}"
+        if row.get("skipped"):
+            lines.append(f"{name}: skipped ({row['skipped']})")
+            continue
+        drift = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in row["drift"].items() if v)
+        state = "ok" if row["ok"] else f"DRIFT: {drift}"
+        if row.get("repaired"):
+            state += "; repaired" + ("" if row["ok_after_repair"] else ", but drift remains (see the log)")
+        elif not row["ok"]:
+            state += " (run 'monodex verify --repair')"
+        lines.append(f"{name}: {state}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    p = paths.resolve()
+    cfg = config.load(p)
+    catalog = args.catalog
+    if args.label:
+        catalog, _ = context.resolve(p, args.catalog, args.label)
+    if catalog:
+        cfg.catalog(catalog)
+    job = {"catalog": catalog, "label": args.label, "repair": args.repair}
+    result = dispatch.execute(p, "verify", job, quiet=args.json)
+    output.emit(result, as_json=args.json, render=_render)
+    failing = any(
+        not r["ok"] and not r.get("ok_after_repair") and not r.get("skipped") for r in result["labels"]
+    )
+    return 1 if failing else 0
