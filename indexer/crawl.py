@@ -14,10 +14,11 @@ from typing import Any, Protocol
 from monodex.indexer import labelmeta, membership
 from monodex.indexer.chunkers.base import FileContext
 from monodex.indexer.identity import chunk_point_id, file_id
+from monodex.indexer.labelmeta import CODE
 from monodex.indexer.payloads import FileInfo, chunk_payload, embed_text
 from monodex.indexer.pipeline import _DONE, EmbedLoop, FileJob, Uploader
 from monodex.indexer.sources import Reader, SourceFile
-from monodex.indexer.store.base import Store
+from monodex.indexer.store.base import Filter, Match, MatchAny, Store
 
 from monodex.errors import MonodexError
 
@@ -72,7 +73,8 @@ class CrawlSummary:
     files_reused: int = 0
     files_embedded: int = 0
     files_removed: int = 0
-    chunks_embedded: int = 0
+    chunks_embedded: int = 0  # run through the model
+    chunks_reused: int = 0  # vectors copied from stored chunks with the same embedded text
     seconds: float = 0.0
     skipped: dict[str, int] = field(default_factory=dict)
     upload_requests: int = 0
@@ -88,6 +90,7 @@ class CrawlSummary:
             "files_embedded": self.files_embedded,
             "files_removed": self.files_removed,
             "chunks_embedded": self.chunks_embedded,
+            "chunks_reused": self.chunks_reused,
             "seconds": round(self.seconds, 3),
             "skipped": dict(self.skipped),
         }
@@ -213,6 +216,7 @@ class Crawl:
         summary.files_embedded = stats.files_stored
         summary.files_removed = removed.files
         summary.chunks_embedded = stats.chunks_embedded
+        summary.chunks_reused = stats.chunks_reused
         summary.upload_requests = stats.upload_requests
         summary.seconds = time.monotonic() - t0
         return summary
@@ -271,6 +275,7 @@ class Crawl:
         if uploader.error is not None:
             raise uploader.error
         uploader.stats.chunks_embedded = loop.chunks
+        uploader.stats.chunks_reused = loop.reused
         return uploader.stats
 
     def _produce(
@@ -313,4 +318,23 @@ class Crawl:
             chunk_payload(info, c, ordinal=i, count=len(chunks), labels=keep, embedded=t)
             for i, (c, t) in enumerate(zip(chunks, texts, strict=True), start=1)
         ]
-        return FileJob(file_id=info.file_id, payloads=payloads, texts=texts)
+        return FileJob(file_id=info.file_id, payloads=payloads, texts=texts, known=self._known(payloads))
+
+    def _known(self, payloads: list[dict[str, Any]]) -> dict[int, Any]:
+        """Vectors already stored for the same embedded text by the same model: an edited file
+        is a new file, but most of its chunks are not new text."""
+        hashes = {str(p["embedded_text_hash"]) for p in payloads}
+        flt = Filter(
+            must=(
+                Match("source_type", CODE),
+                Match("embedder_id", self.impl.embedder_id),
+                MatchAny("embedded_text_hash", tuple(sorted(hashes))),
+            )
+        )
+        found: dict[str, Any] = {}
+        for rec in self.store.scroll(flt, with_vectors=True, payload_keys=("embedded_text_hash",)):
+            if rec.dense is not None:
+                found.setdefault(str(rec.payload["embedded_text_hash"]), rec.dense)
+            if len(found) == len(hashes):
+                break
+        return {i: found[h] for i, p in enumerate(payloads) if (h := str(p["embedded_text_hash"])) in found}

@@ -33,12 +33,14 @@ class FileJob:
     payloads: list[dict[str, Any]]  # ordinal order; ordinal 1 is the sentinel
     texts: list[str]  # what is embedded, aligned with payloads
     vectors: list[Any] = field(default_factory=list)
+    known: dict[int, Any] = field(default_factory=dict)  # index -> a stored vector for the same text
 
 
 @dataclass
 class PipelineStats:
     files_stored: int = 0
     chunks_embedded: int = 0
+    chunks_reused: int = 0
     upload_requests: int = 0
     stored_file_ids: set[str] = field(default_factory=set)
 
@@ -124,13 +126,20 @@ class EmbedLoop:
         self.on_progress = on_progress
         self.waiting: list[FileJob] = []
         self.texts: list[tuple[FileJob, int]] = []
-        self.chunks = 0
+        self.chunks = 0  # run through the model
+        self.reused = 0  # vectors copied from stored chunks with the same embedded text
         self.files = 0
 
     def add(self, job: FileJob) -> None:
+        job.vectors = [job.known.get(i) for i in range(len(job.texts))]
+        missing = [i for i, v in enumerate(job.vectors) if v is None]
+        self.reused += len(job.texts) - len(missing)
+        if not missing:
+            self._hand_over(job)
+            self.on_progress(self.files, self.chunks)
+            return
         self.waiting.append(job)
-        job.vectors = [None] * len(job.texts)
-        self.texts.extend((job, i) for i in range(len(job.texts)))
+        self.texts.extend((job, i) for i in missing)
         while len(self.texts) >= self.batch_size:
             self._embed(self.texts[: self.batch_size])
             self.texts = self.texts[self.batch_size :]

@@ -24,6 +24,7 @@ KEYWORD_INDEXES = (
     "chunk_kind",
     "embedder_id",
     "label_id",
+    "embedded_text_hash",  # chunk-level vector reuse looks chunks up by what was embedded
 )
 INTEGER_INDEXES = ("chunk_ordinal",)
 

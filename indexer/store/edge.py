@@ -185,6 +185,11 @@ class EdgeStore:
             embedder_id=embedder_id,
         )
         self._open()
+        have = meta.get("keyword_indexes", [k for k in KEYWORD_INDEXES if k != "embedded_text_hash"])
+        if missing := [k for k in KEYWORD_INDEXES if k not in have]:  # shards made by older versions
+            for key in missing:
+                self._update(qe.UpdateOperation.create_field_index(key, qe.PayloadSchemaType.Keyword))
+            jsonfile.write_atomic(self.dir / META, {**meta, "keyword_indexes": list(KEYWORD_INDEXES)})
 
     def _create(self, *, dim: int, embedder_id: str) -> None:
         for leftover in self.dir.iterdir():  # an interrupted create: no META, so never any data
@@ -205,7 +210,8 @@ class EdgeStore:
             self._update(qe.UpdateOperation.create_field_index(key, qe.PayloadSchemaType.Integer))
         self._call(self._shard.flush)
         # Written last: a crash before this leaves no half-made collection that looks complete.
-        jsonfile.write_atomic(self.dir / META, {"dim": dim, "embedder_id": embedder_id})
+        meta = {"dim": dim, "embedder_id": embedder_id, "keyword_indexes": list(KEYWORD_INDEXES)}
+        jsonfile.write_atomic(self.dir / META, meta)
 
     def info(self) -> CollectionInfo | None:
         meta = self._meta()

@@ -247,3 +247,23 @@ def test_doubt_means_a_full_crawl(setup, tmp_path: Path) -> None:  # type: ignor
     )
     history.step()
     assert refresh(repo.commit("policy changed"))["mode"] == "full"  # another crawl policy
+
+
+def test_a_one_function_edit_runs_the_model_on_the_changed_chunks_only(setup) -> None:  # type: ignore[no-untyped-def]
+    repo, live, refresh, reference = setup
+    body = [
+        f"/** Transform number {i} of the pipeline. */\nexport function transform{i}(input: string): string {{\n"
+        + "".join(f"  const part{j} = input.slice({j}, {j + i + 1}).trim();\n" for j in range(12))
+        + f"  return part0 + part{i % 12};\n}}\n"
+        for i in range(20)
+    ]
+    repo.write("libs/alpha/src/transforms.ts", "\n".join(body))
+    first = refresh(repo.commit("twenty functions"))
+    assert first["chunks_embedded"] >= 20 and first["chunks_reused"] == 0
+    body[7] = body[7].replace("return part0", "return part1 + part0")
+    repo.write("libs/alpha/src/transforms.ts", "\n".join(body))
+    sha = repo.commit("edit one function")
+    summary = refresh(sha)
+    assert summary["mode"] == "incremental" and summary["files_embedded"] == 1
+    assert 1 <= summary["chunks_embedded"] <= 2 and summary["chunks_reused"] >= first["chunks_embedded"] - 2
+    assert label_state(live, "acme:main") == reference(sha)

@@ -230,3 +230,23 @@ def test_open_store_picks_the_adapter_lazily(tmp_path: Path) -> None:
     assert isinstance(server, ServerStore)
     server.close()
     assert not tmp_path.joinpath("d").exists()
+
+
+def test_an_older_edge_shard_gains_the_new_payload_index(tmp_path: Path) -> None:
+    import json
+
+    s = EdgeStore(tmp_path, "old")
+    s.ensure_collection(dim=DIM, embedder_id="e")
+    s.close()
+    meta_file = tmp_path / "old" / edge.META
+    meta = json.loads(meta_file.read_text())
+    meta.pop("keyword_indexes")  # what session 1 wrote
+    meta_file.write_text(json.dumps(meta))
+    s = EdgeStore(tmp_path, "old")
+    s.ensure_collection(dim=DIM, embedder_id="e")
+    s.upsert(
+        [Point(str(uuid.uuid4()), {"embedded_text_hash": "sha256:x", "source_type": "code"}, [1.0] * DIM)]
+    )
+    hits = list(s.scroll(Filter(must=(MatchAny("embedded_text_hash", ("sha256:x",)),))))
+    s.close()
+    assert len(hits) == 1 and "embedded_text_hash" in json.loads(meta_file.read_text())["keyword_indexes"]
