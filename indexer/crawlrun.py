@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from monodex.indexer import chunkers, crawlpolicy, gitobjects, labelmeta
 from monodex.indexer.chunkers.base import FileContext
-from monodex.indexer.crawl import Crawl, CrawlSettings, CrawlSummary, CrawlTarget, Progress
+from monodex.indexer.crawl import Crawl, CrawlSettings, CrawlSummary, CrawlTarget, Progress, file_info
 from monodex.indexer.delta import plan_delta
 from monodex.indexer.gitobjects import GitRepo
 from monodex.indexer.labelmeta import LabelState
 from monodex.indexer.plan import Plan, plan_commit, plan_working_dir
 from monodex.indexer.session import Session
 
-from monodex import known_labels
+from monodex import jsonfile, known_labels
 from monodex.config import Catalog, Config
 from monodex.paths import Paths
 
@@ -76,6 +78,37 @@ def target_for(catalog: Catalog, label: str, commit: str) -> CrawlTarget:
     )
 
 
+def _read_cache(path: Path) -> dict[str, list[Any]]:
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def working_dir_scope(
+    s: Session, state: LabelState | None, facts: dict[str, Any], target: CrawlTarget, plan: Plan
+) -> set[str] | None:
+    """Paths whose file differs between the disk and the label (content, package, presence),
+    or None for a full crawl: no complete working-directory label made the same way."""
+    if state is None or state.source_kind != "working-directory" or not state.crawl_complete:
+        return None
+    if any(state.extra.get(k) != v for k, v in facts.items()):
+        return None
+    stored: dict[str, tuple[str, str]] = {}
+    flt = labelmeta.code_filter(target.catalog, target.label_id)
+    for rec in s.store.scroll(flt, payload_keys=("relative_path", "file_id", "package_name")):
+        stored[str(rec.payload["relative_path"])] = (
+            str(rec.payload["file_id"]),
+            str(rec.payload["package_name"]),
+        )
+    wanted = {}
+    for f in plan.files:
+        info = file_info(target, s.engine, f)
+        wanted[f.relative_path] = (info.file_id, info.package_name)
+    return {p for p in stored.keys() | wanted.keys() if stored.get(p) != wanted.get(p)}
+
+
 def crawl(s: Session, req: Request, *, progress: Progress | None = None, cancel: Any = None) -> CrawlSummary:
     target = CrawlTarget(
         catalog=req.catalog.name,
@@ -89,8 +122,15 @@ def crawl(s: Session, req: Request, *, progress: Progress | None = None, cancel:
     policy = crawlpolicy.load(repo.workdir, s.paths)
     facts = {"policy_fingerprint": policy.fingerprint, "implementation": implementation_id(s.engine)}
     bases: list[str] = []
+    scope: set[str] | None = None
     if req.working_dir:
-        plan, commit = plan_working_dir(repo.workdir, policy, req.catalog.name), ""
+        cache_file = s.paths.state_dir / "worktree" / f"{req.catalog.name}.json"
+        cache = _read_cache(cache_file)
+        plan, commit = plan_working_dir(repo.workdir, policy, req.catalog.name, cache), ""
+        jsonfile.write_atomic(cache_file, cache)
+        if not req.full and s.store.info() is not None:
+            state = labelmeta.read(s.store, target.label_id)
+            scope = working_dir_scope(s, state, facts, target, plan)
     else:
         commit = repo.resolve(req.commit or "HEAD")
         if not req.full and s.store.info() is not None:
@@ -98,14 +138,17 @@ def crawl(s: Session, req: Request, *, progress: Progress | None = None, cancel:
             bases = incremental_bases(state, facts, repo, commit)
         if bases:
             delta = plan_delta(repo, bases, commit, policy, req.catalog.name)
-            plan = delta.plan
+            plan, scope = delta.plan, delta.scope
         else:
             plan = plan_commit(repo, commit, policy, req.catalog.name)
     target = dataclasses.replace(target, commit_oid=commit)
     run = Crawl(s.store, s.engine, target, settings=settings, progress=progress, cancel=cancel)
     if bases:
         pending = {**facts, "pending_commit_oids": sorted({*bases[1:], commit})}
-        summary = run.run(plan.files, plan.reader, scope=delta.scope, base_commit=bases[0], facts=pending)
+        summary = run.run(plan.files, plan.reader, scope=scope, base_commit=bases[0], facts=pending)
+    elif scope is not None:  # a working-directory label: only the files that differ
+        files = [f for f in plan.files if f.relative_path in scope]
+        summary = run.run(files, plan.reader, scope=scope, facts=facts)
     else:
         summary = run.run(plan.files, plan.reader, facts=facts)
     summary.skipped = dict(plan.skipped)

@@ -156,10 +156,12 @@ def blob_reader(repo: GitRepo) -> RawReader:
     return read_raw
 
 
-def plan_working_dir(root: Path, policy: CrawlPolicy, catalog: str) -> Plan:
+def plan_working_dir(
+    root: Path, policy: CrawlPolicy, catalog: str, cache: worktree.StatCache | None = None
+) -> Plan:
     """Plan a crawl of the files on disk (worktree.py): never following links, .gitignore
     respected, blob ids as `git hash-object` computes them, packages from package.json on disk."""
-    tree = worktree.scan(root, policy.should_crawl, max_bytes=policy.max_file_bytes)
+    tree = worktree.scan(root, policy.should_crawl, max_bytes=policy.max_file_bytes, cache=cache)
     packages = PackageIndex.from_working_dir(root, tree.manifests)
     files, skipped = select(tree.entries, policy, packages, catalog)
     skipped.update(tree.skipped)

@@ -12,15 +12,20 @@ from __future__ import annotations
 
 import os
 import stat
+import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from monodex.indexer.gitobjects import TreeEntry, ignore_filter
 from monodex.indexer.identity import git_blob_sha1
 from monodex.indexer.packages import is_manifest
 
+# path -> [size, mtime_ns, ctime_ns, inode, blob_id]
+StatCache = dict[str, list[Any]]
+_RACY_NS = 2_000_000_000  # a file modified this recently may change again within the same tick
 _LINK, _GITLINK, _FILE, _EXEC = 0o120000, 0o160000, 0o100644, 0o100755
 
 
@@ -30,11 +35,18 @@ class WorkTree:
     entries: list[TreeEntry] = field(default_factory=list)
     manifests: list[str] = field(default_factory=list)  # package.json paths, for PackageIndex
     skipped: Counter[str] = field(default_factory=Counter)  # `unreadable`
+    cache: StatCache = field(default_factory=dict)
+    hashed: int = 0  # files read to compute their blob id (the others came from the cache)
 
 
-def scan(root: Path, wanted: Callable[[str], bool], *, max_bytes: int) -> WorkTree:
-    """Every file, link and nested repository under root; blob ids only for wanted files."""
-    tree = WorkTree(root)
+def scan(
+    root: Path, wanted: Callable[[str], bool], *, max_bytes: int, cache: StatCache | None = None
+) -> WorkTree:
+    """Every file, link and nested repository under root; blob ids only for wanted files.
+
+    With a cache, a file whose size, mtime, ctime and inode are unchanged keeps its blob id
+    without being read (git's index does the same); the cache is updated in place."""
+    tree = WorkTree(root, cache=cache if cache is not None else {})
     is_ignored = ignore_filter(root)
     folders = [""]
     while folders:
@@ -81,11 +93,18 @@ def _add_file(
     mode = _EXEC if st.st_mode & 0o111 else _FILE
     blob_id = ""
     if wanted(path) and 0 < st.st_size <= max_bytes:
-        content = read(tree.root, path)
-        if content is None:
-            tree.skipped["unreadable"] += 1
-            return
-        blob_id = git_blob_sha1(content)
+        key = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+        cached = tree.cache.get(path)
+        if cached is not None and cached[:4] == key and time.time_ns() - st.st_mtime_ns > _RACY_NS:
+            blob_id = str(cached[4])
+        else:
+            content = read(tree.root, path)
+            if content is None:
+                tree.skipped["unreadable"] += 1
+                return
+            blob_id = git_blob_sha1(content)
+            tree.hashed += 1
+            tree.cache[path] = [*key, blob_id]
     tree.entries.append(TreeEntry(path, blob_id, mode, st.st_size))
 
 

@@ -267,3 +267,51 @@ def test_a_one_function_edit_runs_the_model_on_the_changed_chunks_only(setup) ->
     assert summary["mode"] == "incremental" and summary["files_embedded"] == 1
     assert 1 <= summary["chunks_embedded"] <= 2 and summary["chunks_reused"] >= first["chunks_embedded"] - 2
     assert label_state(live, "acme:main") == reference(sha)
+
+
+def test_working_dir_labels_refresh_only_the_edited_files(setup, engine, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    repo, live, _, _ = setup
+    History(repo, 7)
+    repo.commit("initial")
+    p = paths.resolve()
+    cat = Catalog("acme", repo.path)
+    cfg = config.Config(catalogs={"acme": cat})
+
+    def crawl_wd(store: Any, *, full: bool = False) -> dict[str, Any]:
+        s = Session(cfg, p, store=store, engine=engine)
+        return crawlrun.crawl(s, crawlrun.Request(cat, "wip", None, working_dir=True, full=full)).as_json()
+
+    assert crawl_wd(live)["mode"] == "full"
+    repo.write("libs/alpha/src/f0.ts", _ts(random.Random(99), 2))  # two edits
+    repo.write("libs/beta/src/f1.ts", _ts(random.Random(98), 1))
+    repo.write("libs/beta/src/new.ts", _ts(random.Random(97), 1))  # one new file
+    (repo.path / "docs/notes.txt").unlink()  # one deleted
+    summary = crawl_wd(live)
+    assert (
+        summary["mode"] == "incremental" and summary["files_embedded"] == 3 and summary["files_removed"] == 3
+    )  # old versions too
+    ref = EdgeStore(tmp_path / "wd-ref", "monodex")
+    crawl_wd(ref, full=True)
+    assert label_state(live, "acme:wip") == label_state(ref, "acme:wip")
+    ref.close()
+    again = crawl_wd(live)  # nothing changed: nothing read from the model, nothing stored
+    assert again["mode"] == "incremental" and again["files_embedded"] == again["files_removed"] == 0
+
+
+def test_the_stat_cache_rehashes_only_changed_files(git_repo) -> None:  # type: ignore[no-untyped-def]
+    import os
+
+    from monodex.indexer import worktree
+
+    repo = git_repo({f"src/f{i}.ts": f"export const v{i} = {i};\n" for i in range(5)}, name="acme")
+    old = 1_600_000_000
+    for f in (repo.path / "src").iterdir():
+        os.utime(f, (old, old))
+    cache: worktree.StatCache = {}
+    first = worktree.scan(repo.path, lambda p: p.endswith(".ts"), max_bytes=1 << 20, cache=cache)
+    assert first.hashed == 5
+    again = worktree.scan(repo.path, lambda p: p.endswith(".ts"), max_bytes=1 << 20, cache=cache)
+    assert again.hashed == 0 and {e.blob_id for e in again.entries} == {e.blob_id for e in first.entries}
+    repo.write("src/f2.ts", "export const v2 = 'changed';\n")
+    third = worktree.scan(repo.path, lambda p: p.endswith(".ts"), max_bytes=1 << 20, cache=cache)
+    assert third.hashed == 1  # the edited file, and only it (its mtime is new: never trusted)
