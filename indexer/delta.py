@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from monodex.indexer.crawlpolicy import CrawlPolicy
-from monodex.indexer.gitobjects import GitRepo, TreeEntry
+from monodex.indexer.gitobjects import Change, GitRepo, TreeEntry
 from monodex.indexer.packages import MANIFEST, _name, is_manifest
 from monodex.indexer.plan import Plan, blob_reader, select
 
@@ -58,6 +58,15 @@ class _Packages:
             folder = posixpath.dirname(folder)
 
 
+def _name_may_change(repo: GitRepo, ch: Change) -> bool:
+    """False for an edited package.json whose `name` stayed the same (a version bump)."""
+    if ch.kind != "modify" or not ch.old_blob or not ch.new_blob:
+        return True
+    blobs = dict(repo.read_blobs([ch.old_blob, ch.new_blob]))
+    path = ch.new_path or ""
+    return _name(path, blobs[ch.old_blob]) != _name(path, blobs[ch.new_blob])
+
+
 def plan_delta(repo: GitRepo, bases: Sequence[str], target: str, policy: CrawlPolicy, catalog: str) -> Delta:
     """Scope = paths changed from any of `bases` to `target` (several bases when an interrupted
     refresh towards another commit must be finished too), widened by moved packages."""
@@ -69,12 +78,15 @@ def plan_delta(repo: GitRepo, bases: Sequence[str], target: str, policy: CrawlPo
                 if path is None:
                     continue
                 scope.add(path)
-                if is_manifest(path):
+                if is_manifest(path) and _name_may_change(repo, ch):
                     manifest_dirs.add(posixpath.dirname(path))
     changed = len(scope)
-    for folder in manifest_dirs:  # files below an edited manifest may have changed package
+    for folder in manifest_dirs:  # files below a moved or renamed package may change package
         scope.update(e.path for e in repo.entries_under(target, folder))
-    entries = [e for p in sorted(scope) if (e := repo.entry_at(target, p)) is not None]
+    # A path the policy never crawls holds nothing in the label and contributes nothing: it
+    # stays in scope (harmless) but costs no tree lookup. Release commits bump hundreds of them.
+    candidates = sorted(p for p in scope if policy.should_crawl(p))
+    entries = [e for p in candidates if (e := repo.entry_at(target, p)) is not None]
     wanted = [e for e in entries if e.kind == "file" and policy.should_crawl(e.path)]
     sizes = repo.blob_sizes(e.blob_id for e in wanted)
     sized = [TreeEntry(e.path, e.blob_id, e.mode, sizes.get(e.blob_id)) for e in entries]

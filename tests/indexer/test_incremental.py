@@ -96,12 +96,17 @@ class History:
     def package(self) -> str:
         pkg = self.rng.choice(self.PACKAGES)
         manifest = self.repo.path / pkg / "package.json"
-        choice = self.rng.choice(["rename", "remove", "nested"])
+        choice = self.rng.choice(["rename", "remove", "nested", "bump"])
         if not manifest.exists():
             self.repo.write(f"{pkg}/package.json", json.dumps({"name": f"@acme/{pkg}-back"}))
         elif choice == "rename":
             self.repo.write(f"{pkg}/package.json", json.dumps({"name": f"@acme/renamed{self.counter}"}))
             self.counter += 1
+        elif choice == "bump":  # the name stays: nothing below it changes package
+            doc = json.loads(manifest.read_text())
+            doc["version"] = f"1.{self.counter}.0"
+            self.counter += 1
+            self.repo.write(f"{pkg}/package.json", json.dumps(doc))
         elif choice == "remove":
             self.repo.git("rm", "-q", "-f", f"{pkg}/package.json")
         else:
