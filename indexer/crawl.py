@@ -266,6 +266,8 @@ class Crawl:
             while (item := jobs.get()) is not _DONE:
                 if isinstance(item, BaseException):
                     raise item
+                if self.cancel.is_set():  # the producer may be far ahead: stop at this file
+                    raise Interrupted("the crawl was stopped", "run it again to resume")
                 loop.add(item)
             loop.finish()
         finally:

@@ -169,6 +169,7 @@ class Embedder:
             verify(spec.model_path, spec.sha256)
         self.tokenizer, self._pad_id = _tokenizer(spec)
         self._specials = self.tokenizer.num_special_tokens_to_add(False)
+        self._plain: Tokenizer | None = None
         self.session = _session(spec.model_path, threads)
         self.inputs = _inputs(self.session, spec.model_path)
         self.output = _output(self.session)
@@ -184,6 +185,16 @@ class Embedder:
         """Tokens in `text` with special tokens, before truncation (so > max_tokens means cut)."""
         e = self._encode([text])[0]
         return len(e.ids) + sum(len(o.ids) - self._specials for o in e.overflowing)
+
+    def count_plain(self, text: str) -> int:
+        """Tokens of `text` as the model reads it, without special tokens or truncation: what a
+        token budget for an agent's context should count."""
+        if self._plain is None:
+            plain = Tokenizer.from_str(self.tokenizer.to_str())
+            plain.no_truncation()
+            plain.no_padding()
+            self._plain = plain
+        return len(self._plain.encode(text, add_special_tokens=False).ids)
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         """[len(texts), dim] float32, document_prefix applied; long texts silently truncated."""

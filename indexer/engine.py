@@ -32,5 +32,8 @@ class Engine:
     def embed_documents(self, texts: Sequence[str]) -> Any:
         return self.embedder.embed_documents(texts)
 
+    def count_tokens(self, text: str) -> int:
+        return self.embedder.count_plain(text)
+
     def embed_query(self, text: str) -> Sequence[float]:
         return [float(x) for x in self.embedder.embed_query(text)]

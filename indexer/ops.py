@@ -20,16 +20,42 @@ Op = Callable[[Session, dict[str, Any], Progress | None, threading.Event | None]
 
 
 def search(s: Session, a: dict[str, Any], _p: Progress | None, _c: threading.Event | None) -> dict[str, Any]:
-    s.config().catalog(a["catalog"])
+    """Results plus the label's freshness; `fresh` (seconds) waits for the label to reflect its
+    branch first; `max_tokens` packs the results into that budget."""
+    from monodex.indexer import budget, freshness
+
+    cat = s.config().catalog(a["catalog"])
+    max_tokens = a.get("max_tokens")
+    if max_tokens is not None and int(max_tokens) < 1:
+        raise UsageError(f"max_tokens must be at least 1, got {max_tokens}", "pass a budget such as 2000")
+    filters = searching.Filters.from_args(a)
+    fresh = None
+    if a.get("fresh") is not None:
+        fresh = freshness.wait_fresh(s, cat, a["label"], float(a["fresh"]))
     results = searching.search(
-        s.store, s.engine, catalog=a["catalog"], label=a["label"], text=a["text"], limit=int(a["limit"])
+        s.store,
+        s.engine,
+        catalog=a["catalog"],
+        label=a["label"],
+        text=a["text"],
+        limit=int(a["limit"]),
+        filters=filters,
     )
-    return {"results": results}
+    if fresh is None:
+        fresh = freshness.describe(s, cat, searching.require_label(s.store, cat.name, a["label"]))
+    answer: dict[str, Any] = {"results": results, "freshness": fresh}
+    if max_tokens is not None:
+        answer["results"], answer["budget"] = budget.pack(results, int(max_tokens), s.engine.count_tokens)
+    return answer
 
 
 def view(s: Session, a: dict[str, Any], _p: Progress | None, _c: threading.Event | None) -> dict[str, Any]:
     s.config().catalog(a["catalog"])
-    selector = searching.parse_selector(a["id"])
+    if a.get("path"):  # by path: the file as this label has it
+        fid = searching.file_id_at(s.store, catalog=a["catalog"], label=a["label"], path=str(a["path"]))
+        selector = searching.parse_selector(fid + (f":{a['range']}" if a.get("range") else ""))
+    else:
+        selector = searching.parse_selector(a["id"])
     return searching.view(s.store, catalog=a["catalog"], label=a["label"], selector=selector)
 
 

@@ -36,6 +36,37 @@ def embed_text(info: FileInfo, chunk: Chunk) -> str:
     return "\n".join(head) + "\n\n" + chunk.text
 
 
+LANGS = {
+    ".ts": "typescript",
+    ".tsx": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".js": "javascript",
+    ".jsx": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".md": "markdown",
+    ".mdx": "markdown",
+    ".json": "json",
+    ".yaml": "yaml",
+    ".yml": "yaml",
+}
+
+
+def lang_of(relative_path: str) -> str:
+    """`--lang` filters on this: the language a file is written in, from its extension."""
+    name = relative_path.rsplit("/", 1)[-1].lower()
+    ext = "." + name.rsplit(".", 1)[-1] if "." in name else ""
+    return LANGS.get(ext, ext.lstrip(".") or "text")
+
+
+def path_prefixes(relative_path: str) -> list[str]:
+    """Every ancestor folder and the path itself: `--path` matches any of them exactly, which a
+    keyword index answers (Qdrant has no prefix match on keywords)."""
+    parts = relative_path.split("/")
+    return ["/".join(parts[:i]) for i in range(1, len(parts) + 1)]
+
+
 def text_hash(text: str) -> str:
     return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -56,6 +87,8 @@ def chunk_payload(
         "embedded_text_hash": text_hash(embedded),
         "file_id": info.file_id,
         "relative_path": info.relative_path,
+        "path_prefixes": path_prefixes(info.relative_path),
+        "lang": lang_of(info.relative_path),
         "package_name": info.package_name,
         "source_uri": info.source_uri,
         "chunk_ordinal": ordinal,

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from monodex.indexer import labelmeta
+from monodex.indexer.chunkers.base import CHUNK_KINDS
 from monodex.indexer.labelmeta import CODE, LabelState
-from monodex.indexer.store.base import Filter, Match, Store
+from monodex.indexer.store.base import Condition, Filter, Match, MatchAny, Store
 
 from monodex.errors import MonodexError, UsageError
 
@@ -46,17 +47,75 @@ def require_label(store: Store, catalog: str, label: str) -> LabelState:
     return state
 
 
+@dataclass(frozen=True)
+class Filters:
+    """Narrowing a search: any of `paths` (a folder or file, relative to the repository root),
+    and exactly `package`, `kind` and `lang` when given."""
+
+    paths: tuple[str, ...] = ()
+    package: str | None = None
+    kind: str | None = None
+    lang: str | None = None
+
+    @classmethod
+    def from_args(cls, a: dict[str, Any]) -> Filters:
+        paths = a.get("paths") or ()
+        if isinstance(paths, str):
+            paths = (paths,)
+        f = cls(
+            paths=tuple(_norm_path(p) for p in paths),
+            package=a.get("package") or None,
+            kind=a.get("kind") or None,
+            lang=(a.get("lang") or "").lower() or None,
+        )
+        if f.kind is not None and f.kind not in CHUNK_KINDS:
+            raise UsageError(f"unknown chunk kind {f.kind!r}", f"use one of: {', '.join(CHUNK_KINDS)}")
+        return f
+
+    def conditions(self) -> tuple[Condition, ...]:
+        out: list[Condition] = []
+        if self.paths:
+            out.append(MatchAny("path_prefixes", self.paths))
+        if self.package:
+            out.append(Match("package_name", self.package))
+        if self.kind:
+            out.append(Match("chunk_kind", self.kind))
+        if self.lang:
+            out.append(Match("lang", self.lang))
+        return tuple(out)
+
+
+def _norm_path(value: str) -> str:
+    p = value.strip().replace("\\", "/")
+    while p.startswith("./"):
+        p = p[2:]
+    p = p.strip("/")
+    if not p or p.startswith("../") or p == "..":
+        raise UsageError(
+            f"invalid path filter {value!r}",
+            "give a folder or file relative to the repository root, e.g. --path libraries/net",
+        )
+    return p
+
+
 def search(
-    store: Store, embedder: QueryEmbedder, *, catalog: str, label: str, text: str, limit: int
+    store: Store,
+    embedder: QueryEmbedder,
+    *,
+    catalog: str,
+    label: str,
+    text: str,
+    limit: int,
+    filters: Filters = Filters(),
 ) -> list[dict[str, Any]]:
     if not text.strip():
         raise UsageError("the search text is empty", "pass --text 'what you are looking for'")
     if limit < 1:
         raise UsageError(f"--limit must be at least 1, got {limit}", "pass --limit 10")
     require_label(store, catalog, label)
-    hits = store.search(
-        embedder.embed_query(text), labelmeta.code_filter(catalog, f"{catalog}:{label}"), limit=limit
-    )
+    base = labelmeta.code_filter(catalog, f"{catalog}:{label}")
+    flt = Filter(must=(*base.must, *filters.conditions()))
+    hits = store.search(embedder.embed_query(text), flt, limit=limit)
     return [{"score": round(h.score, 4), **{k: h.payload.get(k) for k in RESULT_FIELDS}} for h in hits]
 
 
@@ -84,6 +143,25 @@ def parse_selector(value: str) -> Selector:
     if last is not None and last < first:
         raise UsageError(f"invalid --id {value!r}: range {first}-{last} is backwards", "use :N-M with N <= M")
     return Selector(m["fid"], first, last)
+
+
+def file_id_at(store: Store, *, catalog: str, label: str, path: str) -> str:
+    """The file_id of `path` in the label, or an error saying the path is not indexed there."""
+    require_label(store, catalog, label)
+    rel = _norm_path(path)
+    flt = Filter(
+        must=(
+            *labelmeta.code_filter(catalog, f"{catalog}:{label}").must,
+            Match("relative_path", rel),
+            Match("chunk_ordinal", 1),
+        )
+    )
+    for record in store.scroll(flt):
+        return str(record.payload["file_id"])
+    raise UsageError(
+        f"{rel} is not indexed in label {label!r} of catalog {catalog!r}",
+        "check the path (relative to the repository root) or find the file with a search first",
+    )
 
 
 def view(store: Store, *, catalog: str, label: str, selector: Selector) -> dict[str, Any]:

@@ -8,7 +8,7 @@ so its store is wrapped to serialize calls from those threads.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from monodex.indexer.store import open_store
@@ -54,6 +54,9 @@ class Session:
         self._engine: Engine | None = engine
         self._owns_store = store is None
         self._open = threading.Lock()
+        # Set by the runner: wakes its drain job, so a caller waiting for a fresh label need not
+        # wait for the next interval.
+        self.wake: Callable[[], None] | None = None
 
     def config(self) -> Config:
         """The current config.json (catalogs may have been added since the session opened); the

@@ -107,6 +107,19 @@ class Spool:
                 out.append(req)
         return out
 
+    def requests_for(self, key: str) -> list[Request]:
+        """Requests for one label still queued or being worked on (claimed)."""
+        out = []
+        for d in (self.new, self.claimed):
+            for p in sorted(d.glob("*.json")) if d.exists() else ():
+                try:
+                    req = parse(p.read_bytes())
+                except (OSError, Malformed):
+                    continue
+                if req.key == key:
+                    out.append(req)
+        return out
+
     def recover(self) -> int:
         """Entries a crashed runner left claimed go back to new/ (at start-up, before claiming)."""
         self._dirs()

@@ -90,6 +90,12 @@ class Runner:
 
         self._timed("drain", work)
 
+    def wake_drain(self) -> None:
+        """Run the drain job now (a caller waits for a fresh label), not at its next interval."""
+        job = self.scheduler.get_job("drain")
+        if job is not None:
+            job.modify(next_run_time=_now())
+
     def gc_once(self) -> None:
         self._timed("gc", lambda: refresh.collect_garbage(self.session))
 
@@ -118,6 +124,7 @@ class Runner:
         self.scheduler.add_job(self.gc_once, gc_trigger, id="gc")
         self.scheduler.add_job(self.verify_once, verify_trigger, id="verify")
         self.scheduler.get_job("drain").modify(next_run_time=_now())  # drain at once on start
+        self.session.wake = self.wake_drain
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, self._on_signal)
         try:

@@ -95,3 +95,34 @@ def git_repo(tmp_path: Path):  # type: ignore[no-untyped-def]
         return repo
 
     return make
+
+
+@pytest.fixture
+def start_runner():  # type: ignore[no-untyped-def]
+    """Factory: start_runner(drain_seconds) -> a real `monodex runner` process, listening; it is
+    stopped with SIGTERM at teardown and must exit 0."""
+    import signal
+    import sys
+
+    from monodex.scheduler.server import wait_listening
+
+    from monodex import paths
+
+    procs: list[subprocess.Popen[str]] = []
+
+    def start(drain_seconds: float) -> subprocess.Popen[str]:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "monodex", "runner", "--drain-seconds", str(drain_seconds)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        procs.append(proc)
+        assert wait_listening(paths.resolve().socket_path, timeout=60), "the runner never listened"
+        return proc
+
+    yield start
+    for proc in procs:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err

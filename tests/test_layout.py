@@ -9,7 +9,16 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-HEAVY = ("dulwich", "onnxruntime", "tokenizers", "qdrant_client", "qdrant_edge", "tree_sitter", "apscheduler")
+HEAVY = (
+    "dulwich",
+    "onnxruntime",
+    "tokenizers",
+    "qdrant_client",
+    "qdrant_edge",
+    "tree_sitter",
+    "apscheduler",
+    "mcp",
+)
 
 
 def test_component_folders_import_only_as_monodex() -> None:
@@ -52,6 +61,7 @@ def test_heavy_dependencies_have_one_importer_each() -> None:
         "tree_sitter": {"indexer/chunkers/typescript.py"},
         "tree_sitter_typescript": {"indexer/chunkers/typescript.py"},
         "apscheduler": {"scheduler/runner.py"},
+        "mcp": {"monodex/mcp_server.py"},
     }
     everything = set()
     for folder in ("monodex", "hooks", "scheduler", "indexer", "systemd"):

@@ -25,6 +25,8 @@ KEYWORD_INDEXES = (
     "embedder_id",
     "label_id",
     "embedded_text_hash",  # chunk-level vector reuse looks chunks up by what was embedded
+    "path_prefixes",  # --path
+    "lang",  # --lang
 )
 INTEGER_INDEXES = ("chunk_ordinal",)
 

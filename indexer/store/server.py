@@ -102,12 +102,10 @@ class ServerStore:
                 embedder_id=embedder_id,
             )
             # Idempotent on a server; adds indexes that collections made by older versions lack.
-            self._call(
-                self.client.create_payload_index,
-                self.collection,
-                "embedded_text_hash",
-                m.PayloadSchemaType.KEYWORD,
-            )
+            for key in KEYWORD_INDEXES:
+                self._call(
+                    self.client.create_payload_index, self.collection, key, m.PayloadSchemaType.KEYWORD
+                )
             return
         self._call(
             self.client.create_collection,

@@ -24,6 +24,7 @@ def _load() -> dict[str, Command]:
         gc,
         hooks,
         labels,
+        mcp,
         runner,
         search,
         status,
@@ -45,6 +46,7 @@ def _load() -> dict[str, Command]:
         "hooks": hooks,
         "runner": runner,
         "status": status,
+        "mcp": mcp,
     }
     return {name: cast(Command, mod) for name, mod in modules.items()}
 

@@ -14,19 +14,91 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_target(parser)
     parser.add_argument("--text", required=True, help="what you are looking for, in plain words")
     parser.add_argument("--limit", type=int, default=10, help="number of results (default 10)")
+    parser.add_argument(
+        "--path",
+        action="append",
+        dest="paths",
+        metavar="PREFIX",
+        help="only files in this folder (or this file), relative to the repository root; repeatable",
+    )
+    parser.add_argument("--package", help="only files of this package (its package.json name)")
+    parser.add_argument("--kind", choices=KINDS, help="only chunks of this kind")
+    parser.add_argument(
+        "--lang", help="only files in this language: typescript, javascript, markdown, json, ..."
+    )
+    parser.add_argument(
+        "--fresh",
+        nargs="?",
+        type=float,
+        const=DEFAULT_FRESH_SECONDS,
+        metavar="SECONDS",
+        help="first wait (at most SECONDS, default %(const)s) until the label reflects its branch's "
+        "current commit, asking the runner to refresh it if needed",
+    )
+    parser.add_argument(
+        "--max-tokens",
+        type=int,
+        metavar="N",
+        help="pack the results into N tokens (the model's tokenizer): adjacent hits of a file are "
+        "merged, what does not fit is cut at a line or listed as left out; prints whole blocks",
+    )
     add_json(parser)
 
 
-def _render(result: dict[str, Any]) -> str:
+DEFAULT_FRESH_SECONDS = 30.0
+KINDS = ("content", "imports", "changelog", "config")  # the chunkers' CHUNK_KINDS, without importing them
+
+
+def freshness_line(f: dict[str, Any]) -> str:
+    """One line on whether the answer reflects the code, for people and text-only clients."""
+    at = (f.get("indexed_commit") or "")[:12] or "(working dir)"
+    if f.get("fresh") is True:
+        text = f"index at {at}, fresh with branch {f['branch']}"
+    elif f.get("fresh") is False:
+        text = f"index at {at}, STALE: branch {f['branch']} is at {str(f['branch_commit'])[:12]}"
+        text += "; a refresh is pending" if f.get("refresh_pending") else "; no refresh queued"
+    else:
+        text = f"index at {at}" + ("" if f.get("complete", True) else " (refresh in progress)")
+    if f.get("refresh_error"):
+        text += f"; last refresh failed: {f['refresh_error'].splitlines()[0]}"
+    wait = f.get("wait")
+    if wait and not wait["reached"]:
+        text += f" (waited {wait['waited_seconds']:.1f} s of {wait['seconds']:g} s for it)"
+    return text
+
+
+def budget_line(b: dict[str, Any]) -> str:
+    text = f"{b['used_tokens']} of {b['max_tokens']} tokens"
+    if b["truncated"]:
+        text += f"; {b['truncated']} block(s) cut at a line"
+    if b["omitted"]:
+        left = ", ".join(f"{o['relative_path']}:{o['start_line']}-{o['end_line']}" for o in b["omitted"])
+        text += f"; left out {len(b['omitted'])}: {left}"
+    return text
+
+
+def render(result: dict[str, Any], *, whole: bool = False) -> str:
+    """Text for people and text-only clients: whole blocks with a budget (or `whole`), else
+    three lines a hit."""
+    lines = [f"# {freshness_line(result['freshness'])}"] if result.get("freshness") else []
     if not result["results"]:
-        return "No results."
-    blocks = []
+        return "\n".join([*lines, "No results."])
+    if "budget" in result or whole:
+        tail = [f"# {budget_line(result['budget'])}"] if "budget" in result else []
+        return "\n\n".join([*lines, *map(_block, result["results"]), *tail])
+    blocks = lines
     for r in result["results"]:
         head = f"{r['relative_path']}:{r['start_line']}-{r['end_line']}  {r['score']:.3f}  {r['breadcrumb']}"
         head += f"\n  id {r['file_id']}:{r['chunk_ordinal']} ({r['chunk_ordinal']}/{r['chunk_count']})"
         lines = [ln for ln in str(r["text"]).splitlines() if ln.strip()][:3]
         blocks.append(output.sanitize(head + "".join(f"\n  > {ln}" for ln in lines)))
     return "\n\n".join(blocks)
+
+
+def _block(r: dict[str, Any]) -> str:
+    cut = " (cut)" if r.get("truncated") else ""
+    head = f"{r['relative_path']}:{r['start_line']}-{r['end_line']}{cut}  {r['score']:.3f}  id {r['file_id']}"
+    return output.sanitize(head + "\n" + str(r["text"]).rstrip("\n"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,7 +110,18 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("the search text is empty", "pass --text 'what you are looking for'")
     if args.limit < 1:
         raise UsageError(f"--limit must be at least 1, got {args.limit}", "pass --limit 10")
-    query = {"catalog": catalog, "label": label, "text": args.text, "limit": args.limit}
+    if args.max_tokens is not None and args.max_tokens < 1:
+        raise UsageError(f"--max-tokens must be at least 1, got {args.max_tokens}", "pass --max-tokens 2000")
+    if args.fresh is not None and args.fresh < 0:
+        raise UsageError(f"--fresh must not be negative, got {args.fresh:g}", "pass --fresh or --fresh 30")
+    query: dict[str, Any] = {"catalog": catalog, "label": label, "text": args.text, "limit": args.limit}
+    for key in ("paths", "package", "kind", "lang"):
+        if getattr(args, key):
+            query[key] = getattr(args, key)
+    if args.fresh is not None:
+        query["fresh"] = args.fresh
+    if args.max_tokens is not None:
+        query["max_tokens"] = args.max_tokens
     result = dispatch.execute(p, "search", query, quiet=args.json)
-    output.emit(result, as_json=args.json, render=_render)
+    output.emit(result, as_json=args.json, render=render)
     return 0

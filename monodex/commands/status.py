@@ -15,7 +15,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_json(parser)
 
 
-def _render(r: dict[str, Any]) -> str:
+def render(r: dict[str, Any]) -> str:
     run = r["runner"]
     lines = [
         f"runner: {_runner_line(run)}",
@@ -42,6 +42,7 @@ def _runner_line(run: dict[str, Any]) -> str:
 def _labels(p: paths.Paths) -> list[dict[str, Any]]:
     from monodex.errors import MonodexError
     from monodex.indexer import gitobjects
+    from monodex.indexer.freshness import tracked_branch
 
     cfg = config.load(p)
     try:
@@ -49,24 +50,26 @@ def _labels(p: paths.Paths) -> list[dict[str, Any]]:
     except MonodexError as exc:
         return [{"error": exc.problem}]
     for row in rows:
-        row["freshness"], row["branch_commit"] = "unknown", None
+        row["freshness"], row["branch"], row["branch_commit"] = "unknown", None, None
         cat = cfg.catalogs.get(row["catalog"])
         if cat is None or row["source_kind"] != "git-commit":
             continue
         try:
-            row["branch_commit"] = gitobjects.open_repo(cat.path).branch_commit(row["label"])
+            repo = gitobjects.open_repo(cat.path)
         except MonodexError:
             continue
+        row["branch"] = tracked_branch(repo, row["label"])
+        row["branch_commit"] = repo.branch_commit(row["branch"]) if row["branch"] else None
         if row["branch_commit"]:
             row["freshness"] = "fresh" if row["branch_commit"] == row["commit_oid"] else "stale"
     return rows
 
 
-def run(args: argparse.Namespace) -> int:
+def collect(p: paths.Paths) -> dict[str, Any]:
+    """The status answer (CLI --json, the MCP status tool)."""
     from monodex.scheduler import jobs
     from monodex.scheduler.runner import pid_file, running_pid
 
-    p = paths.resolve()
     s = spool.default(p.state_dir)
     pending = s.pending()
     oldest = min((pth.stat().st_mtime for pth in pending), default=None)
@@ -75,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     if pid is not None:
         with contextlib.suppress(OSError):
             uptime = round(time.time() - pid_file(p).stat().st_mtime, 1)
-    result = {
+    return {
         "runner": {
             "running": pid is not None,
             "pid": pid,
@@ -91,5 +94,8 @@ def run(args: argparse.Namespace) -> int:
         "labels": _labels(p),
         "jobs": jobs.JobState(p.state_dir / "runner-state.json").read(),
     }
-    output.emit(result, as_json=args.json, render=_render)
+
+
+def run(args: argparse.Namespace) -> int:
+    output.emit(collect(paths.resolve()), as_json=args.json, render=render)
     return 0

@@ -11,7 +11,6 @@ import socket
 import stat
 import subprocess
 import sys
-from collections.abc import Iterator
 
 import pytest
 from monodex.indexer.store.edge import EdgeStore
@@ -34,20 +33,8 @@ def repo(git_repo, capsys):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def runner(repo) -> Iterator[subprocess.Popen[str]]:  # type: ignore[no-untyped-def]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "monodex", "runner", "--drain-seconds", "0.3"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert wait_listening(paths.resolve().socket_path, timeout=60), "the runner never listened"
-        yield proc
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=60)
-        assert proc.returncode == 0, err
+def runner(repo, start_runner) -> subprocess.Popen[str]:  # type: ignore[no-untyped-def]
+    return start_runner(0.3)  # type: ignore[no-any-return]
 
 
 def _cli(capsys, *args: str) -> tuple[int, dict[str, object], str]:  # type: ignore[no-untyped-def]

@@ -1,0 +1,109 @@
+"""Fit search results into a token budget: an agent's context window is the scarce resource.
+
+Hits are taken greedily by score. A hit next to a block already taken from the same file joins
+that block (one header, no repeated context); one that does not fit whole is cut at a line
+boundary when enough of it fits, else left out and listed. A block costs the tokens of its
+header line (`path:start-end`) plus its text, counted with the embedder's own tokenizer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+MIN_TRUNCATED_LINES = 3  # fewer lines than this rarely show what the hit was about
+
+Count = Callable[[str], int]
+
+
+def header(block: dict[str, Any]) -> str:
+    return f"{block['relative_path']}:{block['start_line']}-{block['end_line']}"
+
+
+def cost(block: dict[str, Any], count: Count) -> int:
+    return count(header(block) + "\n" + str(block["text"]))
+
+
+def pack(
+    results: list[dict[str, Any]], max_tokens: int, count: Count
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """(blocks by score, summary). Each block is a result with `chunk_ordinals`, `tokens` and
+    `truncated` added; the blocks' `tokens` sum to at most max_tokens."""
+    blocks: list[dict[str, Any]] = []
+    omitted: list[dict[str, Any]] = []
+    used = 0
+    for hit in sorted(results, key=lambda r: -float(r["score"])):
+        single = {**hit, "chunk_ordinals": [hit["chunk_ordinal"]], "truncated": False}
+        single["tokens"] = cost(single, count)
+        neighbour = next((b for b in blocks if _adjacent(b, hit)), None)
+        if neighbour is not None and not neighbour["truncated"]:
+            merged = _merge(neighbour, single)
+            merged["tokens"] = cost(merged, count)
+            if used - neighbour["tokens"] + merged["tokens"] <= max_tokens:
+                used += merged["tokens"] - neighbour["tokens"]
+                blocks[blocks.index(neighbour)] = merged
+                continue
+        if used + single["tokens"] <= max_tokens:
+            blocks.append(single)
+            used += single["tokens"]
+            continue
+        cut = _truncate(single, max_tokens - used, count)
+        if cut is not None:
+            blocks.append(cut)
+            used += cut["tokens"]
+            continue
+        omitted.append({k: hit[k] for k in ("relative_path", "start_line", "end_line", "score", "file_id")})
+        omitted[-1]["tokens"] = single["tokens"]
+    summary = {
+        "max_tokens": max_tokens,
+        "used_tokens": used,
+        "hits_packed": sum(len(b["chunk_ordinals"]) for b in blocks),
+        "truncated": sum(1 for b in blocks if b["truncated"]),
+        "omitted": omitted,
+    }
+    return blocks, summary
+
+
+def _adjacent(block: dict[str, Any], hit: dict[str, Any]) -> bool:
+    if block["file_id"] != hit["file_id"]:
+        return False
+    ords = block["chunk_ordinals"]
+    return bool(hit["chunk_ordinal"] == min(ords) - 1 or hit["chunk_ordinal"] == max(ords) + 1)
+
+
+def _merge(block: dict[str, Any], single: dict[str, Any]) -> dict[str, Any]:
+    first, second = (
+        (single, block) if single["chunk_ordinal"] < min(block["chunk_ordinals"]) else (block, single)
+    )
+    # Chunks tile the file's bytes exactly, so neighbours concatenate into the file's own text.
+    return {
+        **block,  # the better-scoring hit keeps its breadcrumb, symbol and score
+        "chunk_ordinal": min(first["chunk_ordinals"]),
+        "chunk_ordinals": sorted(block["chunk_ordinals"] + single["chunk_ordinals"]),
+        "start_line": first["start_line"],
+        "end_line": second["end_line"],
+        "text": str(first["text"]) + str(second["text"]),
+    }
+
+
+def _truncate(single: dict[str, Any], room: int, count: Count) -> dict[str, Any] | None:
+    lines = str(single["text"]).splitlines(keepends=True)
+    lo, hi = 0, len(lines) - 1  # the most leading lines that fit, by bisection (cost grows with lines)
+    best: dict[str, Any] | None = None
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        if mid < MIN_TRUNCATED_LINES:
+            lo = mid + 1
+            continue
+        cand = {
+            **single,
+            "text": "".join(lines[:mid]),
+            "end_line": single["start_line"] + mid - 1,
+            "truncated": True,
+        }
+        cand["tokens"] = cost(cand, count)
+        if cand["tokens"] <= room:
+            best, lo = cand, mid + 1
+        else:
+            hi = mid - 1
+    return best

@@ -1,0 +1,140 @@
+"""Whether a label reflects the code: every search answer says so, and `--fresh` waits for it.
+
+An agent reading results must know if they describe the commit it is looking at. A label tracks
+the local branch whose name maps to it; it is fresh when its last complete crawl is that branch's
+current commit. A refresh is pending while the spool holds a request for the label or the label
+is marked in progress.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+from monodex.indexer import crawlrun, gitobjects, labelmeta
+from monodex.indexer.crawl import Interrupted
+from monodex.indexer.labelmeta import LabelState
+from monodex.indexer.session import Session
+
+from monodex import names, spool
+from monodex.config import Catalog
+from monodex.errors import MonodexError
+
+POLL_SECONDS = 0.05
+
+
+def tracked_branch(repo: gitobjects.GitRepo, label: str) -> str | None:
+    """The local branch whose label is `label`: the branch of that name, else one that maps to it."""
+    if repo.branch_commit(label) is not None:
+        return label
+    for branch in repo.branches():
+        try:
+            if names.label_for_branch(branch) == label:
+                return branch
+        except MonodexError:
+            continue
+    return None
+
+
+def describe(s: Session, catalog: Catalog, state: LabelState) -> dict[str, Any]:
+    """{indexed_commit, complete, source_kind, branch, branch_commit, fresh, refresh_pending}.
+
+    fresh is None when there is no branch to compare with (a working-directory label, a label
+    named after no branch)."""
+    pending = spool.default(s.paths.state_dir).requests_for(f"{catalog.name}:{state.label}")
+    out: dict[str, Any] = {
+        "indexed_commit": state.commit_oid or None,
+        "complete": state.crawl_complete,
+        "source_kind": state.source_kind,
+        "branch": None,
+        "branch_commit": None,
+        "fresh": None,
+        "refresh_pending": bool(pending) or not state.crawl_complete,
+    }
+    failed = [r for r in pending if r.last_error]
+    if failed:
+        out["refresh_error"] = failed[-1].last_error
+    if state.source_kind != "git-commit":
+        return out
+    try:
+        repo = gitobjects.open_repo(catalog.path)
+    except MonodexError as exc:
+        out["problem"] = exc.problem
+        return out
+    branch = tracked_branch(repo, state.label)
+    if branch is None:
+        return out
+    head = repo.branch_commit(branch)
+    out.update(branch=branch, branch_commit=head, fresh=state.crawl_complete and head == state.commit_oid)
+    return out
+
+
+def wait_fresh(s: Session, catalog: Catalog, label: str, seconds: float) -> dict[str, Any]:
+    """Make the label reflect its branch's current commit within `seconds`, then describe it.
+
+    Inside the runner (s.wake set) the refresh is queued like a hook would and the drain woken;
+    elsewhere it is crawled here, stopped at the bound (the label stays resumable). The answer's
+    `wait` says whether the bound was hit."""
+    started = time.monotonic()
+    deadline = started + max(0.0, seconds)
+    state = _state(s, catalog, label)
+    now = describe(s, catalog, state)
+    if now["fresh"] is not False:
+        return {**now, "wait": {"seconds": seconds, "reached": now["fresh"] is True, "waited_seconds": 0.0}}
+    target = str(now["branch_commit"])
+    if s.wake is not None:
+        if not now["refresh_pending"]:
+            _enqueue(s, catalog, label, str(now["branch"]), target)
+        s.wake()
+        reached = _poll(s, catalog, label, target, deadline)
+    else:
+        reached = _crawl_until(s, catalog, label, target, deadline)
+    after = describe(s, catalog, _state(s, catalog, label))
+    waited = round(time.monotonic() - started, 3)
+    return {**after, "wait": {"seconds": seconds, "reached": reached, "waited_seconds": waited}}
+
+
+def _state(s: Session, catalog: Catalog, label: str) -> LabelState:
+    from monodex.indexer.search import require_label
+
+    return require_label(s.store, catalog.name, label)
+
+
+def _enqueue(s: Session, catalog: Catalog, label: str, branch: str, commit: str) -> None:
+    spool.default(s.paths.state_dir).enqueue(
+        spool.Request(
+            catalog=catalog.name,
+            label=label,
+            repo=str(catalog.path),
+            ref=f"refs/heads/{branch}",
+            commit=commit,
+            hook="cli",
+            created_at=spool.now(),
+        )
+    )
+
+
+def _poll(s: Session, catalog: Catalog, label: str, target: str, deadline: float) -> bool:
+    key = f"{catalog.name}:{label}"
+    queue = spool.default(s.paths.state_dir)
+    while True:
+        state = labelmeta.read(s.store, key)
+        if state is not None and state.crawl_complete and state.commit_oid == target:
+            return True
+        if time.monotonic() >= deadline or any(r.last_error for r in queue.requests_for(key)):
+            return False  # a failed refresh backs off for 10 s or more: waiting on is pointless
+        time.sleep(POLL_SECONDS)
+
+
+def _crawl_until(s: Session, catalog: Catalog, label: str, target: str, deadline: float) -> bool:
+    cancel = threading.Event()
+    timer = threading.Timer(max(0.0, deadline - time.monotonic()), cancel.set)
+    timer.start()
+    try:
+        crawlrun.crawl(s, crawlrun.Request(catalog, label, target), cancel=cancel)
+        return True
+    except Interrupted:
+        return False
+    finally:
+        timer.cancel()

@@ -1,0 +1,223 @@
+"""`monodex mcp` driven by the SDK's own client over stdio, against a crawled real repository."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from monodex.indexer.embed import default_spec
+from tokenizers import Tokenizer
+
+from monodex.main import main
+
+RETRY_TS = """/** Calls an HTTP endpoint again after a failure, waiting twice as long each time. */
+export async function callWithBackoff(url: string, tries: number = 4): Promise<Response> {
+  let waitMs: number = 50;
+  for (let attempt: number = 1; ; attempt++) {
+    try {
+      return await fetch(url);
+    } catch (error) {
+      if (attempt >= tries) {
+        throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+      waitMs *= 2;
+    }
+  }
+}
+"""
+
+
+def _colors(n: int) -> str:
+    return "".join(
+        f"/** Prints text number {n}-{i} in color {i} on a terminal with ANSI codes. */\n"
+        f"export function paint{n}x{i}(text: string): string {{\n  return `\\u001b[3{i % 8}m${{text}}\\u001b[39m`;\n}}\n\n"
+        for i in range(12)
+    )
+
+
+@pytest.fixture
+def repo(git_repo, capsys):  # type: ignore[no-untyped-def]
+    r = git_repo(
+        {
+            "package.json": '{"name": "root"}',
+            "libraries/net/package.json": '{"name": "@acme/net"}',
+            "libraries/net/src/retry.ts": RETRY_TS,
+            "libraries/term/package.json": '{"name": "@acme/term"}',
+            "libraries/term/src/paint.ts": _colors(1),
+            "README.md": "# Acme\n\nTools for networking and terminals.\n",
+        },
+        name="acme",
+    )
+    assert main(["catalog", "add", "acme", str(r.path)]) == 0
+    assert main(["crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--json"]) == 0
+    assert main(["use", "--catalog", "acme", "--label", "main"]) == 0
+    capsys.readouterr()
+    return r
+
+
+def server() -> StdioServerParameters:
+    return StdioServerParameters(command=sys.executable, args=["-m", "monodex", "mcp"], env=dict(os.environ))
+
+
+def call(*calls: tuple[str, dict[str, Any]]) -> list[Any]:
+    async def go() -> list[Any]:
+        async with Client(server(), read_timeout_seconds=120) as client:
+            return [await client.call_tool(name, args) for name, args in calls]
+
+    return anyio.run(go)
+
+
+def test_tools_and_their_schemas_are_listed(repo) -> None:  # type: ignore[no-untyped-def]
+    async def go() -> Any:
+        async with Client(server(), read_timeout_seconds=120) as client:
+            return await client.list_tools()
+
+    tools = {t.name: t for t in anyio.run(go).tools}
+    assert set(tools) == {"search", "view", "labels", "status"}
+    props = tools["search"].input_schema["properties"]
+    assert {
+        "query",
+        "catalog",
+        "label",
+        "limit",
+        "path_prefix",
+        "package",
+        "kind",
+        "max_tokens",
+        "wait_for_fresh",
+    } <= set(props)
+    assert tools["search"].input_schema["required"] == ["query"]
+    assert "freshness" in tools["search"].output_schema["properties"]
+    assert "view" in tools["search"].description and "search" in tools["view"].description
+    assert tools["view"].output_schema["properties"]["text"]
+    assert all(t.annotations and t.annotations.read_only_hint for t in tools.values())
+
+
+def test_search_view_labels_status_answer_with_structure_and_text(repo) -> None:  # type: ignore[no-untyped-def]
+    found, by_package, labels, status = call(
+        ("search", {"query": "retry an HTTP request with exponential backoff", "limit": 3}),
+        ("search", {"query": "retry", "package": "@acme/term", "kind": "content"}),
+        ("labels", {}),
+        ("status", {}),
+    )
+    assert not found.is_error
+    s = found.structured_content
+    assert s["catalog"] == "acme" and s["label"] == "main"  # from `monodex use`
+    assert s["results"][0]["relative_path"] == "libraries/net/src/retry.ts"
+    assert s["freshness"]["fresh"] is True and s["freshness"]["indexed_commit"] == repo.head()
+    assert "callWithBackoff" in found.content[0].text and "fresh with branch main" in found.content[0].text
+    assert {r["package_name"] for r in by_package.structured_content["results"]} == {"@acme/term"}
+    assert [(r["catalog"], r["label"]) for r in labels.structured_content["labels"]] == [("acme", "main")]
+    assert status.structured_content["runner"]["running"] is False
+    assert status.structured_content["labels"][0]["freshness"] == "fresh"
+
+    fid = s["results"][0]["file_id"]
+    whole, part, by_path = call(
+        ("view", {"file_id": fid}),
+        ("view", {"file_id": fid, "chunks": "1"}),
+        ("view", {"path": "libraries/term/src/paint.ts", "chunks": "2-end"}),
+    )
+    assert whole.structured_content["text"] == RETRY_TS
+    assert part.structured_content["chunks"][0]["chunk_ordinal"] == 1
+    text = (repo.path / "libraries/term/src/paint.ts").read_text()
+    chunks = by_path.structured_content["chunks"]
+    assert chunks[0]["chunk_ordinal"] == 2 and text.endswith(by_path.structured_content["text"])
+
+
+def test_errors_are_tool_errors_with_a_next_step(repo) -> None:  # type: ignore[no-untyped-def]
+    unknown_label, bad_catalog, bad_id, both, bad_kind, after = call(
+        ("search", {"query": "retry", "label": "nope"}),
+        ("search", {"query": "retry", "catalog": "Bad Name!"}),
+        ("view", {"file_id": "xyz"}),
+        ("view", {}),
+        ("search", {"query": "retry", "kind": "tests"}),
+        ("labels", {}),  # the server is still up
+    )
+    assert unknown_label.is_error and "not indexed" in unknown_label.content[0].text
+    assert "Next step:" in unknown_label.content[0].text
+    assert bad_catalog.is_error and "catalog" in bad_catalog.content[0].text.lower()
+    assert bad_id.is_error and "FILE_ID" in bad_id.content[0].text
+    assert both.is_error and "exactly one of file_id and path" in both.content[0].text
+    assert bad_kind.is_error
+    assert not after.is_error
+
+
+def _tokens(text: str) -> int:
+    tok = Tokenizer.from_file(str(default_spec().tokenizer_path))
+    tok.no_truncation()
+    tok.no_padding()
+    return len(tok.encode(text, add_special_tokens=False).ids)
+
+
+@pytest.mark.parametrize("max_tokens", [30, 150, 600])
+def test_budget_packing_never_exceeds_max_tokens(repo, max_tokens) -> None:  # type: ignore[no-untyped-def]
+    query = {"query": "print colored text on a terminal", "limit": 12}
+    plain, found = call(
+        ("search", {**query, "max_tokens": None}), ("search", {**query, "max_tokens": max_tokens})
+    )
+    assert "budget" not in plain.structured_content or plain.structured_content["budget"] is None
+    s = found.structured_content
+    spent = [
+        _tokens(f"{b['relative_path']}:{b['start_line']}-{b['end_line']}\n{b['text']}") for b in s["results"]
+    ]
+    assert sum(spent) <= max_tokens and sum(spent) == s["budget"]["used_tokens"]
+    hits = len(plain.structured_content["results"])
+    assert sum(len(b["chunk_ordinals"]) for b in s["results"]) + len(s["budget"]["omitted"]) == hits
+    assert f"{s['budget']['used_tokens']} of {max_tokens} tokens" in found.content[0].text
+    if max_tokens == 30:
+        assert s["budget"]["omitted"]
+
+
+@pytest.fixture
+def runner(repo, start_runner) -> Any:  # type: ignore[no-untyped-def]
+    # An hour between drains: only a search asking for freshness can make this runner refresh.
+    return start_runner(3600)
+
+
+def test_freshness_with_the_runner_up_and_wait_for_fresh(repo, runner) -> None:  # type: ignore[no-untyped-def]
+    first = repo.head()
+    query = {"query": "decompress a gzip stream", "limit": 3}
+    (before,) = call(("search", query))
+    assert before.structured_content["freshness"]["fresh"] is True
+    repo.write(
+        "libraries/net/src/gzip.ts",
+        "/** Inflates a gzip stream. */\nexport function inflateGzip(): void {}\n",
+    )
+    second = repo.commit("gzip")
+    stale, waited, status = call(
+        ("search", query), ("search", {**query, "wait_for_fresh": 120}), ("status", {})
+    )
+    f = stale.structured_content["freshness"]
+    assert (f["indexed_commit"], f["branch_commit"], f["fresh"], f["refresh_pending"]) == (
+        first,
+        second,
+        False,
+        False,
+    )
+    assert "STALE" in stale.content[0].text
+    w = waited.structured_content
+    assert w["freshness"]["wait"]["reached"] is True and w["freshness"]["fresh"] is True
+    assert w["freshness"]["indexed_commit"] == second
+    assert w["results"][0]["relative_path"] == "libraries/net/src/gzip.ts"
+    assert status.structured_content["runner"]["running"] is True
+    assert status.structured_content["labels"][0]["freshness"] == "fresh"
+
+
+def test_wait_for_fresh_says_when_its_bound_is_hit(repo, runner) -> None:  # type: ignore[no-untyped-def]
+    for i in range(30):  # over a hundred new chunks: seconds of embedding, far beyond the bound
+        repo.write(f"libraries/term/src/more{i}.ts", _colors(100 + i))
+    head = repo.commit("many files")
+    (hurried,) = call(("search", {"query": "paint text", "wait_for_fresh": 0.5}))
+    f = hurried.structured_content["freshness"]
+    assert f["wait"]["reached"] is False and f["fresh"] is False and f["refresh_pending"] is True
+    assert f["branch_commit"] == head and 0.5 <= f["wait"]["waited_seconds"] < 30
+    assert "waited" in hurried.content[0].text
+    (patient,) = call(("search", {"query": "paint text", "wait_for_fresh": 600}))
+    assert patient.structured_content["freshness"]["wait"]["reached"] is True
+    assert patient.structured_content["freshness"]["indexed_commit"] == head
