@@ -120,7 +120,11 @@ def crawl(s: Session, req: Request, *, progress: Progress | None = None, cancel:
     settings = CrawlSettings(batch_size=s.cfg.embedder.batch_size)
     repo = gitobjects.open_repo(req.catalog.path)
     policy = crawlpolicy.load(repo.workdir, s.paths)
-    facts = {"policy_fingerprint": policy.fingerprint, "implementation": implementation_id(s.engine)}
+    facts = {
+        "policy_fingerprint": policy.fingerprint,
+        "implementation": implementation_id(s.engine),
+        "point_format": chunkers.POINT_FORMAT,
+    }
     bases: list[str] = []
     scope: set[str] | None = None
     if req.working_dir:

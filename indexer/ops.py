@@ -19,6 +19,16 @@ Progress = Callable[[int, int, int], None]
 Op = Callable[[Session, dict[str, Any], Progress | None, threading.Event | None], dict[str, Any]]
 
 
+class _LazyQueryEmbedder:
+    """The model loads on the first dense query: a lexical search never needs it."""
+
+    def __init__(self, s: Session) -> None:
+        self.s = s
+
+    def embed_query(self, text: str) -> Any:
+        return self.s.engine.embed_query(text)
+
+
 def search(s: Session, a: dict[str, Any], _p: Progress | None, _c: threading.Event | None) -> dict[str, Any]:
     """Results plus the label's freshness; `fresh` (seconds) waits for the label to reflect its
     branch first; `max_tokens` packs the results into that budget."""
@@ -29,21 +39,26 @@ def search(s: Session, a: dict[str, Any], _p: Progress | None, _c: threading.Eve
     if max_tokens is not None and int(max_tokens) < 1:
         raise UsageError(f"max_tokens must be at least 1, got {max_tokens}", "pass a budget such as 2000")
     filters = searching.Filters.from_args(a)
+    ranking = searching.Ranking.from_args(a)
     fresh = None
     if a.get("fresh") is not None:
         fresh = freshness.wait_fresh(s, cat, a["label"], float(a["fresh"]))
-    results = searching.search(
+    found = searching.search(
         s.store,
-        s.engine,
+        _LazyQueryEmbedder(s),
         catalog=a["catalog"],
         label=a["label"],
         text=a["text"],
         limit=int(a["limit"]),
         filters=filters,
+        ranking=ranking,
     )
+    results = found["results"]
     if fresh is None:
         fresh = freshness.describe(s, cat, searching.require_label(s.store, cat.name, a["label"]))
-    answer: dict[str, Any] = {"results": results, "freshness": fresh}
+    answer: dict[str, Any] = {"results": results, "mode": found["mode"], "freshness": fresh}
+    if found["notes"]:
+        answer["notes"] = found["notes"]
     if max_tokens is not None:
         answer["results"], answer["budget"] = budget.pack(results, int(max_tokens), s.engine.count_tokens)
     return answer

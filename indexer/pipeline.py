@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from monodex.indexer import lexical
 from monodex.indexer.identity import chunk_point_id
 from monodex.indexer.store.base import Point, Store
 
@@ -106,7 +107,13 @@ def _point(job: FileJob, index: int, *, complete: bool = False) -> Point:
     payload = job.payloads[index]
     if complete:
         payload = {**payload, "file_complete": True}
-    return Point(id=chunk_point_id(job.file_id, index + 1), payload=payload, dense=list(job.vectors[index]))
+    sparse = lexical.document_vector(job.texts[index])
+    return Point(
+        id=chunk_point_id(job.file_id, index + 1),
+        payload=payload,
+        dense=list(job.vectors[index]),
+        sparse=sparse if sparse.indices else None,
+    )
 
 
 class EmbedLoop:

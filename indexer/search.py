@@ -7,10 +7,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from monodex.indexer import labelmeta
+from monodex.indexer import labelmeta, lexical
+from monodex.indexer import ranking as ranking_
+from monodex.indexer.chunkers import POINT_FORMAT
 from monodex.indexer.chunkers.base import CHUNK_KINDS
 from monodex.indexer.labelmeta import CODE, LabelState
-from monodex.indexer.store.base import Condition, Filter, Match, MatchAny, Store
+from monodex.indexer.store.base import Condition, Filter, Match, MatchAny, SparseVector, Store
 
 from monodex.errors import MonodexError, UsageError
 
@@ -98,6 +100,36 @@ def _norm_path(value: str) -> str:
     return p
 
 
+MODES = ("hybrid", "dense", "lexical")
+
+
+@dataclass(frozen=True)
+class Ranking:
+    mode: str = "hybrid"
+    per_file: int = 1
+    include_tests: bool = False
+    explain: bool = False
+
+    @classmethod
+    def from_args(cls, a: dict[str, Any]) -> Ranking:
+        r = cls(
+            mode=str(a.get("mode") or "hybrid"),
+            per_file=int(a.get("per_file") or 1),
+            include_tests=bool(a.get("include_tests")),
+            explain=bool(a.get("explain")),
+        )
+        if r.mode not in MODES:
+            raise UsageError(f"unknown search mode {r.mode!r}", f"use one of: {', '.join(MODES)}")
+        if r.per_file < 1:
+            raise UsageError(f"--per-file must be at least 1, got {r.per_file}", "pass --per-file 1")
+        return r
+
+
+def _candidates(limit: int, per_file: int) -> int:
+    """Hits fetched before demotion and grouping: enough that `limit` distinct files remain."""
+    return min(200, max(50, limit * per_file * 4))
+
+
 def search(
     store: Store,
     embedder: QueryEmbedder,
@@ -107,16 +139,79 @@ def search(
     text: str,
     limit: int,
     filters: Filters = Filters(),
-) -> list[dict[str, Any]]:
+    ranking: Ranking = Ranking(),
+) -> dict[str, Any]:
+    """{"results", "mode", "notes"}: hits ranked by `ranking.mode` (hybrid: Qdrant fuses dense and
+    lexical by RRF), secondary files pushed down, at most per_file hits a file."""
     if not text.strip():
         raise UsageError("the search text is empty", "pass --text 'what you are looking for'")
     if limit < 1:
         raise UsageError(f"--limit must be at least 1, got {limit}", "pass --limit 10")
-    require_label(store, catalog, label)
+    state = require_label(store, catalog, label)
+    mode, notes = ranking.mode, []
+    if int(state.extra.get("point_format", 1)) < POINT_FORMAT:
+        recrawl = (
+            f"monodex crawl --catalog {catalog} --label {label} --commit {state.commit_oid or 'HEAD'} --full"
+        )
+        if mode == "lexical" or filters.paths or filters.lang:
+            raise UsageError(
+                f"label {label!r} was indexed by an older monodex, without lexical vectors "
+                "and path/language fields",
+                f"re-crawl it once: '{recrawl}' (unchanged chunks keep their vectors: little model work)",
+            )
+        if mode == "hybrid":
+            mode = "dense"
+            notes.append(
+                "this label predates lexical vectors, so the search was dense only; "
+                f"for hybrid search run '{recrawl}'"
+            )
     base = labelmeta.code_filter(catalog, f"{catalog}:{label}")
     flt = Filter(must=(*base.must, *filters.conditions()))
-    hits = store.search(embedder.embed_query(text), flt, limit=limit)
-    return [{"score": round(h.score, 4), **{k: h.payload.get(k) for k in RESULT_FIELDS}} for h in hits]
+    n = _candidates(limit, ranking.per_file)
+    dense = embedder.embed_query(text) if mode != "lexical" else None
+    sparse = lexical.query_vector(text) if mode != "dense" else None
+    if mode == "lexical" and sparse is not None and not sparse.indices:
+        raise UsageError("the search text has no words to match", "use words or names from the code")
+    if mode == "hybrid" and sparse is not None and not sparse.indices:
+        mode = "dense"  # punctuation only: nothing for the lexical side to match
+    if mode == "hybrid":
+        assert dense is not None and sparse is not None
+        hits = store.query_hybrid(dense, sparse, flt, limit=n, prefetch_limit=n)
+    elif mode == "dense":
+        assert dense is not None
+        hits = store.search(dense, flt, limit=n)
+    else:
+        assert sparse is not None
+        hits = store.search_sparse(sparse, flt, limit=n)
+    kept = ranking_.rank(hits, limit=limit, per_file=ranking.per_file, include_tests=ranking.include_tests)
+    results = [
+        {"score": round(h.score, 4), **{k: h.payload.get(k) for k in RESULT_FIELDS}} for h, _, _ in kept
+    ]
+    if ranking.explain:
+        ranks = _ranks(store, dense, sparse, flt, n)
+        for r, (h, position, role) in zip(results, kept, strict=True):
+            r["explain"] = {
+                "mode": mode,
+                "fused_rank": position,
+                "fused_score": round(h.score, 6),
+                "dense_rank": ranks["dense"].get(h.id),
+                "lexical_rank": ranks["lexical"].get(h.id),
+                "role": role,
+                "demoted": role != ranking_.SOURCE and not ranking.include_tests,
+            }
+    return {"results": results, "mode": mode, "notes": notes}
+
+
+def _ranks(
+    store: Store, dense: Sequence[float] | None, sparse: SparseVector | None, flt: Filter, n: int
+) -> dict[str, dict[str, int]]:
+    """Each list's own ranking of the candidates (None where a hit was not in that list's top n)."""
+    out: dict[str, dict[str, int]] = {"dense": {}, "lexical": {}}
+    if dense is not None:
+        out["dense"] = {h.id: i for i, h in enumerate(store.search(dense, flt, limit=n), start=1)}
+    if sparse is not None and sparse.indices:
+        out["lexical"] = {h.id: i for i, h in enumerate(store.search_sparse(sparse, flt, limit=n), start=1)}
+    return out
 
 
 @dataclass(frozen=True)

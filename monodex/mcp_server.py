@@ -89,6 +89,7 @@ class Budget(_Open):
 class SearchAnswer(_Open):
     catalog: str
     label: str
+    mode: str = Field(description="the mode used (hybrid falls back to dense on an old index)")
     results: list[Hit]
     freshness: Freshness
     budget: Budget | None = None
@@ -206,6 +207,13 @@ def build(paths: Paths) -> MCPServer:
             Literal["content", "imports", "changelog", "config"] | None,
             Field(description="only chunks of this kind"),
         ] = None,
+        mode: Annotated[
+            Literal["hybrid", "dense", "lexical"],
+            Field(description="hybrid: meaning + keywords (best default); lexical: exact names"),
+        ] = "hybrid",
+        include_tests: Annotated[
+            bool, Field(description="rank tests, snapshots and changelogs like source")
+        ] = False,
         max_tokens: Annotated[
             int | None, Field(ge=1, description="token budget of the answer; null: no budget")
         ] = DEFAULT_MAX_TOKENS,
@@ -217,7 +225,13 @@ def build(paths: Paths) -> MCPServer:
         try:
             catalog, label = target(catalog, label)
             args: dict[str, Any] = {"catalog": catalog, "label": label, "text": query, "limit": limit}
-            extra = {"paths": path_prefix, "package": package, "kind": kind}
+            extra = {
+                "paths": path_prefix,
+                "package": package,
+                "kind": kind,
+                "mode": mode,
+                "include_tests": include_tests,
+            }
             args.update({k: v for k, v in extra.items() if v})
             if max_tokens is not None:
                 args["max_tokens"] = max_tokens

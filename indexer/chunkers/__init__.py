@@ -24,10 +24,16 @@ def budget_for(max_tokens: int) -> int:
     return min(6000, int(max_tokens * 3.3 * 0.95))
 
 
+# What a stored chunk point carries besides the chunk: 2 = the `path_prefixes` and `lang`
+# payloads and the sparse `lexical` vector. Part of chunker_id, so points of an older format
+# never serve a label crawled now (a re-crawl re-stores them; unchanged vectors are copied).
+POINT_FORMAT = 2
+
+
 def chunker_id(strategy: str, budget: int) -> str:
-    """Part of file identity (`typescript-partitioner:v2:budget=802`): changes whenever a chunker's
-    output for the same input can change, the budget included."""
-    return f"{_IDS[_get(strategy).name]}:{_get(strategy).version}:budget={budget}"
+    """Part of file identity (`typescript-partitioner:v2:budget=802:points=2`): changes whenever a
+    chunker's output for the same input can change, the budget and point format included."""
+    return f"{_IDS[_get(strategy).name]}:{_get(strategy).version}:budget={budget}:points={POINT_FORMAT}"
 
 
 def _get(strategy: str) -> Chunker:

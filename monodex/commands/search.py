@@ -27,6 +27,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--lang", help="only files in this language: typescript, javascript, markdown, json, ..."
     )
     parser.add_argument(
+        "--mode",
+        choices=("hybrid", "dense", "lexical"),
+        default="hybrid",
+        help="hybrid (default): meaning and keywords fused by Qdrant (RRF); dense: meaning only; "
+        "lexical: code-aware keywords only",
+    )
+    parser.add_argument(
+        "--per-file", type=int, default=1, metavar="N", help="at most N hits from one file (default 1)"
+    )
+    parser.add_argument(
+        "--include-tests",
+        action="store_true",
+        help="rank tests, snapshots, API reports, change files and changelogs like source "
+        "(by default they come after source hits of similar rank)",
+    )
+    parser.add_argument(
+        "--explain", action="store_true", help="show each hit's dense rank, lexical rank and fused score"
+    )
+    parser.add_argument(
         "--fresh",
         nargs="?",
         type=float,
@@ -67,6 +86,17 @@ def freshness_line(f: dict[str, Any]) -> str:
     return text
 
 
+def explain_line(e: dict[str, Any]) -> str:
+    def at(rank: int | None) -> str:
+        return f"#{rank}" if rank else "-"
+
+    text = f"{e['mode']}: dense {at(e['dense_rank'])}, lexical {at(e['lexical_rank'])}"
+    text += f", fused #{e['fused_rank']} ({e['fused_score']:.4f})"
+    if e["demoted"]:
+        text += f", {e['role']}: moved down"
+    return text
+
+
 def budget_line(b: dict[str, Any]) -> str:
     text = f"{b['used_tokens']} of {b['max_tokens']} tokens"
     if b["truncated"]:
@@ -81,6 +111,7 @@ def render(result: dict[str, Any], *, whole: bool = False) -> str:
     """Text for people and text-only clients: whole blocks with a budget (or `whole`), else
     three lines a hit."""
     lines = [f"# {freshness_line(result['freshness'])}"] if result.get("freshness") else []
+    lines += [f"# note: {n}" for n in result.get("notes", [])]
     if not result["results"]:
         return "\n".join([*lines, "No results."])
     if "budget" in result or whole:
@@ -90,6 +121,8 @@ def render(result: dict[str, Any], *, whole: bool = False) -> str:
     for r in result["results"]:
         head = f"{r['relative_path']}:{r['start_line']}-{r['end_line']}  {r['score']:.3f}  {r['breadcrumb']}"
         head += f"\n  id {r['file_id']}:{r['chunk_ordinal']} ({r['chunk_ordinal']}/{r['chunk_count']})"
+        if "explain" in r:
+            head += "\n  " + explain_line(r["explain"])
         lines = [ln for ln in str(r["text"]).splitlines() if ln.strip()][:3]
         blocks.append(output.sanitize(head + "".join(f"\n  > {ln}" for ln in lines)))
     return "\n\n".join(blocks)
@@ -115,9 +148,12 @@ def run(args: argparse.Namespace) -> int:
     if args.fresh is not None and args.fresh < 0:
         raise UsageError(f"--fresh must not be negative, got {args.fresh:g}", "pass --fresh or --fresh 30")
     query: dict[str, Any] = {"catalog": catalog, "label": label, "text": args.text, "limit": args.limit}
-    for key in ("paths", "package", "kind", "lang"):
+    if args.per_file < 1:
+        raise UsageError(f"--per-file must be at least 1, got {args.per_file}", "pass --per-file 1")
+    for key in ("paths", "package", "kind", "lang", "include_tests", "explain"):
         if getattr(args, key):
             query[key] = getattr(args, key)
+    query["mode"], query["per_file"] = args.mode, args.per_file
     if args.fresh is not None:
         query["fresh"] = args.fresh
     if args.max_tokens is not None:

@@ -119,7 +119,7 @@ def test_budget_is_never_exceeded_and_what_is_left_out_is_listed(monorepo, run_j
         monorepo.write(f"libraries/net/src/check{i}.ts", "".join(_fn(i * 10 + j) for j in range(6)))
     monorepo.commit("checksums")
     assert run_json("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--json")[0] == 0
-    query = ("--text", "checksum of a payload", "--limit", "12")
+    query = ("--text", "checksum of a payload", "--limit", "12", "--per-file", "6")
     plain = run_json(*SEARCH, *query)[1]["results"]
     code, found, err = run_json(*SEARCH, *query, "--max-tokens", str(max_tokens))
     assert code == 0, err

@@ -1,0 +1,50 @@
+"""The code-aware sparse tokenizer: whole names and their words."""
+
+from __future__ import annotations
+
+from monodex.indexer import lexical
+
+
+def test_compounds_identifiers_and_words() -> None:
+    t = lexical.terms("JsonFile.loadAndValidate(package_deps_hash, 'node-core-library/src/Path.ts')")
+    for term in (
+        "jsonfile.loadandvalidate",  # the compound, whole
+        "jsonfile",
+        "json",
+        "file",
+        "loadandvalidate",
+        "load",
+        "and",
+        "validate",
+        "package_deps_hash",
+        "package",
+        "deps",
+        "hash",
+        "node-core-library/src/path.ts",
+        "node",
+        "core",
+        "library",
+        "src",
+        "path",
+        "ts",
+    ):
+        assert term in t, term
+
+
+def test_pascal_case_acronyms_and_numbers() -> None:
+    assert lexical.terms("parseHTTPResponse2") == ["parsehttpresponse2", "parse", "http", "response"]
+    assert lexical.terms("XMLHttpRequest") == ["xmlhttprequest", "xml", "http", "request"]
+    assert lexical.terms("a 1 42 x_y") == ["x_y"]  # single letters and bare numbers say nothing
+    assert lexical.terms("a" * 200) == []  # data, not a name
+
+
+def test_vectors() -> None:
+    doc = lexical.document_vector("retry retry backoff")
+    q = lexical.query_vector("retry with backoff")
+    assert list(doc.indices) == sorted(doc.indices) and len(doc.indices) == 2
+    by_index = dict(zip(doc.indices, doc.values, strict=True))
+    retry = lexical.query_vector("retry").indices[0]
+    backoff = lexical.query_vector("backoff").indices[0]
+    assert by_index[retry] > by_index[backoff] > 0  # term frequency counts, saturating
+    assert set(q.values) == {1.0} and len(q.indices) == 3
+    assert lexical.document_vector("!!! ...").indices == ()
