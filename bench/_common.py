@@ -69,6 +69,26 @@ def isolated_xdg() -> Iterator[Path]:
                     os.environ[k] = v
 
 
+@contextmanager
+def persistent_xdg(name: str) -> Iterator[Path]:
+    """A monodex installation kept under bench/.work between runs (a crawl done once is reused)."""
+    root = WORK / f"xdg-{name}"
+    keys = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR")
+    dirs = {k: root / k.lower().removeprefix("xdg_").removesuffix("_home").removesuffix("_dir") for k in keys}
+    old = {k: os.environ.get(k) for k in keys}
+    for k, d in dirs.items():
+        d.mkdir(parents=True, exist_ok=True, mode=0o700)
+        os.environ[k] = str(d)
+    try:
+        yield root
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
 def table(rows: list[list[object]], header: list[str]) -> str:
     cells = [header, *[[str(c) for c in r] for r in rows]]
     widths = [max(len(r[i]) for r in cells) for i in range(len(header))]

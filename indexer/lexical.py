@@ -72,6 +72,16 @@ def document_vector(text: str) -> SparseVector:
     return _vector(weights)
 
 
+# English words of a question that name nothing in code. Only queries drop them: in code `for`,
+# `in`, `new` and `this` are keywords the IDF already discounts, and `get`/`set` name things.
+QUERY_STOPWORDS = frozenset(
+    "a about an and any are as at be been by can could do does doing for from had has have how i "
+    "if in into is it its me my of on or our should so than that the their them then there these "
+    "they this those to was we were what when where which while who why will with would you your".split()
+)
+
+
 def query_vector(text: str) -> SparseVector:
-    """Each distinct query term once: the IDF modifier weighs them."""
-    return _vector({_index(t): 1.0 for t in terms(text)})
+    """Each distinct query term once (the IDF modifier weighs them), question words left out."""
+    kept = [t for t in terms(text) if t not in QUERY_STOPWORDS]
+    return _vector({_index(t): 1.0 for t in (kept or terms(text))})

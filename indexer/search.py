@@ -101,6 +101,8 @@ def _norm_path(value: str) -> str:
 
 
 MODES = ("hybrid", "dense", "lexical")
+# The lexical list's weight in the fusion, the dense list's being 1 (bench/quality.py measures it).
+LEXICAL_WEIGHT = 1.0
 
 
 @dataclass(frozen=True)
@@ -109,6 +111,7 @@ class Ranking:
     per_file: int = 1
     include_tests: bool = False
     explain: bool = False
+    lexical_weight: float = LEXICAL_WEIGHT
 
     @classmethod
     def from_args(cls, a: dict[str, Any]) -> Ranking:
@@ -117,6 +120,7 @@ class Ranking:
             per_file=int(a.get("per_file") or 1),
             include_tests=bool(a.get("include_tests")),
             explain=bool(a.get("explain")),
+            lexical_weight=float(a.get("lexical_weight", LEXICAL_WEIGHT)),
         )
         if r.mode not in MODES:
             raise UsageError(f"unknown search mode {r.mode!r}", f"use one of: {', '.join(MODES)}")
@@ -176,7 +180,8 @@ def search(
         mode = "dense"  # punctuation only: nothing for the lexical side to match
     if mode == "hybrid":
         assert dense is not None and sparse is not None
-        hits = store.query_hybrid(dense, sparse, flt, limit=n, prefetch_limit=n)
+        weights = (1.0, ranking.lexical_weight)
+        hits = store.query_hybrid(dense, sparse, flt, limit=n, prefetch_limit=n, weights=weights)
     elif mode == "dense":
         assert dense is not None
         hits = store.search(dense, flt, limit=n)

@@ -158,10 +158,19 @@ class Serialized:
             return self.inner.search_sparse(sparse, flt, limit=limit)
 
     def query_hybrid(
-        self, dense: Sequence[float], sparse: SparseVector, flt: Filter, *, limit: int, prefetch_limit: int
+        self,
+        dense: Sequence[float],
+        sparse: SparseVector,
+        flt: Filter,
+        *,
+        limit: int,
+        prefetch_limit: int,
+        weights: tuple[float, float] = (1.0, 1.0),
     ) -> list[Scored]:
         with self.lock:
-            return self.inner.query_hybrid(dense, sparse, flt, limit=limit, prefetch_limit=prefetch_limit)
+            return self.inner.query_hybrid(
+                dense, sparse, flt, limit=limit, prefetch_limit=prefetch_limit, weights=weights
+            )
 
     def optimize(self) -> None:
         with self.lock:

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 DENSE = "dense"  # named dense vector (cosine)
 LEXICAL = "lexical"  # named sparse vector (IDF modifier), for hybrid search
+RRF_K = 60  # Qdrant's default: rank r adds weight / (RRF_K + r)
 
 # Payload fields with a keyword index (DESIGN.md "Payload indexes"); chunk_ordinal is an integer.
 KEYWORD_INDEXES = (
@@ -140,8 +141,15 @@ class Store(Protocol):
         """Lexical (sparse, IDF-weighted) search restricted to flt."""
 
     def query_hybrid(
-        self, dense: Sequence[float], sparse: SparseVector, flt: Filter, *, limit: int, prefetch_limit: int
+        self,
+        dense: Sequence[float],
+        sparse: SparseVector,
+        flt: Filter,
+        *,
+        limit: int,
+        prefetch_limit: int,
+        weights: tuple[float, float] = (1.0, 1.0),
     ) -> list[Scored]:
-        """Dense and sparse prefetches fused by Qdrant's own RRF."""
+        """Dense and sparse prefetches fused by Qdrant's own RRF, weighted (dense, lexical)."""
 
     def close(self) -> None: ...

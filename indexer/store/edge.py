@@ -19,6 +19,7 @@ from monodex.indexer.store.base import (
     INTEGER_INDEXES,
     KEYWORD_INDEXES,
     LEXICAL,
+    RRF_K,
     CollectionInfo,
     Condition,
     Filter,
@@ -311,7 +312,14 @@ class EdgeStore:
         return self._query(q, flt, limit=limit)
 
     def query_hybrid(
-        self, dense: Sequence[float], sparse: SparseVector, flt: Filter, *, limit: int, prefetch_limit: int
+        self,
+        dense: Sequence[float],
+        sparse: SparseVector,
+        flt: Filter,
+        *,
+        limit: int,
+        prefetch_limit: int,
+        weights: tuple[float, float] = (1.0, 1.0),
     ) -> list[Scored]:
         f = _filter(flt)
         prefetches = [
@@ -326,7 +334,8 @@ class EdgeStore:
                 ),
             ),
         ]
-        return self._query(qe.Fusion.Rrf(k=60), flt, limit=limit, prefetches=prefetches)
+        fusion = qe.Fusion.Rrf(k=RRF_K, weights=list(weights))
+        return self._query(fusion, flt, limit=limit, prefetches=prefetches)
 
     def _query(self, query: Any, flt: Filter, *, limit: int, prefetches: Any = None) -> list[Scored]:
         shard = self._open()

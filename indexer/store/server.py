@@ -19,6 +19,7 @@ from monodex.indexer.store.base import (
     INTEGER_INDEXES,
     KEYWORD_INDEXES,
     LEXICAL,
+    RRF_K,
     CollectionInfo,
     Condition,
     Filter,
@@ -222,16 +223,26 @@ class ServerStore:
         return self._query(query=_sparse(sparse), using=LEXICAL, flt=flt, limit=limit)
 
     def query_hybrid(
-        self, dense: Sequence[float], sparse: SparseVector, flt: Filter, *, limit: int, prefetch_limit: int
+        self,
+        dense: Sequence[float],
+        sparse: SparseVector,
+        flt: Filter,
+        *,
+        limit: int,
+        prefetch_limit: int,
+        weights: tuple[float, float] = (1.0, 1.0),
     ) -> list[Scored]:
         f = _filter(flt)
         prefetch = [
             m.Prefetch(query=[float(x) for x in dense], using=DENSE, filter=f, limit=prefetch_limit),
             m.Prefetch(query=_sparse(sparse), using=LEXICAL, filter=f, limit=prefetch_limit),
         ]
-        return self._query(
-            query=m.FusionQuery(fusion=m.Fusion.RRF), using=None, flt=flt, limit=limit, prefetch=prefetch
+        fusion: Any = (
+            m.FusionQuery(fusion=m.Fusion.RRF)  # what servers before weighted RRF understand
+            if weights == (1.0, 1.0)
+            else m.RrfQuery(rrf=m.Rrf(k=RRF_K, weights=list(weights)))
         )
+        return self._query(query=fusion, using=None, flt=flt, limit=limit, prefetch=prefetch)
 
     def close(self) -> None:
         self._call(self.client.close)

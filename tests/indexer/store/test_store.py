@@ -152,6 +152,14 @@ def test_sparse_and_hybrid_queries(store: Store) -> None:
         [1.0, 3.0, 0.5, 0.0], SparseVector((3,), (1.0,)), flt, limit=5, prefetch_limit=20
     )
     assert len(fused) == 5 and fused[0].payload["chunk_ordinal"] % 10 == 3
+    dense_only = store.query_hybrid(
+        [1.0, 3.0, 0.5, 0.0], SparseVector((3,), (1.0,)), flt, limit=5, prefetch_limit=20, weights=(1.0, 0.0)
+    )
+    assert [h.id for h in dense_only] == [h.id for h in store.search([1.0, 3.0, 0.5, 0.0], flt, limit=5)]
+    lexical_first = store.query_hybrid(
+        [1.0, 3.0, 0.5, 0.0], SparseVector((3,), (1.0,)), flt, limit=2, prefetch_limit=20, weights=(0.1, 1.0)
+    )
+    assert [h.id for h in lexical_first] == [h.id for h in lexical[:2]]
 
 
 def test_edge_persists_and_refuses_a_second_owner(tmp_path: Path) -> None:
