@@ -46,5 +46,7 @@ def test_vectors() -> None:
     retry = lexical.query_vector("retry").indices[0]
     backoff = lexical.query_vector("backoff").indices[0]
     assert by_index[retry] > by_index[backoff] > 0  # term frequency counts, saturating
-    assert set(q.values) == {1.0} and len(q.indices) == 3
+    assert set(q.values) == {1.0} and len(q.indices) == 2  # "with" names nothing in code
+    assert lexical.query_vector("where is the") == lexical.query_vector("where is the")
+    assert len(lexical.query_vector("where is the").indices) == 3  # only question words: keep them
     assert lexical.document_vector("!!! ...").indices == ()
