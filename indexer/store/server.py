@@ -237,11 +237,7 @@ class ServerStore:
             m.Prefetch(query=[float(x) for x in dense], using=DENSE, filter=f, limit=prefetch_limit),
             m.Prefetch(query=_sparse(sparse), using=LEXICAL, filter=f, limit=prefetch_limit),
         ]
-        fusion: Any = (
-            m.FusionQuery(fusion=m.Fusion.RRF)  # what servers before weighted RRF understand
-            if weights == (1.0, 1.0)
-            else m.RrfQuery(rrf=m.Rrf(k=RRF_K, weights=list(weights)))
-        )
+        fusion = m.RrfQuery(rrf=m.Rrf(k=RRF_K, weights=list(weights)))
         return self._query(query=fusion, using=None, flt=flt, limit=limit, prefetch=prefetch)
 
     def close(self) -> None:

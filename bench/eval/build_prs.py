@@ -1,0 +1,81 @@
+"""Derive evaluation queries from real pull requests: a squash-merged PR's title is the question,
+the source files it changed (that still exist at the indexed commit, inside the crawled part)
+are the answer. Deterministic: run it again and the same set comes out.
+
+Usage: python bench/eval/build_prs.py MIRROR COMMIT PREFIX COUNT OUT.json
+  MIRROR  a git directory (e.g. /work/.mirror/microsoft+rushstack/repo)
+  PREFIX  only files under this folder count (e.g. libraries/)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+# Dependency bumps, releases and repo-wide mechanics name no behaviour a search could find.
+SKIP_TITLE = re.compile(
+    r"^(chore|bump|update|merge|revert|release|upgrade|replace|normalize|drop|target|\[?skip ci)"
+    r"|dependabot|version|readme",
+    re.I,
+)
+MERGE = re.compile(r"^Merge pull request #(\d+) from ")
+PR = re.compile(r"\s*\(#(\d+)\)\s*$")
+TAGS = re.compile(r"^\s*(\[[^\]]+\]\s*)+")  # "[rush-lib][WS2] Add ..." -> "Add ..."; tags named the package
+SECONDARY = re.compile(r"(^|/)(test|tests|__tests__|__snapshots__|__mocks__)/|\.test\.ts$|\.d\.ts$|CHANGELOG")
+
+
+def git(mirror: str, *args: str) -> str:
+    return subprocess.run(["git", "-C", mirror, *args], capture_output=True, text=True, check=True).stdout
+
+
+def main() -> None:
+    mirror, commit, prefix, count, out = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+    present = set(git(mirror, "ls-tree", "-r", "--name-only", commit, *([prefix] if prefix else [])).split())
+    queries = []
+    log = git(mirror, "log", "--first-parent", "--format=%H%x09%s%x09%b%x00", commit, "-n", "3000")
+    for record in filter(None, (r.strip("\n") for r in log.split("\x00"))):
+        sha, subject, body = (record.split("\t", 2) + [""])[:3]
+        merged = MERGE.match(subject)  # "Merge pull request #N from ...": the title is the body
+        if merged:
+            subject = (
+                next((ln.strip() for ln in body.splitlines() if ln.strip()), "") + f" (#{merged.group(1)})"
+            )
+        m = PR.search(subject)
+        if not m or SKIP_TITLE.search(subject):
+            continue
+        title = TAGS.sub("", PR.sub("", subject)).strip().lstrip("-:/ ").strip()
+        if len(title.split()) < 4:
+            continue  # "Fix typo" asks nothing a search can answer
+        changed = git(mirror, "diff", "--name-only", "--diff-filter=AM", f"{sha}^1", sha).split()
+        relevant = sorted(
+            p for p in changed if p in present and p.endswith(".ts") and not SECONDARY.search(p)
+        )
+        if not 1 <= len(relevant) <= 5:
+            continue  # sweeping PRs have no "right file"
+        queries.append(
+            {
+                "id": f"pr-{m.group(1)}",
+                "query": title,
+                "relevant": relevant,
+                "origin": f"#{m.group(1)} {sha[:10]}",
+            }
+        )
+        if len(queries) == count:
+            break
+    doc = {
+        "repo": mirror,
+        "commit": git(mirror, "rev-parse", commit).strip(),
+        "source": "squash-merged pull requests: title -> changed .ts source files under " + prefix,
+        "queries": queries,
+    }
+    Path(out).write_text(json.dumps(doc, indent=1) + "\n")
+    print(f"{len(queries)} queries -> {out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,373 @@
+"""Search quality on the evaluation set in bench/eval/, every mode side by side with baselines.
+
+Usage: .venv/bin/python bench/quality.py [sparo|rushstack ...] [--raw-variant]
+
+For each target: crawl (kept under bench/.work/xdg-<target>, so a second run reuses it), start the
+runner, and run every query through the real CLI (`monodex search --json`, answered over the
+runner's socket) in each mode. In the same run, over the same chunks read back from the index:
+BM25 on chunk words, and keyword matching over whole files. Every system gets the same treatment
+the default search has: tests, snapshots, API reports, change files and changelogs moved down
+`ranking.DEMOTION` places, results as distinct files. Metrics over files: Recall@1/5/10 (share
+of a query's relevant files found), MRR@10, nDCG@10 (binary relevance).
+
+--raw-variant also crawls a second index in-process whose embedded text is the bare chunk (no
+path / package / symbol header) and scores it: the effect of the contextual embedding text.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import statistics
+import subprocess
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import checkout, persistent_xdg, table  # noqa: E402
+
+EVAL = Path(__file__).resolve().parent / "eval"
+MDX = [sys.executable, "-m", "monodex"]
+TARGETS = {
+    "sparo": ("tiktok+sparo", "ca06251a491699b020e0529903ba8a726ff135e2", None),
+    "rushstack": (
+        "microsoft+rushstack",
+        "ae8073b330ea1004921cad9065f9dce60fc35a5b",
+        {  # the libraries (tests and changelogs included, so ranking them matters) and root docs
+            "version": 1,
+            "fileTypes": {".ts": "typescript", ".tsx": "typescript", ".md": "markdown"},
+            "patternsToExclude": [
+                "**/*.d.ts",
+                "lib/",
+                "lib-commonjs/",
+                "lib-esm/",
+                "dist/",
+                "node_modules/",
+                "temp/",
+                "apps/",
+                "build-tests/",
+                "build-tests-samples/",
+                "common/",
+                "rigs/",
+                "eslint/",
+                "heft-plugins/",
+                "repo-scripts/",
+                "rush-plugins/",
+                "vscode-extensions/",
+                "webpack/",
+                "tutorials/",
+                "examples/",
+            ],
+            "patternsToKeep": [],
+        },
+    ),
+}
+STOP = set(
+    "a an and are as at be by can do does for from how i in is it of on or the this to use used "
+    "uses using what when where which with why add fix support feat should not".split()
+)
+
+
+def queries(name: str) -> list[dict[str, Any]]:
+    out = []
+    for f in sorted(EVAL.glob(f"{name}-*.json")):
+        doc = json.loads(f.read_text())
+        out += [{**q, "set": f.stem} for q in doc["queries"]]
+    return out
+
+
+# --- metrics -------------------------------------------------------------------------------
+
+
+def metrics(ranked: list[str], relevant: set[str]) -> dict[str, float]:
+    top = ranked[:10]
+    first = next((i for i, p in enumerate(top, start=1) if p in relevant), None)
+    dcg = sum(1 / math.log2(i + 1) for i, p in enumerate(top, start=1) if p in relevant)
+    ideal = sum(1 / math.log2(i + 1) for i in range(1, min(10, len(relevant)) + 1))
+    return {
+        "R@1": len(set(ranked[:1]) & relevant) / len(relevant),
+        "R@5": len(set(ranked[:5]) & relevant) / len(relevant),
+        "R@10": len(set(top) & relevant) / len(relevant),
+        "MRR@10": 1 / first if first else 0.0,
+        "nDCG@10": dcg / ideal,
+    }
+
+
+def mean(rows: list[dict[str, float]]) -> dict[str, float]:
+    return {k: statistics.fmean(r[k] for r in rows) for k in rows[0]}
+
+
+def demote_and_group(scored: list[tuple[str, str, float]], *, chunk_kind: dict[str, str]) -> list[str]:
+    """(path, unit id, score) best first -> distinct paths with the default search's demotion."""
+    from monodex.indexer import ranking
+
+    keyed = []
+    for pos, (path, unit, _) in enumerate(scored, start=1):
+        role = ranking.role_of(path, chunk_kind.get(unit))
+        keyed.append((pos + (0 if role == ranking.SOURCE else ranking.DEMOTION), pos, path))
+    keyed.sort()
+    seen: list[str] = []
+    for _, _, path in keyed:
+        if path not in seen:
+            seen.append(path)
+    return seen
+
+
+# --- baselines -----------------------------------------------------------------------------
+
+WORD = re.compile(r"[A-Za-z0-9_]+")
+
+
+def words(text: str) -> list[str]:
+    return [w.lower() for w in WORD.findall(text)]
+
+
+class BM25:
+    """Okapi BM25 over the index's chunks (plain word tokens; k1 1.2, b 0.75)."""
+
+    def __init__(self, chunks: list[dict[str, Any]]) -> None:
+        self.chunks = chunks
+        self.tf = [Counter(words(c["text"])) for c in chunks]
+        self.len = [sum(t.values()) for t in self.tf]
+        self.avg = statistics.fmean(self.len) if self.len else 1.0
+        df: Counter[str] = Counter()
+        for t in self.tf:
+            df.update(t.keys())
+        n = len(chunks)
+        self.idf = {w: math.log(1 + (n - d + 0.5) / (d + 0.5)) for w, d in df.items()}
+        self.postings: dict[str, list[int]] = defaultdict(list)
+        for i, t in enumerate(self.tf):
+            for w in t:
+                self.postings[w].append(i)
+
+    def search(self, query: str, n: int = 100) -> list[tuple[str, str, float]]:
+        scores: dict[int, float] = defaultdict(float)
+        for w in set(words(query)):
+            for i in self.postings.get(w, ()):
+                tf = self.tf[i][w]
+                norm = tf + 1.2 * (1 - 0.75 + 0.75 * self.len[i] / self.avg)
+                scores[i] += self.idf[w] * tf * 2.2 / norm
+        best = sorted(scores.items(), key=lambda kv: -kv[1])[:n]
+        return [(self.chunks[i]["relative_path"], self.chunks[i]["id"], s) for i, s in best]
+
+
+def keyword_files(files: dict[str, str], query: str, n: int = 100) -> list[tuple[str, str, float]]:
+    """Files ranked by how many distinct query words they contain, then by occurrences."""
+    terms = [w for w in dict.fromkeys(words(query)) if w not in STOP and len(w) > 2]
+    scored = []
+    for path, text in files.items():
+        lowered = text.lower()
+        present = [t for t in terms if t in lowered]
+        if present:
+            scored.append((path, path, len(present) + sum(lowered.count(t) for t in present) / 1e6))
+    scored.sort(key=lambda s: -s[2])
+    return scored[:n]
+
+
+# --- monodex through the CLI -----------------------------------------------------------------
+
+
+def cli_search(catalog: str, text: str, *flags: str) -> list[str]:
+    out = subprocess.run(
+        [
+            *MDX,
+            "search",
+            "--catalog",
+            catalog,
+            "--label",
+            "main",
+            "--text",
+            text,
+            "--limit",
+            "10",
+            *flags,
+            "--json",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return [r["relative_path"] for r in json.loads(out)["results"]]
+
+
+def read_chunks(name: str) -> list[dict[str, Any]]:
+    from monodex.indexer import labelmeta
+    from monodex.indexer.session import Session
+
+    from monodex import config, paths
+
+    p = paths.resolve()
+    with Session(config.load(p), p) as s:
+        flt = labelmeta.code_filter(name, f"{name}:main")
+        return [{"id": r.id, **r.payload} for r in s.store.scroll(flt)]
+
+
+def evaluate(name: str, raw_variant: bool) -> dict[str, dict[str, float]]:
+    mirror, commit, part = TARGETS[name]
+    work = checkout(mirror, rev=commit)
+    with persistent_xdg(name) as root:
+        from monodex import paths
+
+        p = paths.resolve()
+        if part:
+            p.config_dir.mkdir(parents=True, exist_ok=True)
+            p.user_crawl_file.write_text(json.dumps(part, indent=2))
+        subprocess.run([*MDX, "catalog", "add", name, str(work), "--force"], check=True, capture_output=True)
+        t0 = time.perf_counter()
+        crawl = subprocess.run(
+            [*MDX, "crawl", "--catalog", name, "--label", "main", "--commit", commit, "--json"],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        summary = json.loads(crawl.stdout)
+        print(
+            f"{name}: crawl {summary['mode']} {summary['files_total']} files, {summary['chunks_embedded']} chunks "
+            f"embedded now, {time.perf_counter() - t0:.0f} s",
+            flush=True,
+        )
+        chunks = read_chunks(name)
+        kinds = {c["id"]: c.get("chunk_kind", "content") for c in chunks}
+        files: dict[str, list[tuple[int, str]]] = defaultdict(list)
+        for c in chunks:
+            files[c["relative_path"]].append((int(c["chunk_ordinal"]), str(c["text"])))
+        file_text = {path: "".join(t for _, t in sorted(parts)) for path, parts in files.items()}
+        qs = []
+        for q in queries(name):
+            rel = {r for r in q["relevant"] if r in file_text}
+            if rel:
+                qs.append({**q, "relevant": rel})
+        print(
+            f"{name}: {len(qs)} queries with an indexed answer, {len(chunks)} chunks, {len(file_text)} files"
+        )
+        bm25 = BM25(chunks)
+        systems: dict[str, Any] = {
+            "keyword (files)": lambda q: demote_and_group(keyword_files(file_text, q), chunk_kind={}),
+            "BM25 (chunks)": lambda q: demote_and_group(bm25.search(q), chunk_kind=kinds),
+        }
+        runner = subprocess.Popen([*MDX, "runner", "--drain-seconds", "3600"], stderr=subprocess.DEVNULL)
+        try:
+            from monodex.scheduler.server import wait_listening
+
+            assert wait_listening(p.socket_path, timeout=120), "the runner did not start"
+            for mode in ("hybrid", "dense", "lexical"):
+                systems[f"monodex {mode}"] = lambda q, m=mode: cli_search(name, q, "--mode", m)
+            systems["monodex hybrid, tests not moved down"] = lambda q: cli_search(name, q, "--include-tests")
+            results: dict[str, dict[str, float]] = {}
+            per_query: dict[str, list[dict[str, float]]] = {}
+            for sys_name, fn in systems.items():
+                rows = [metrics(fn(q["query"]), q["relevant"]) for q in qs]
+                per_query[sys_name] = rows
+                results[sys_name] = mean(rows)
+        finally:
+            runner.terminate()
+            runner.wait(timeout=120)
+        sets = sorted({q["set"] for q in qs})
+        for sys_name, rows in per_query.items():
+            by_set = []
+            for name_of_set in sets:
+                picked = [r for r, q in zip(rows, qs, strict=True) if q["set"] == name_of_set]
+                m = mean(picked)
+                by_set.append(f"{name_of_set} ({len(picked)}): R@10 {m['R@10']:.3f} MRR@10 {m['MRR@10']:.3f}")
+            print(f"  {sys_name}: " + "; ".join(by_set))
+        if raw_variant:
+            results["monodex hybrid, bare chunk embedded"] = raw(name, part, work, commit, qs, root)
+        latency(name, [q["query"] for q in qs])
+        sparse_cost(name, chunks, root, float(summary["seconds"]))
+        return results
+
+
+def raw(
+    name: str, part: Any, work: Path, commit: str, qs: list[dict[str, Any]], root: Path
+) -> dict[str, float]:
+    """A second index in-process whose embedded text is the bare chunk."""
+    from monodex.indexer import crawl as crawl_mod
+    from monodex.indexer import crawlrun, ops
+    from monodex.indexer import payloads as payloads_mod
+    from monodex.indexer.session import Session
+    from monodex.indexer.store.edge import EdgeStore
+
+    from monodex import config, paths
+
+    p = paths.resolve()
+    cfg = config.load(p)
+    bare = lambda info, chunk: chunk.text  # noqa: E731
+    payloads_mod.embed_text, crawl_mod.embed_text = bare, bare  # type: ignore[assignment]
+    store = EdgeStore(root / "raw-shard", "monodex")
+    with Session(cfg, p, store=store) as s:
+        t0 = time.perf_counter()
+        crawlrun.crawl(s, crawlrun.Request(cfg.catalog(name), "main", commit))
+        print(f"{name}: bare-text index crawled in {time.perf_counter() - t0:.0f} s", flush=True)
+        rows = []
+        for q in qs:
+            found = ops.run(s, "search", {"catalog": name, "label": "main", "text": q["query"], "limit": 10})
+            rows.append(metrics([r["relative_path"] for r in found["results"]], q["relevant"]))
+    store.close()
+    return mean(rows)
+
+
+def sparse_cost(name: str, chunks: list[dict[str, Any]], root: Path, crawl_seconds: float) -> None:
+    """What the lexical vectors add: encoding time against the crawl, stored bytes against the
+    dense vectors and the shard on disk."""
+    from monodex.indexer import lexical
+
+    texts = [f"path: {c['relative_path']}\npackage: {c.get('package_name')}\n\n{c['text']}" for c in chunks]
+    t0 = time.perf_counter()
+    nonzeros = sum(len(lexical.document_vector(t).indices) for t in texts)
+    encode = time.perf_counter() - t0
+    shard = sum(f.stat().st_size for f in (root / "data").rglob("*") if f.is_file())
+    dense = len(chunks) * 384 * 4
+    print(
+        f"{name}: lexical vectors: {nonzeros / len(chunks):.0f} terms a chunk, {nonzeros * 8 / 1e6:.1f} MB raw "
+        f"(dense vectors {dense / 1e6:.1f} MB, shard on disk {shard / 1e6:.0f} MB); encoding all "
+        f"{len(chunks)} chunks {encode:.1f} s (the first crawl took {crawl_seconds:.0f} s)"
+    )
+
+
+def latency(name: str, texts: list[str]) -> None:
+    """The query path in-process (query embedding + Qdrant + ranking), warm model, per mode."""
+    from monodex.indexer import ops
+    from monodex.indexer.session import Session
+
+    from monodex import config, paths
+
+    p = paths.resolve()
+    with Session(config.load(p), p) as s:
+        for mode in ("hybrid", "dense", "lexical"):
+            ops.run(
+                s, "search", {"catalog": name, "label": "main", "text": "warm up", "limit": 10, "mode": mode}
+            )
+            samples = []
+            for t in texts:
+                t0 = time.perf_counter()
+                ops.run(s, "search", {"catalog": name, "label": "main", "text": t, "limit": 10, "mode": mode})
+                samples.append(time.perf_counter() - t0)
+            ordered = sorted(samples)
+            p95 = ordered[round(0.95 * (len(ordered) - 1))]
+            print(
+                f"{name}: in-process {mode} search p50 {statistics.median(samples) * 1e3:.1f} ms, p95 {p95 * 1e3:.1f} ms"
+            )
+
+
+def main() -> None:
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    raw_variant = "--raw-variant" in sys.argv
+    overall: dict[str, list[tuple[int, dict[str, float]]]] = defaultdict(list)
+    for name in args or ["sparo", "rushstack"]:
+        results = evaluate(name, raw_variant)
+        n = sum(1 for _ in queries(name))
+        keys = ["R@1", "R@5", "R@10", "MRR@10", "nDCG@10"]
+        print(table([[s, *(f"{r[k]:.3f}" for k in keys)] for s, r in results.items()], ["system", *keys]))
+        print()
+        for s, r in results.items():
+            overall[s].append((n, r))
+    return None
+
+
+if __name__ == "__main__":
+    main()
