@@ -14,7 +14,8 @@ DENSE = "dense"  # named dense vector (cosine)
 LEXICAL = "lexical"  # named sparse vector (IDF modifier), for hybrid search
 # Rank r in a list adds weight / (RRF_K + r). Qdrant's default 60 makes the top ranks nearly
 # equal, so a hit ranked 5th by both lists beats one ranked 1st by one of them; 5 lets a clear
-# first place count: +0.06 MRR@10 on both evaluation sets (bench/quality.py, docs/benchmarks.md).
+# first place count: MRR@10 +0.064 (sparo) and +0.027 (rushstack) on pull-request queries
+# (bench/quality.py, docs/benchmarks.md).
 RRF_K = 5
 
 # Payload fields with a keyword index (DESIGN.md "Payload indexes"); chunk_ordinal is an integer.
