@@ -159,7 +159,7 @@ def test_sparse_and_hybrid_queries(store: Store) -> None:
     lexical_first = store.query_hybrid(
         [1.0, 3.0, 0.5, 0.0], SparseVector((3,), (1.0,)), flt, limit=2, prefetch_limit=20, weights=(0.1, 1.0)
     )
-    assert [h.id for h in lexical_first] == [h.id for h in lexical[:2]]
+    assert {h.id for h in lexical_first} == {h.id for h in lexical[:2]}  # tied lexical scores: any order
 
 
 def test_edge_persists_and_refuses_a_second_owner(tmp_path: Path) -> None:
