@@ -64,7 +64,9 @@ def main() -> None:
             async def mcp_round_trips() -> dict[str, list[float]]:
                 import os
 
-                server = StdioServerParameters(command=sys.executable, args=["-m", "monodex", "mcp"], env=dict(os.environ))
+                server = StdioServerParameters(
+                    command=sys.executable, args=["-m", "monodex", "mcp"], env=dict(os.environ)
+                )
                 out: dict[str, list[float]] = {"budget": [], "none": []}
                 async with Client(server, read_timeout_seconds=120) as client:
                     await client.call_tool("search", {"query": "warm up", "catalog": name, "label": "main"})

@@ -21,8 +21,11 @@ DEMOTION = 10
 _ROLES = (
     ("snapshot", re.compile(r"(^|/)__snapshots__/|\.snap$")),
     (
-        "test",
-        re.compile(r"(^|/)(__tests__|__mocks__|tests?|test-data|fixtures?)/|\.(test|spec)\.[cm]?[jt]sx?$"),
+        "test",  # build-tests/: the test projects of Rush repositories
+        re.compile(
+            r"(^|/)(__tests__|__mocks__|tests?|test-data|fixtures?|build-tests(-samples)?)/"
+            r"|\.(test|spec)\.[cm]?[jt]sx?$"
+        ),
     ),
     ("api-report", re.compile(r"(^|/)common/reviews/api/|\.api\.md$")),
     ("change-file", re.compile(r"(^|/)common/changes/")),

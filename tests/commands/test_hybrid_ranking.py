@@ -112,6 +112,7 @@ def test_roles_from_path_conventions() -> None:
         "libraries/x/CHANGELOG.md": "changelog",
         "libraries/x/CHANGELOG.json": "changelog",
         "libraries/x/src/testing.ts": "source",
+        "build-tests/sparo-real-repo-test/etc/list-profiles.txt": "test",
         "libraries/x/README.md": "source",
     }
     assert {p: ranking.role_of(p) for p in cases} == cases
