@@ -57,6 +57,21 @@ def _ours(path: Path) -> bool:
         return False
 
 
+def installed(repo: Path) -> str:
+    """How monodex hooks reach this repository: "direct", "pre-commit", or "" when they do not."""
+    try:
+        target = hooks_dir(repo, allow_hooks_path=True)
+    except UsageError:
+        return ""
+    if all(_ours(target / hook) for hook in HOOKS):
+        return "direct"
+    config = repo / ".pre-commit-config.yaml"
+    try:
+        return "pre-commit" if "monodex" in config.read_text(errors="replace") else ""
+    except OSError:
+        return ""
+
+
 def install(repo: Path, *, allow_hooks_path: bool = False, python: str | None = None) -> Installed:
     target = hooks_dir(repo, allow_hooks_path=allow_hooks_path)
     target.mkdir(parents=True, exist_ok=True)

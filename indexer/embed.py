@@ -258,6 +258,13 @@ class Embedder:
         return int(self.session.run([self.output], _feed(self.inputs, ids, mask))[0].shape[-1])
 
 
+def check_files(spec: ModelSpec) -> None:
+    """The model's files are there and its ONNX file has the expected sha256 (MonodexError if not)."""
+    _require_files(spec)
+    if spec.sha256:
+        verify(spec.model_path, spec.sha256)
+
+
 def _require_files(spec: ModelSpec) -> None:
     for p in (spec.model_path, spec.tokenizer_path):
         if not p.is_file():

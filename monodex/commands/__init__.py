@@ -21,6 +21,7 @@ def _load() -> dict[str, Command]:
         catalog,
         chunk,
         crawl,
+        doctor,
         gc,
         hooks,
         labels,
@@ -47,6 +48,7 @@ def _load() -> dict[str, Command]:
         "runner": runner,
         "status": status,
         "mcp": mcp,
+        "doctor": doctor,
     }
     return {name: cast(Command, mod) for name, mod in modules.items()}
 
