@@ -49,34 +49,15 @@ def timer(results: dict[str, float], key: str) -> Iterator[None]:
     results[key] = time.perf_counter() - t0
 
 
-@contextmanager
-def isolated_xdg() -> Iterator[Path]:
-    """A throwaway monodex installation (config, index, state) for one bench run."""
-    with tempfile.TemporaryDirectory(prefix="monodex-bench-") as tmp:
-        old = {
-            k: os.environ.get(k)
-            for k in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR")
-        }
-        for k in old:
-            os.environ[k] = str(Path(tmp) / k.lower())
-        try:
-            yield Path(tmp)
-        finally:
-            for k, v in old.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
+XDG_KEYS = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR")
 
 
 @contextmanager
-def persistent_xdg(name: str) -> Iterator[Path]:
-    """A monodex installation kept under bench/.work between runs (a crawl done once is reused)."""
-    root = WORK / f"xdg-{name}"
-    keys = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR")
-    dirs = {k: root / k.lower().removeprefix("xdg_").removesuffix("_home").removesuffix("_dir") for k in keys}
-    old = {k: os.environ.get(k) for k in keys}
-    for k, d in dirs.items():
+def _xdg_under(root: Path) -> Iterator[Path]:
+    """Point the four XDG variables into `root` (one folder each) and restore them afterwards."""
+    old = {k: os.environ.get(k) for k in XDG_KEYS}
+    for k in XDG_KEYS:
+        d = root / k.lower()
         d.mkdir(parents=True, exist_ok=True, mode=0o700)
         os.environ[k] = str(d)
     try:
@@ -87,6 +68,20 @@ def persistent_xdg(name: str) -> Iterator[Path]:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+
+
+@contextmanager
+def isolated_xdg() -> Iterator[Path]:
+    """A throwaway monodex installation (config, index, state) for one bench run."""
+    with tempfile.TemporaryDirectory(prefix="monodex-bench-") as tmp, _xdg_under(Path(tmp)) as root:
+        yield root
+
+
+@contextmanager
+def persistent_xdg(name: str) -> Iterator[Path]:
+    """A monodex installation kept under bench/.work between runs (a crawl done once is reused)."""
+    with _xdg_under(WORK / f"xdg-{name}") as root:
+        yield root
 
 
 def table(rows: list[list[object]], header: list[str]) -> str:

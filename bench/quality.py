@@ -320,7 +320,9 @@ def sparse_cost(name: str, chunks: list[dict[str, Any]], root: Path, crawl_secon
     t0 = time.perf_counter()
     nonzeros = sum(len(lexical.document_vector(t).indices) for t in texts)
     encode = time.perf_counter() - t0
-    shard = sum(f.stat().st_blocks * 512 for f in (root / "data").rglob("*") if f.is_file())  # sparse files
+    shard = sum(
+        f.stat().st_blocks * 512 for f in (root / "xdg_data_home").rglob("*") if f.is_file()
+    )  # sparse files
     dense = len(chunks) * 384 * 4
     print(
         f"{name}: lexical vectors: {nonzeros / len(chunks):.0f} terms a chunk, {nonzeros * 8 / 1e6:.1f} MB raw "
