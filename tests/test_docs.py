@@ -41,3 +41,5 @@ def test_readme_gives_the_two_setup_commands_ci_runs() -> None:
     assert "./dev demo" in README and "./dev test" in README
     ci = (Path(__file__).resolve().parents[1] / ".ci" / "run").read_text()
     assert "./dev test" in ci
+    # CI checks what the developers check (issue 13): lint and strict types before the tests.
+    assert ci.index("./dev check") < ci.index("./dev test")
