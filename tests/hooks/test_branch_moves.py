@@ -119,7 +119,9 @@ def test_rebase_with_the_apply_backend_queues_the_rebased_branch(repo) -> None: 
     while time.monotonic() < deadline and not any(e["commit"] == tip for e in entries()):
         time.sleep(0.05)
     rebased = [(e["label"], e["hook"]) for e in entries() if e["commit"] == tip]
-    assert rebased == [("feature/r", "post-rewrite")], [(e["hook"], e.get("reason")) for e in hook_log()[before:]]
+    assert rebased == [("feature/r", "post-rewrite")], [
+        (e["hook"], e.get("reason")) for e in hook_log()[before:]
+    ]
 
 
 def test_the_label_ends_at_the_branchs_last_commit_whatever_order_the_hooks_wrote(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
