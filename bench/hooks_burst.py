@@ -58,13 +58,12 @@ def main() -> None:
     per_branch = int(sys.argv[3]) if len(sys.argv) > 3 else 5
     branches = [f"feature/b{i}" for i in range(n_branches)]
     os.environ["PATH"] = f"{Path(sys.executable).parent}:{os.environ['PATH']}"
-    for k, v in (
-        ("GIT_AUTHOR_NAME", "b"),
-        ("GIT_AUTHOR_EMAIL", "b@x"),
-        ("GIT_COMMITTER_NAME", "b"),
-        ("GIT_COMMITTER_EMAIL", "b@x"),
-    ):
-        os.environ[k] = v
+    identity = {
+        f"GIT_{who}_{what}": v
+        for who in ("AUTHOR", "COMMITTER")
+        for what, v in (("NAME", "b"), ("EMAIL", "b@x"))
+    }
+    os.environ.update(identity)
     with isolated_xdg(), tempfile.TemporaryDirectory() as tmp:
         from monodex.indexer.session import Session
         from monodex.scheduler import jobs, refresh
