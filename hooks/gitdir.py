@@ -6,8 +6,12 @@ Stdlib only (dulwich costs ~100 ms to import; a hook must add almost nothing to 
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
+
+_SHA = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
+REBASE_DIRS = ("rebase-merge", "rebase-apply")
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,65 @@ def head(dirs: GitDirs) -> tuple[str | None, str | None]:
     return None, text or None
 
 
+@dataclass(frozen=True)
+class Head:
+    """Where HEAD was while git waited for the hook: the branch that moved and its commit."""
+
+    ref: str | None  # refs/heads/main; None when detached
+    commit: str | None  # None: unborn branch, or HEAD could not be read
+    rebasing: str | None = None  # head-name of a rebase in progress: the branch it will move
+
+
+def capture(dirs: GitDirs) -> Head:
+    """HEAD from the files, in this process (the pre-commit path: before it forks)."""
+    ref, commit = head(dirs)
+    return Head(ref, commit, rebase_head_name(dirs.git_dir))
+
+
+def parse_captured(text: str, rebasing: str) -> Head | None:
+    """What the hook script captured: `git rev-parse --git-dir HEAD --symbolic-full-name HEAD`
+    (git dir, commit, refs/heads/<branch> or "HEAD" when detached; on an unborn branch git
+    prints no commit) and the rebase's head-name. None when the output is not of that shape."""
+    lines = text.splitlines()
+    if len(lines) == 2 and lines[1] == "HEAD":
+        return Head(None, None, rebasing or None)  # unborn: nothing to index yet
+    if len(lines) != 3 or not _SHA.match(lines[1]):
+        return None
+    symbolic = lines[2]
+    if symbolic != "HEAD" and not symbolic.startswith("refs/"):
+        return None
+    return Head(None if symbolic == "HEAD" else symbolic, lines[1], rebasing or None)
+
+
+def rebase_head_name(git_dir: Path) -> str | None:
+    """The branch a rebase in progress started from ("detached HEAD" when none), else None."""
+    for name in REBASE_DIRS:
+        try:
+            return (git_dir / name / "head-name").read_text().strip() or None
+        except OSError:
+            continue
+    return None
+
+
+def returned_to(dirs: GitDirs, commit: str) -> str | None:
+    """The branch a finished rebase re-attached HEAD to at `commit`, from HEAD's reflog
+    ("rebase (finish): returning to refs/heads/x"); None until git has written that line."""
+    try:
+        with open(dirs.git_dir / "logs" / "HEAD", "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, fh.tell() - 16384))
+            tail = fh.read().decode("utf-8", "replace").splitlines()
+    except OSError:
+        return None
+    for line in reversed(tail):
+        fields, _, message = line.partition("\t")
+        parts = fields.split(" ")
+        found = re.search(r"returning to (refs/heads/\S+)$", message)
+        if len(parts) > 1 and parts[1] == commit and found:
+            return found[1]
+    return None
+
+
 def read_ref(dirs: GitDirs, ref: str) -> str | None:
     for base in (dirs.git_dir, dirs.common_dir):
         loose = base / ref
@@ -64,10 +127,6 @@ def read_ref(dirs: GitDirs, ref: str) -> str | None:
             if len(parts) == 2 and parts[1] == ref:
                 return parts[0]
     return None
-
-
-def rebase_in_progress(dirs: GitDirs) -> bool:
-    return (dirs.git_dir / "rebase-merge").exists() or (dirs.git_dir / "rebase-apply").exists()
 
 
 def hooks_path(dirs: GitDirs) -> str | None:

@@ -14,14 +14,26 @@ from monodex.hooks.policy import HOOKS
 
 from monodex.errors import UsageError
 
-MARKER = "# monodex-hook v1"
+MARKER = "# monodex-hook v2"
+# Earlier versions of our script: still ours (replaced by install, removed by uninstall).
+OLD_MARKERS = ("# monodex-hook v1",)
 
 TEMPLATE = """#!/bin/sh
 {marker} (written by 'monodex hooks install'; remove with 'monodex hooks uninstall')
 status=0
 if [ -x "$0.legacy" ]; then "$0.legacy" "$@" || status=$?; fi
-# In the background: git never waits for the index; the entry point exits 0 on every error.
-{python} -m monodex.hooks.run {hook} "$@" </dev/null >/dev/null 2>&1 &
+# Which branch moved, and to which commit, is read now, while git waits: once git returns the
+# user may already be on another branch. One git process; a failure here only skips the refresh.
+head=$(git rev-parse --git-dir HEAD --symbolic-full-name HEAD 2>/dev/null)
+gitdir=${{head%%
+*}}
+rebasing=
+for d in rebase-merge rebase-apply; do
+  if [ -r "$gitdir/$d/head-name" ]; then read -r rebasing <"$gitdir/$d/head-name"; fi
+done
+# The rest in the background: git never waits for the index; the entry point exits 0 on every error.
+MONODEX_HEAD="$head" MONODEX_REBASING="$rebasing" \\
+  {python} -m monodex.hooks.run {hook} "$@" </dev/null >/dev/null 2>&1 &
 exit $status
 """
 
@@ -50,11 +62,25 @@ def hooks_dir(repo: Path, *, allow_hooks_path: bool = False) -> Path:
     return dirs.common_dir / "hooks"
 
 
-def _ours(path: Path) -> bool:
+def _marker(path: Path) -> str:
     try:
-        return MARKER in path.read_text(errors="replace")
+        text = path.read_text(errors="replace")
     except OSError:
-        return False
+        return ""
+    return next((m for m in (MARKER, *OLD_MARKERS) if m in text), "")
+
+
+def _ours(path: Path) -> bool:
+    return bool(_marker(path))
+
+
+def outdated(repo: Path) -> tuple[str, ...]:
+    """Our hooks in this repository written by an earlier monodex ('monodex hooks install' renews them)."""
+    try:
+        target = hooks_dir(repo, allow_hooks_path=True)
+    except UsageError:
+        return ()
+    return tuple(h for h in HOOKS if _marker(target / h) in OLD_MARKERS)
 
 
 def installed(repo: Path) -> str:

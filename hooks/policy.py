@@ -5,6 +5,8 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import dataclass
 
+from monodex.hooks.gitdir import Head
+
 from monodex import names
 from monodex.errors import UsageError
 
@@ -26,6 +28,27 @@ def event_applies(hook: str, args: list[str], env: dict[str, str]) -> Skip | Non
         if flag != "1":
             return Skip("file checkout")
     return None
+
+
+def moved_branch(hook: str, rewrite_command: str, head: Head | None) -> tuple[str, str] | Skip:
+    """(refs/heads/<branch>, commit) that this hook reports, from HEAD as captured while git
+    waited; or why it reports none."""
+    if head is None:
+        return Skip("the hook could not read HEAD (git rev-parse failed or printed something else)")
+    if head.commit is None:
+        return Skip("HEAD had no commit (unborn branch)")
+    if head.rebasing and hook != "post-rewrite":
+        return Skip("rebase in progress (post-rewrite reports its end)")
+    if head.ref is None:
+        # `git rebase --apply` runs post-rewrite while HEAD is still detached at the rebased tip
+        # and moves the branch named in its head-name file right after.
+        rebased = head.rebasing or ""
+        if hook == "post-rewrite" and rewrite_command == "rebase" and rebased.startswith("refs/heads/"):
+            return rebased, head.commit
+        return Skip("detached HEAD")
+    if not head.ref.startswith("refs/heads/"):
+        return Skip(f"HEAD is {head.ref}, not a branch")
+    return head.ref, head.commit
 
 
 def label_for_branch(branch: str) -> str | Skip:

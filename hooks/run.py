@@ -1,7 +1,9 @@
 """The hook entry point: decide which label moved and write one spool entry. Exits 0 always.
 
-Direct hooks run it in the background (`&` in the hook script); under the pre-commit framework
-it forks and returns at once. Either way git never waits for more than a process start.
+Which branch moved, and to which commit, is read while git still waits for the hook: the direct
+hook script runs `git rev-parse` before it backgrounds this module (MONODEX_HEAD), and under the
+pre-commit framework main() reads HEAD before it forks. Read later, HEAD may already be another
+branch (`git commit && git checkout -b tmp`). Everything else happens after git has returned.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from monodex.hooks import gitdir
-from monodex.hooks.policy import Skip, event_applies, label_for_branch, tracked
+from monodex.hooks.gitdir import Head
+from monodex.hooks.policy import Skip, event_applies, label_for_branch, moved_branch, tracked
 
 from monodex import config, known_labels, paths
 from monodex.spool import Request, Spool
@@ -53,19 +56,44 @@ def _default_branch(dirs: gitdir.GitDirs) -> str | None:
     return None
 
 
-def decide(hook: str, args: list[str], env: dict[str, str], cwd: Path) -> Request | Skip:
-    """The whole decision, without side effects: a request to enqueue, or why not."""
+REF_WAIT_SECONDS = 10.0
+
+
+def captured_head(env: dict[str, str]) -> Head | Skip | None:
+    """HEAD as the hook script captured it; None when it captured nothing (a v1 hook script, the
+    pre-commit framework, a run by hand)."""
+    if "MONODEX_HEAD" not in env:
+        return None
+    text = env["MONODEX_HEAD"]
+    head = gitdir.parse_captured(text, env.get("MONODEX_REBASING", ""))
+    if head is None:
+        return Skip(f"the hook could not read HEAD (git rev-parse printed {text[:200]!r})")
+    return head
+
+
+def _rewrite_command(hook: str, args: list[str], env: dict[str, str]) -> str:
+    if hook != "post-rewrite":
+        return ""
+    return env.get("PRE_COMMIT_REWRITE_COMMAND") or (args[0] if args else "")
+
+
+def decide(
+    hook: str, args: list[str], env: dict[str, str], cwd: Path, head: Head | Skip | None = None
+) -> Request | Skip:
+    """The whole decision, without side effects: a request to enqueue, or why not. `head` is HEAD
+    as captured while git waited; None reads it now."""
     skip = event_applies(hook, args, env)
     if skip:
         return skip
+    if isinstance(head, Skip):
+        return head
     dirs = gitdir.find(cwd)
     if dirs is None:
         return Skip("not inside a git repository")
-    if gitdir.rebase_in_progress(dirs):
-        return Skip("rebase in progress (post-rewrite reports its end)")
-    ref, commit = gitdir.head(dirs)
-    if ref is None or not ref.startswith("refs/heads/") or not commit:
-        return Skip("detached HEAD")
+    moved = moved_branch(hook, _rewrite_command(hook, args, env), head or gitdir.capture(dirs))
+    if isinstance(moved, Skip):
+        return moved
+    ref, commit = moved
     p = paths.resolve()
     cfg = config.load(p)
     catalog = next((c for c in cfg.catalogs.values() if c.path.resolve() == dirs.worktree), None)
@@ -104,19 +132,58 @@ def _detach() -> bool:
     return True
 
 
+def _await_ref(cwd: Path, ref: str, commit: str) -> None:
+    """Wait (bounded) until git has moved `ref` to `commit`: after `git rebase --apply`'s
+    post-rewrite, so a runner that resolves the branch at drain time finds it moved."""
+    dirs = gitdir.find(cwd)
+    deadline = time.monotonic() + REF_WAIT_SECONDS
+    while dirs is not None and time.monotonic() < deadline:
+        if gitdir.read_ref(dirs, ref) == commit:
+            return
+        time.sleep(0.02)
+
+
+def _rebased_branch(cwd: Path, commit: str) -> str | None:
+    """`git rebase --apply` runs post-rewrite with HEAD detached and leaves no head-name behind:
+    which branch it moves shows only once it has finished, in HEAD's reflog. Wait (bounded)."""
+    dirs = gitdir.find(cwd)
+    deadline = time.monotonic() + REF_WAIT_SECONDS
+    while dirs is not None and time.monotonic() < deadline:
+        branch = gitdir.returned_to(dirs, commit)
+        if branch:
+            return branch
+        time.sleep(0.02)
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
+        env, cwd = dict(os.environ), Path.cwd()
         if args[:1] == ["--pre-commit"]:
-            hook, args = _pre_commit_hook(dict(os.environ)), args[1:]
+            hook, args = _pre_commit_hook(env), args[1:]
         else:
             hook, args = (args[0] if args else ""), args[1:]
+        head = captured_head(env)
+        if head is None and (dirs := gitdir.find(cwd)) is not None:
+            head = gitdir.capture(dirs)  # before the fork: git is still waiting for us
         if not _detach():
             return 0
-        result = decide(hook, args, dict(os.environ), Path.cwd())
+        if (
+            isinstance(head, Head)
+            and head.ref is None
+            and head.commit
+            and not (head.rebasing or "").startswith("refs/heads/")
+            and _rewrite_command(hook, args, env) == "rebase"
+        ):
+            branch = _rebased_branch(cwd, head.commit)
+            head = Head(branch, head.commit) if branch else head
+        result = decide(hook, args, env, cwd, head)
         if isinstance(result, Skip):
             _log("hook.skipped", hook=hook, reason=result.reason)
         else:
+            if isinstance(head, Head) and head.ref != result.ref:
+                _await_ref(cwd, result.ref, result.commit)
             Spool(paths.resolve().spool_dir).enqueue(result)
             _log("spool.enqueued", hook=hook, label=result.key, commit=result.commit)
     except BaseException as exc:  # noqa: BLE001 - a hook never fails a git command

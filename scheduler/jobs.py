@@ -67,7 +67,7 @@ def drain(
         log.info(
             "drain.refreshed",
             label=request.key,
-            commit=request.commit,
+            commit=summary.get("commit", request.commit),  # the branch's commit when drained
             files_embedded=summary.get("files_embedded"),
             seconds=summary.get("seconds"),
         )

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
-from monodex.indexer import crawlrun, gc
+from monodex.indexer import crawlrun, gc, gitobjects
 from monodex.indexer.session import Session
 
 from monodex.errors import MonodexError
@@ -16,8 +17,23 @@ from monodex.spool import Request
 
 def refresh_label(s: Session, request: Request, cancel: threading.Event | None = None) -> dict[str, Any]:
     catalog = s.config().catalog(request.catalog)
-    req = crawlrun.Request(catalog, request.label, request.commit)
+    req = crawlrun.Request(catalog, request.label, target_commit(catalog.path, request))
     return crawlrun.crawl(s, req, cancel=cancel).as_json()
+
+
+def target_commit(repo_path: Path, request: Request) -> str:
+    """Where the label's branch is now; the request's commit once the branch is gone.
+
+    Hooks write their entries in the background, so two commits in a row can land in either
+    order (and coalescing takes the newest entry): the branch itself says which came last.
+    """
+    if not request.ref.startswith("refs/heads/"):
+        return request.commit
+    with gitobjects.open_repo(repo_path) as repo:
+        try:
+            return str(repo.repo.refs[request.ref.encode()].decode())
+        except KeyError:  # deleted (or never there): index what the hook saw
+            return request.commit
 
 
 def collect_garbage(s: Session) -> dict[str, Any]:

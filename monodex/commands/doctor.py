@@ -57,13 +57,20 @@ def _index(p: paths.Paths, cfg: config.Config) -> tuple[str, str, str]:
 
 
 def _catalog(cat: config.Catalog) -> tuple[str, str, str]:
-    from monodex.hooks.install import installed
+    from monodex.hooks.install import installed, outdated
     from monodex.indexer import gitobjects
 
     gitobjects.open_repo(cat.path)
     how = installed(cat.path)
     if not how:
         return "warn", f"{cat.path}: no monodex hooks", f"monodex hooks install --repo {cat.path}"
+    if stale := outdated(cat.path):
+        return (
+            "warn",
+            f"{cat.path}: hooks from an earlier monodex ({', '.join(stale)}) can miss a commit "
+            "when the branch is switched right after it",
+            f"monodex hooks install --repo {cat.path}",
+        )
     return "ok", f"{cat.path}: hooks installed ({how})", ""
 
 
