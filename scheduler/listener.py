@@ -88,16 +88,23 @@ class Listener:
 
     def _loop(self) -> None:
         while not self._stop:
-            self._pace(time.monotonic())
-            for key, _ in self._sel.select(self._timeout(time.monotonic())):
-                if key.fileobj is self._listen:
-                    self._accept()
-                elif key.fileobj is self._wake_r:
-                    with contextlib.suppress(OSError):
-                        self._wake_r.recv(4096)
-                elif key.data in self._pending:  # may have been evicted by this round's accept
-                    self._read(key.data)
-            self._expire(time.monotonic())
+            try:
+                self._round()
+            except Exception:  # noqa: BLE001 - a dead listener would leave every CLI hanging
+                self.log.exception("socket.listener_failed")
+                time.sleep(0.1)
+
+    def _round(self) -> None:
+        self._pace(time.monotonic())
+        for key, _ in self._sel.select(self._timeout(time.monotonic())):
+            if key.fileobj is self._listen:
+                self._accept()
+            elif key.fileobj is self._wake_r:
+                with contextlib.suppress(OSError):
+                    self._wake_r.recv(4096)
+            elif key.data in self._pending:  # may have been evicted by this round's accept
+                self._read(key.data)
+        self._expire(time.monotonic())
 
     def _open(self) -> int:
         with self._lock:
