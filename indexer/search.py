@@ -14,6 +14,7 @@ from monodex.indexer.chunkers.base import CHUNK_KINDS
 from monodex.indexer.labelmeta import CODE, LabelState
 from monodex.indexer.store.base import Condition, Filter, Match, MatchAny, SparseVector, Store
 
+from monodex import rpc
 from monodex.errors import MonodexError, UsageError
 
 RESULT_FIELDS = (
@@ -147,8 +148,7 @@ def search(
 ) -> dict[str, Any]:
     """{"results", "mode", "notes"}: hits ranked by `ranking.mode` (hybrid: Qdrant fuses dense and
     lexical by RRF), secondary files pushed down, at most per_file hits a file."""
-    if not text.strip():
-        raise UsageError("the search text is empty", "pass --text 'what you are looking for'")
+    rpc.check_query(text)
     if limit < 1:
         raise UsageError(f"--limit must be at least 1, got {limit}", "pass --limit 10")
     state = require_label(store, catalog, label)

@@ -1,5 +1,5 @@
-"""Run an index operation through the runner when it is up (it owns the shard and keeps the
-model warm), or in this process when it is not."""
+"""Run an index operation through the runner whenever one is alive (it owns the shard and keeps
+the model warm; rpc.connect waits for it rather than bypass it), or in this process when none is."""
 
 from __future__ import annotations
 

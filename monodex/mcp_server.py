@@ -223,6 +223,7 @@ def build(paths: Paths) -> MCPServer:
         ] = None,
     ) -> Annotated[CallToolResult, SearchAnswer]:
         try:
+            rpc.check_query(query)
             catalog, label = target(catalog, label)
             args: dict[str, Any] = {"catalog": catalog, "label": label, "text": query, "limit": limit}
             extra = {

@@ -3,37 +3,84 @@
 One request per connection: the client writes one JSON line {"v", "op", "args"}; the runner
 answers with any number of {"progress": [files, total, chunks]} or {"waiting": text} lines and
 then one {"ok": true, "result": ...} or {"ok": false, "error": {"problem", "hint", "exit"}}.
+A request line is at most MAX_REQUEST bytes. `connect` is the one socket-or-local decision of the
+CLI and MCP: local only when no runner is alive.
 """
 
 from __future__ import annotations
 
 import json
+import random
 import socket
+import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from monodex import runnerpid
 from monodex.errors import MonodexError, UsageError
 from monodex.paths import Paths
 
 VERSION = 1
-MAX_LINE = 64 * 1024 * 1024  # a view of a large file is the biggest answer
+# A request is a few hundred bytes (a search text is capped below), so 1 MiB is generous; before
+# the bound a 10 MB query took the runner 30 s and 1.5 GB (issue 12).
+MAX_REQUEST = 1024 * 1024
+# A question, or a pasted function to find its like; not a pasted file. JSON escapes a character
+# to at most 12 bytes, so a capped text always fits in MAX_REQUEST.
+MAX_QUERY_CHARS = 16 * 1024
+# How long a client keeps knocking while a live runner does not accept (a burst filled the
+# backlog, it is still loading the model, it is shutting down) before it reports the runner stuck.
+CONNECT_PATIENCE = 10.0
 
 Progress = Callable[[int, int, int], None]
 
 
-def connect(paths: Paths, timeout: float = 2.0) -> socket.socket | None:
-    """A connection to the runner, or None when none is listening (no socket or a stale one)."""
-    path = paths.socket_path
-    if not path.exists():
-        return None
+def check_query(text: str) -> None:
+    """A search text the CLI, MCP and the runner all accept: not empty, at most MAX_QUERY_CHARS."""
+    if not text.strip():
+        raise UsageError("the search text is empty", "pass --text 'what you are looking for'")
+    if len(text) > MAX_QUERY_CHARS:
+        raise UsageError(
+            f"the search text is {len(text):,} characters; at most {MAX_QUERY_CHARS:,} are searched",
+            "ask in a sentence or paste a function, not a whole file",
+        )
+
+
+def attempt(path: Path, timeout: float = 2.0) -> socket.socket | None:
+    """One connect to whatever listens on path, or None."""
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     sock.settimeout(timeout)
     try:
         sock.connect(str(path))
-    except OSError:  # refused: a runner died without removing its socket
+    except OSError:  # missing, refused (nobody listens) or EAGAIN (the backlog is full)
         sock.close()
         return None
     return sock
+
+
+def connect(paths: Paths, *, patience: float | None = None) -> socket.socket | None:
+    """A connection to the runner, or None when no runner is alive (the caller opens the index
+    itself; a socket file left by a killed runner is ignored). While a runner lives it owns the
+    shard, so it is never bypassed: a failed connect is retried with backoff, and after
+    `patience` seconds it is an error."""
+    deadline = time.monotonic() + (CONNECT_PATIENCE if patience is None else patience)
+    delay = 0.01
+    while True:
+        sock = attempt(paths.socket_path)
+        if sock is not None:
+            return sock
+        pid = runnerpid.running_pid(paths)
+        if pid is None:
+            return None
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise MonodexError(
+                f"the runner (pid {pid}) does not answer on {paths.socket_path}",
+                "it may still be starting or be stuck: retry in a moment; 'monodex status' and its "
+                f"log ({paths.log_dir}) tell more; if it hangs, stop it (kill {pid}) and the CLI works alone",
+            )
+        time.sleep(min(left, delay * random.uniform(0.5, 1.5)))  # jitter: a burst spreads out
+        delay = min(delay * 2, 0.5)
 
 
 def call(
@@ -44,14 +91,20 @@ def call(
     on_progress: Progress | None = None,
     on_waiting: Callable[[str], None] | None = None,
 ) -> dict[str, Any] | None:
-    """The runner's answer, or None when no runner is listening (the caller works locally).
+    """The runner's answer, or None when no runner is alive (the caller works locally).
     An error answer is raised as the same MonodexError / UsageError the local path raises."""
+    request = json.dumps({"v": VERSION, "op": op, "args": args}).encode() + b"\n"
+    if len(request) > MAX_REQUEST:  # the runner would refuse it after reading 1 MiB of it
+        raise UsageError(
+            f"request too large: {len(request):,} bytes to send, max {MAX_REQUEST:,} bytes",
+            "shorten the arguments (a search text is at most a few KB)",
+        )
     sock = connect(paths)
     if sock is None:
         return None
     with sock:
         sock.settimeout(None)  # a handed-off crawl runs as long as it needs
-        sock.sendall(json.dumps({"v": VERSION, "op": op, "args": args}).encode() + b"\n")
+        sock.sendall(request)
         with sock.makefile("rb") as stream:
             for raw in stream:
                 msg = json.loads(raw)

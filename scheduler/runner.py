@@ -19,24 +19,11 @@ from monodex.indexer.session import Session
 from monodex.scheduler import jobs, refresh
 from monodex.scheduler.server import Server
 
-from monodex import config, logs, spool
+from monodex import config, logs, runnerpid, spool
 from monodex.config import Schedules
 from monodex.errors import MonodexError, UsageError
 from monodex.paths import Paths
-
-
-def pid_file(paths: Paths) -> Any:
-    return paths.state_dir / "runner.pid"
-
-
-def running_pid(paths: Paths) -> int | None:
-    """The pid of a live runner, or None (a stale pid file is ignored)."""
-    try:
-        pid = int(pid_file(paths).read_text().strip())
-        os.kill(pid, 0)
-    except (OSError, ValueError):
-        return None
-    return pid
+from monodex.runnerpid import pid_file, running_pid  # noqa: F401 - importable from here too
 
 
 def _cron(expr: str, name: str) -> CronTrigger:
@@ -103,11 +90,15 @@ class Runner:
         self._timed("verify", lambda: refresh.verify_labels(self.session, self.stop))
 
     def start(self) -> None:
-        if (pid := running_pid(self.paths)) is not None:
-            raise MonodexError(f"a runner is already running (pid {pid})", "see 'monodex status'")
         s = self.schedules
         gc_trigger, verify_trigger = _cron(s.gc, "gc"), _cron(s.verify, "verify")
-        self.paths.state_dir.mkdir(parents=True, exist_ok=True)
+        # Held from before the shard is taken until after it is released: while it is held, CLIs
+        # wait for this runner's socket rather than open the shard themselves.
+        with runnerpid.hold(self.paths):
+            self._run(gc_trigger, verify_trigger)
+
+    def _run(self, gc_trigger: CronTrigger, verify_trigger: CronTrigger) -> None:
+        s = self.schedules
         try:
             self.session.store.info()  # take the shard now: it stays ours until we stop
             self.session.engine  # noqa: B018 - load the model once, before the first query
@@ -115,7 +106,6 @@ class Runner:
         except BaseException:
             self.session.close()
             raise
-        pid_file(self.paths).write_text(str(os.getpid()))
         recovered = self.spool.recover()
         self.log.info("runner.started", pid=os.getpid(), recovered=recovered, socket=str(self.server.path))
         self.scheduler.add_job(
@@ -132,7 +122,6 @@ class Runner:
         finally:
             self.server.close()
             self.session.close()
-            pid_file(self.paths).unlink(missing_ok=True)
             self.log.info("runner.stopped")
 
     def _on_signal(self, signum: int, _frame: Any) -> None:

@@ -1,14 +1,16 @@
 """The runner's unix socket: search, view and labels against the shard and model it keeps open,
 and crawls or GC handed over by the CLI (run one at a time with the runner's own jobs).
-Wire format: monodex/rpc.py."""
+Wire format: monodex/rpc.py. Connections are accepted and their requests read by listener.py;
+a fixed set of worker threads answers them (reads and writes apart, so queued crawls never
+hold up a search)."""
 
 from __future__ import annotations
 
 import contextlib
 import json
 import os
+import queue
 import socket
-import socketserver
 import threading
 import time
 from collections.abc import Callable
@@ -17,16 +19,41 @@ from typing import Any
 
 from monodex.indexer import ops
 from monodex.indexer.session import Session
+from monodex.scheduler.listener import Listener
 
 from monodex import logs, rpc
-from monodex.errors import MonodexError
+from monodex.errors import MonodexError, UsageError
 
 MAX_PATH = 107  # sun_path holds 108 bytes with the terminating NUL
+READ_WORKERS = 8  # searches embed their query: more threads than cores buys nothing
+WRITE_WORKERS = 4  # handed-over crawls and GC mostly wait for work_lock
+WORKERS = READ_WORKERS + WRITE_WORKERS  # the runner's socket threads, however many connect
+IDLE_TIMEOUT = 10.0  # to send the request line; the CLI sends it at once
+MAX_OPEN = 512  # connections held at once; the soft descriptor limit is often 1,024
+WRITE_TIMEOUT = 60.0  # a client that stops reading its answer frees its worker
 
 
-class _Threaded(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
-    daemon_threads = True
-    allow_reuse_address = False
+class _Workers:
+    """A fixed set of daemon threads: a client stuck mid-answer never holds up the runner's exit."""
+
+    def __init__(self, n: int, name: str) -> None:
+        self._jobs: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
+        self._threads = [
+            threading.Thread(target=self._work, name=f"{name}-{i}", daemon=True) for i in range(n)
+        ]
+        for t in self._threads:
+            t.start()
+
+    def submit(self, job: Callable[[], None]) -> None:
+        self._jobs.put(job)
+
+    def close(self) -> None:
+        for _ in self._threads:
+            self._jobs.put(None)
+
+    def _work(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            job()
 
 
 class Server:
@@ -37,8 +64,9 @@ class Server:
         self.path: Path = session.paths.socket_path
         self.log = logs.get("monodex.runner")
         self.busy_with = ""  # what holds work_lock, for clients that have to wait
-        self._server: _Threaded | None = None
-        self._thread: threading.Thread | None = None
+        self._listener: Listener | None = None
+        self._reads: _Workers | None = None
+        self._writes: _Workers | None = None
         self._cancels: set[threading.Event] = set()
         self._cancels_lock = threading.Lock()
 
@@ -50,32 +78,97 @@ class Server:
             )
         self.path.parent.mkdir(parents=True, exist_ok=True)
         os.chmod(self.path.parent, 0o700)
-        if rpc.connect(self.session.paths) is not None:
+        if (other := rpc.attempt(self.path)) is not None:
+            other.close()
             raise MonodexError(f"another runner answers on {self.path}", "see 'monodex status'")
         self.path.unlink(missing_ok=True)  # left by a runner that was killed
-        handler = _handler_class(self)
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         old = os.umask(0o177)  # the socket is created 0600: only this user may query the index
         try:
-            self._server = _Threaded(str(self.path), handler)
+            sock.bind(str(self.path))
         finally:
             os.umask(old)
         os.chmod(self.path, 0o600)
-        self._thread = threading.Thread(target=self._server.serve_forever, name="monodex-socket", daemon=True)
-        self._thread.start()
+        sock.listen(socket.SOMAXCONN)  # a burst of CLIs waits here instead of being refused
+        self._reads = _Workers(READ_WORKERS, "monodex-read")
+        self._writes = _Workers(WRITE_WORKERS, "monodex-write")
+        self._listener = Listener(
+            sock, self._received, max_request=rpc.MAX_REQUEST, idle_timeout=IDLE_TIMEOUT, max_open=MAX_OPEN
+        )
+        self._listener.start()
         self.log.info("socket.listening", path=str(self.path))
 
     def close(self) -> None:
         self.cancel_all()
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
+        for workers in (self._reads, self._writes):
+            if workers is not None:
+                workers.close()
         self.path.unlink(missing_ok=True)
 
     def cancel_all(self) -> None:
         with self._cancels_lock:
             for ev in self._cancels:
                 ev.set()
+
+    def _received(self, conn: socket.socket, line: bytes | None) -> None:
+        """On the listener's thread: parse (at most MAX_REQUEST bytes) and queue for a worker."""
+        request: dict[str, Any] | Exception
+        try:
+            request = _parse(line)
+        except (ValueError, MonodexError) as exc:
+            request = exc
+        write = isinstance(request, dict) and request.get("op") in ops.WRITES
+        assert self._reads is not None and self._writes is not None
+        (self._writes if write else self._reads).submit(lambda: self._answer(conn, request))
+
+    def _answer(self, conn: socket.socket, request: dict[str, Any] | Exception) -> None:
+        lock = threading.Lock()
+
+        def send(msg: dict[str, Any]) -> None:
+            with lock:
+                conn.sendall(json.dumps(msg, ensure_ascii=False).encode() + b"\n")
+
+        started = time.perf_counter()
+        op = str(request.get("op")) if isinstance(request, dict) else "?"
+        conn.settimeout(WRITE_TIMEOUT)
+        try:
+            answer = self._outcome(request, send, op)
+            with contextlib.suppress(OSError):
+                send(answer)
+        finally:
+            with contextlib.suppress(OSError):
+                conn.shutdown(socket.SHUT_RDWR)
+            conn.close()
+            if (listener := self._listener) is not None:
+                listener.finished()
+        ms = round((time.perf_counter() - started) * 1e3, 1)
+        self.log.debug("socket.served", op=op, ok=answer["ok"], ms=ms)
+
+    def _outcome(
+        self, request: dict[str, Any] | Exception, send: Callable[[dict[str, Any]], None], op: str
+    ) -> dict[str, Any]:
+        try:
+            if isinstance(request, Exception):
+                raise request
+            return {"ok": True, "result": self.serve(request, send)}
+        except MonodexError as exc:
+            return {"ok": False, "error": {"problem": exc.problem, "hint": exc.hint, "exit": exc.exit_code}}
+        except ValueError as exc:
+            problem = f"malformed request to the runner: {exc}"
+            return {"ok": False, "error": {"problem": problem, "hint": "", "exit": 2}}
+        except Exception as exc:  # noqa: BLE001 - one client's crash must not stop the runner
+            self.log.exception("socket.failed", op=op)
+            return {
+                "ok": False,
+                "error": {
+                    "problem": f"the runner failed on {op!r}: {type(exc).__name__}: {exc}",
+                    "hint": "see the runner log; 'monodex status' shows whether it is still up",
+                    "exit": 1,
+                },
+            }
 
     def serve(self, request: dict[str, Any], send: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
         op, args = request.get("op"), request.get("args") or {}
@@ -119,48 +212,17 @@ class Server:
                 self._cancels.discard(cancel)
 
 
-def _handler_class(server: Server) -> type[socketserver.StreamRequestHandler]:
-    class Handler(socketserver.StreamRequestHandler):
-        def handle(self) -> None:
-            lock = threading.Lock()
-
-            def send(msg: dict[str, Any]) -> None:
-                with lock:
-                    self.wfile.write(json.dumps(msg, ensure_ascii=False).encode() + b"\n")
-                    self.wfile.flush()
-
-            started = time.perf_counter()
-            op = "?"
-            try:
-                request = json.loads(self.rfile.readline(rpc.MAX_LINE))
-                if not isinstance(request, dict):
-                    raise ValueError("not a JSON object")
-                op = str(request.get("op"))
-                answer: dict[str, Any] = {"ok": True, "result": server.serve(request, send)}
-            except MonodexError as exc:
-                answer = {
-                    "ok": False,
-                    "error": {"problem": exc.problem, "hint": exc.hint, "exit": exc.exit_code},
-                }
-            except ValueError as exc:
-                problem = f"malformed request to the runner: {exc}"
-                answer = {"ok": False, "error": {"problem": problem, "hint": "", "exit": 2}}
-            except Exception as exc:  # noqa: BLE001 - one client's crash must not stop the runner
-                server.log.exception("socket.failed", op=op)
-                answer = {
-                    "ok": False,
-                    "error": {
-                        "problem": f"the runner failed on {op!r}: {type(exc).__name__}: {exc}",
-                        "hint": "see the runner log; 'monodex status' shows whether it is still up",
-                        "exit": 1,
-                    },
-                }
-            with contextlib.suppress(OSError):
-                send(answer)
-            ms = round((time.perf_counter() - started) * 1e3, 1)
-            server.log.debug("socket.served", op=op, ok=answer["ok"], ms=ms)
-
-    return Handler
+def _parse(line: bytes | None) -> dict[str, Any]:
+    if line is None:
+        raise UsageError(
+            f"request too large: no end of line in its first {rpc.MAX_REQUEST:,} bytes "
+            f"(max {rpc.MAX_REQUEST:,} bytes)",
+            "a request is a few hundred bytes; shorten its arguments (a search text is at most a few KB)",
+        )
+    request = json.loads(line)
+    if not isinstance(request, dict):
+        raise ValueError("not a JSON object")
+    return request
 
 
 def wait_listening(path: Path, timeout: float) -> bool:

@@ -75,7 +75,7 @@ def _catalog(cat: config.Catalog) -> tuple[str, str, str]:
 
 
 def _runner(p: paths.Paths) -> tuple[str, str, str]:
-    from monodex.scheduler.runner import running_pid
+    from monodex.runnerpid import running_pid
 
     pid = running_pid(p)
     if pid is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from monodex import config, context, dispatch, output, paths
+from monodex import config, context, dispatch, output, paths, rpc
 from monodex.commands.common import add_json, add_target
 from monodex.errors import UsageError
 
@@ -139,8 +139,7 @@ def run(args: argparse.Namespace) -> int:
     cfg = config.load(p)
     catalog, label = context.resolve(p, args.catalog, args.label)
     cfg.catalog(catalog)
-    if not args.text.strip():
-        raise UsageError("the search text is empty", "pass --text 'what you are looking for'")
+    rpc.check_query(args.text)
     if args.limit < 1:
         raise UsageError(f"--limit must be at least 1, got {args.limit}", "pass --limit 10")
     if args.max_tokens is not None and args.max_tokens < 1:

@@ -67,8 +67,8 @@ def _labels(p: paths.Paths) -> list[dict[str, Any]]:
 
 def collect(p: paths.Paths) -> dict[str, Any]:
     """The status answer (CLI --json, the MCP status tool)."""
+    from monodex.runnerpid import pid_file, running_pid
     from monodex.scheduler import jobs
-    from monodex.scheduler.runner import pid_file, running_pid
 
     s = spool.default(p.state_dir)
     pending = s.pending()
