@@ -6,13 +6,12 @@ import argparse
 from typing import Any
 
 from monodex import config, context, dispatch, output, paths
-from monodex.commands.common import add_json, add_target
-from monodex.errors import UsageError
+from monodex.commands.common import add_json, add_target, label_of
 from monodex.progress import Progress
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_target(parser, label_required=True)
+    add_target(parser)
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--commit", metavar="REV", help="HEAD, a branch, a tag or a (short) SHA")
     source.add_argument(
@@ -46,9 +45,7 @@ def _render(r: dict[str, Any]) -> str:
 def run(args: argparse.Namespace) -> int:
     p = paths.resolve()
     cfg = config.load(p)
-    catalog, label = context.resolve(p, args.catalog, args.label)
-    if args.label is None:
-        raise UsageError("--label is required for crawl", "pass --label, e.g. --label main")
+    catalog, label = context.resolve(p, args.catalog, label_of(args))
     entry = cfg.catalog(catalog)
     if args.dry_run:  # reads git only, never the index: no need for the runner
         from monodex.indexer import crawlrun  # heavy: dulwich, tree-sitter

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 from collections.abc import Callable
 from typing import Any
@@ -56,6 +57,22 @@ def _index(p: paths.Paths, cfg: config.Config) -> tuple[str, str, str]:
     return "ok", f"{len(labels)} labels, {sum(r['chunks'] for r in labels)} chunks ({where})", ""
 
 
+def _leftovers(p: paths.Paths, cfg: config.Config) -> tuple[str, str, str] | None:
+    """Labels of catalogs no longer in config.json: nothing refreshes them and gc keeps them."""
+    from monodex import dispatch
+
+    labels = dispatch.execute(p, "labels", {}, quiet=True)["labels"]
+    left: dict[str, int] = {}
+    for r in labels:
+        if r["catalog"] not in cfg.catalogs:
+            left[r["catalog"]] = left.get(r["catalog"], 0) + 1
+    if not left:
+        return None
+    detail = ", ".join(f"{name} ({n} labels)" for name, n in sorted(left.items()))
+    hint = "; ".join(f"monodex catalog rm {name} --purge" for name in sorted(left))
+    return "warn", f"catalogs no longer registered still have labels in the index: {detail}", hint
+
+
 def _catalog(cat: config.Catalog) -> tuple[str, str, str]:
     from monodex.hooks.install import installed
     from monodex.indexer import gitobjects
@@ -97,6 +114,9 @@ def collect(p: paths.Paths) -> list[Check]:
     checks = [{"check": "config", "level": "ok", "detail": str(p.config_file), "hint": ""}]
     checks.append(_check("model", lambda: _model(cfg)))
     checks.append(_check("index", lambda: _index(p, cfg)))
+    with contextlib.suppress(MonodexError):  # the index check above reports an unreadable index
+        if (leftover := _leftovers(p, cfg)) is not None:
+            checks.append(_check("leftover labels", lambda: leftover))
     if not cfg.catalogs:
         checks.append(
             {

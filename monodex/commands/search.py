@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from monodex import config, context, dispatch, output, paths
-from monodex.commands.common import add_json, add_target
+from monodex.commands.common import add_json, add_target, label_of
 from monodex.errors import UsageError
 
 
@@ -137,7 +137,7 @@ def _block(r: dict[str, Any]) -> str:
 def run(args: argparse.Namespace) -> int:
     p = paths.resolve()
     cfg = config.load(p)
-    catalog, label = context.resolve(p, args.catalog, args.label)
+    catalog, label = context.resolve(p, args.catalog, label_of(args))
     cfg.catalog(catalog)
     if not args.text.strip():
         raise UsageError("the search text is empty", "pass --text 'what you are looking for'")
