@@ -54,6 +54,10 @@ def search(s: Session, a: dict[str, Any], _p: Progress | None, _c: threading.Eve
         ranking=ranking,
     )
     results = found["results"]
+    if not results and (filters.lang or filters.package):
+        from monodex.indexer import filterhints
+
+        filterhints.check(s.store, catalog=a["catalog"], label=a["label"], filters=filters)
     if fresh is None:
         fresh = freshness.describe(s, cat, searching.require_label(s.store, cat.name, a["label"]))
     answer: dict[str, Any] = {"results": results, "mode": found["mode"], "freshness": fresh}
