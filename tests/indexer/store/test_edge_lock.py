@@ -40,6 +40,8 @@ def test_a_busy_index_names_the_holders_command(tmp_path, monkeypatch, argv, sho
     proc = _try_count(tmp_path)
     holder.close()
     assert proc.returncode != 0
-    assert f"another process, '{shown}', (pid {os.getpid()};" in proc.stderr and advice in proc.stderr, proc.stderr
+    assert f"another process, '{shown}', (pid {os.getpid()};" in proc.stderr and advice in proc.stderr, (
+        proc.stderr
+    )
     if "crawl" in shown:
         assert "stop the monodex runner" not in proc.stderr  # no runner is involved
