@@ -85,12 +85,32 @@ def _catalog(cat: config.Catalog) -> tuple[str, str, str]:
 
 
 def _runner(p: paths.Paths) -> tuple[str, str, str]:
+    from monodex.scheduler import service
     from monodex.scheduler.runner import running_pid
 
     pid = running_pid(p)
     if pid is None:
-        return "warn", "not running: labels are not refreshed by themselves", "monodex runner install-service"
+        start = "monodex runner install-service"
+        if service.installed():  # installed, not running: starting it is the step left
+            start = "systemctl --user daemon-reload && systemctl --user enable --now monodex-runner.service"
+        return "warn", "not running: labels are not refreshed by themselves", start
     return "ok", f"running, pid {pid}", ""
+
+
+def _service(p: paths.Paths, cfg: config.Config) -> tuple[str, str, str]:
+    """The installed systemd unit against the one this config needs (folders, repositories)."""
+    from monodex.scheduler import service
+
+    unit = service.installed()
+    missing = service.drift(p, [c.path for c in cfg.catalogs.values()])
+    if not missing:
+        return "ok", f"{unit} matches the config", ""
+    return (
+        "warn",
+        f"{unit} is out of date; it lacks: {'; '.join(missing)[:400]}",
+        "monodex runner install-service && systemctl --user daemon-reload && "
+        "systemctl --user restart monodex-runner.service",
+    )
 
 
 def _spool(p: paths.Paths) -> tuple[str, str, str]:
@@ -129,6 +149,10 @@ def collect(p: paths.Paths) -> list[Check]:
     for cat in cfg.catalogs.values():
         checks.append(_check(f"catalog {cat.name}", functools.partial(_catalog, cat)))
     checks.append(_check("runner", lambda: _runner(p)))
+    from monodex.scheduler import service
+
+    if service.installed():
+        checks.append(_check("service", lambda: _service(p, cfg)))
     checks.append(_check("spool", lambda: _spool(p)))
     return checks
 
