@@ -11,18 +11,33 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-MIRRORS = Path("/work/.mirror")
 WORK = Path(__file__).resolve().parent / ".work"
 
 
+def mirrors() -> Path:
+    """Where the measured repositories live: $MONODEX_BENCH_MIRRORS, else bench/.mirrors."""
+    return Path(os.environ.get("MONODEX_BENCH_MIRRORS") or Path(__file__).resolve().parent / ".mirrors")
+
+
+def missing_mirror(name: str, root: Path) -> str:
+    """How to get a repository the benchmarks measure (name is owner+repo)."""
+    owner, repo = name.split("+", 1)
+    target = root / name / "repo"
+    return (
+        f"{target} is missing: the benchmarks measure public repositories cloned there; run\n"
+        f"  git clone --mirror https://github.com/{owner}/{repo}.git {target}\n"
+        "or set MONODEX_BENCH_MIRRORS to a folder holding <owner>+<repo>/repo clones"
+    )
+
+
 def checkout(name: str, *, rev: str = "HEAD", files: bool = False) -> Path:
-    """A clone of a fetched mirror (owner+repo) under bench/.work, sharing its objects.
+    """A clone of a mirror (owner+repo) under bench/.work, sharing its objects.
 
     Without `files` the work tree stays empty: commit crawls read git objects only.
     """
-    mirror = MIRRORS / name / "repo"
+    mirror = mirrors() / name / "repo"
     if not mirror.exists():
-        raise SystemExit(f"{mirror} is missing: fetch github:{name.replace('+', '/')} first")
+        raise SystemExit(missing_mirror(name, mirrors()))
     target = WORK / name
     if not target.exists():
         WORK.mkdir(parents=True, exist_ok=True)

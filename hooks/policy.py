@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from monodex.hooks.gitdir import Head
@@ -56,13 +57,32 @@ def label_for_branch(branch: str) -> str | Skip:
     try:
         return names.label_for_branch(branch)
     except UsageError as exc:
-        return Skip(f"branch {branch!r} maps to no valid label: {exc.problem}")
+        return Skip(exc.problem)
 
 
 def tracked(
-    branch: str, label: str, *, patterns: tuple[str, ...], default_branch: str | None, indexed: set[str]
+    branch: str,
+    label: str,
+    *,
+    patterns: tuple[str, ...],
+    default_branch: str | None,
+    indexed: AbstractSet[str],
+    removed: AbstractSet[str] = frozenset(),
 ) -> bool:
-    """Default: the default branch and any branch already indexed as a label; plus globs."""
+    """Default: the default branch and any branch already indexed as a label; plus globs. A label
+    the user removed (`labels rm`) is not tracked, whatever else matches (known_labels' rule)."""
+    if label in removed:
+        return False
     if branch == default_branch or label in indexed:
         return True
     return any(fnmatch.fnmatchcase(branch, p) for p in patterns)
+
+
+def untracked_reason(branch: str, label: str, *, catalog: str, removed: AbstractSet[str]) -> Skip:
+    """Why a hook left the branch alone, with the way to change that."""
+    if label in removed:
+        return Skip(
+            f"label {label!r} was removed with 'monodex labels rm'; crawl it or run "
+            f"'monodex catalog track {catalog} GLOB' to refresh it again"
+        )
+    return Skip(f"branch {branch!r} is not tracked (see 'monodex catalog track {catalog} GLOB')")

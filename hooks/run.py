@@ -17,7 +17,14 @@ from typing import Any
 
 from monodex.hooks import gitdir
 from monodex.hooks.gitdir import Head
-from monodex.hooks.policy import Skip, event_applies, label_for_branch, moved_branch, tracked
+from monodex.hooks.policy import (
+    Skip,
+    event_applies,
+    label_for_branch,
+    moved_branch,
+    tracked,
+    untracked_reason,
+)
 
 from monodex import config, known_labels, paths
 from monodex.spool import Request, Spool
@@ -104,10 +111,12 @@ def decide(
     if isinstance(label, Skip):
         return label
     indexed = known_labels.read(p.state_dir, catalog.name)
+    removed = known_labels.removed(p.state_dir, catalog.name)
+    default = _default_branch(dirs)
     if not tracked(
-        branch, label, patterns=catalog.track, default_branch=_default_branch(dirs), indexed=indexed
+        branch, label, patterns=catalog.track, default_branch=default, indexed=indexed, removed=removed
     ):
-        return Skip(f"branch {branch!r} is not tracked (see catalogs.{catalog.name}.track)")
+        return untracked_reason(branch, label, catalog=catalog.name, removed=removed)
     return Request(
         catalog=catalog.name,
         label=label,

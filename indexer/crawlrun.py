@@ -169,15 +169,21 @@ def dry_run(cfg: Config, paths: Paths, req: Request) -> dict[str, Any]:
     budget = chunkers.budget_for(spec_for(cfg.embedder.model).max_tokens)
     chunk_count = 0
     by_strategy: Counter[str] = Counter()
+    files = []
     for f, content in plan.reader(plan.files):
         ctx = FileContext(relative_path=f.relative_path, package_name=f.package_name, budget=budget)
         chunks = chunkers.chunk_file(f.strategy, content.decode("utf-8"), ctx)
         if chunks:
             by_strategy[f.strategy] += 1
             chunk_count += len(chunks)
+            files.append({"path": f.relative_path, "strategy": f.strategy, "chunks": len(chunks)})
+    paths_skipped = getattr(plan.skipped, "paths", [])
     return {
         "files_to_index": sum(by_strategy.values()),
         "chunks": chunk_count,
         "by_strategy": dict(by_strategy),
         "skipped": dict(plan.skipped),
+        "files": sorted(files, key=lambda f: f["path"]),
+        # reasons decided while walking a work tree (e.g. unreadable) are counted, not listed
+        "skipped_files": [{"path": p, "reason": r} for p, r in sorted(paths_skipped)],
     }

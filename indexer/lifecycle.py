@@ -32,6 +32,19 @@ def remove_label(store: Store, paths: Paths, catalog: str, label: str) -> dict[s
     }
 
 
+def purge_catalog(store: Store, paths: Paths, catalog: str, *, now: float) -> dict[str, Any]:
+    """Every label of the catalog removed (as `labels rm` does), then the chunks only it used and
+    its crawl leftovers collected; hooks forget its labels."""
+    from monodex.indexer import gc
+
+    removed = [st.label for st in labelmeta.list_all(store, catalog)]
+    deleted = sum(remove_label(store, paths, catalog, label)["chunks_deleted"] for label in removed)
+    left = gc.collect(store, catalog, dry_run=False, now=now)
+    deleted += left.unlabeled_chunks + left.incomplete_chunks
+    known_labels.forget(paths.state_dir, catalog)
+    return {"catalog": catalog, "labels_removed": removed, "chunks_deleted": deleted}
+
+
 def branchless_labels(store: Store, catalog: Catalog) -> list[str]:
     """Commit labels of the catalog whose branch (mapped as the hooks map it) no longer exists."""
     repo = gitobjects.open_repo(catalog.path)

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from monodex.indexer import crawlrun, gc
+from monodex.indexer import crawlrun, gc, labelmeta
 from monodex.indexer import search as searching
 from monodex.indexer.session import Session
 
@@ -54,6 +54,10 @@ def search(s: Session, a: dict[str, Any], _p: Progress | None, _c: threading.Eve
         ranking=ranking,
     )
     results = found["results"]
+    if not results and (filters.lang or filters.package):
+        from monodex.indexer import filterhints
+
+        filterhints.check(s.store, catalog=a["catalog"], label=a["label"], filters=filters)
     if fresh is None:
         fresh = freshness.describe(s, cat, searching.require_label(s.store, cat.name, a["label"]))
     answer: dict[str, Any] = {"results": results, "mode": found["mode"], "freshness": fresh}
@@ -74,16 +78,31 @@ def view(s: Session, a: dict[str, Any], _p: Progress | None, _c: threading.Event
     return searching.view(s.store, catalog=a["catalog"], label=a["label"], selector=selector)
 
 
+def _registered_or_left(s: Session, catalog: str) -> None:
+    """A registered catalog, or one removed from config.json whose labels or chunks are still in
+    the index (so they can be listed, removed and collected); else the unknown-catalog error."""
+    from monodex.indexer.labelmeta import LABEL_METADATA
+    from monodex.indexer.store.base import Filter, Match, MatchAny
+
+    cfg = s.config()
+    if catalog in cfg.catalogs or s.store.info() is None:
+        cfg.catalog(catalog)
+        return
+    kinds = MatchAny("source_type", (LABEL_METADATA, labelmeta.CODE))
+    if not s.store.count(Filter(must=(Match("catalog", catalog), kinds))):
+        cfg.catalog(catalog)
+
+
 def labels(s: Session, a: dict[str, Any], _p: Progress | None, _c: threading.Event | None) -> dict[str, Any]:
     if a.get("catalog"):
-        s.config().catalog(a["catalog"])
+        _registered_or_left(s, a["catalog"])
     return {"labels": searching.labels(s.store, a.get("catalog"))}
 
 
 def collect_garbage(
     s: Session, a: dict[str, Any], _p: Progress | None, _c: threading.Event | None
 ) -> dict[str, Any]:
-    s.config().catalog(a["catalog"])
+    _registered_or_left(s, a["catalog"])
     return gc.collect(s.store, a["catalog"], dry_run=bool(a.get("dry_run")), now=time.time()).as_json()
 
 
@@ -104,8 +123,19 @@ def remove_label(
 ) -> dict[str, Any]:
     from monodex.indexer import lifecycle
 
-    s.config().catalog(a["catalog"])
+    _registered_or_left(s, a["catalog"])
     return lifecycle.remove_label(s.store, s.paths, a["catalog"], a["label"])
+
+
+def purge_catalog(
+    s: Session, a: dict[str, Any], _p: Progress | None, _c: threading.Event | None
+) -> dict[str, Any]:
+    """Every label of the catalog removed, then its leftovers collected (`catalog rm --purge`)."""
+    from monodex.indexer import lifecycle
+
+    catalog = a["catalog"]
+    _registered_or_left(s, catalog)
+    return lifecycle.purge_catalog(s.store, s.paths, catalog, now=time.time())
 
 
 def verify(s: Session, a: dict[str, Any], _p: Progress | None, _c: threading.Event | None) -> dict[str, Any]:
@@ -123,10 +153,11 @@ OPS: dict[str, Op] = {
     "gc": collect_garbage,
     "crawl": crawl,
     "labels-rm": remove_label,
+    "catalog-purge": purge_catalog,
     "verify": verify,
 }
 WRITES = frozenset(
-    {"gc", "crawl", "labels-rm", "verify"}
+    {"gc", "crawl", "labels-rm", "catalog-purge", "verify"}
 )  # the runner runs these one at a time with its own jobs
 
 

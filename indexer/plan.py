@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from monodex.indexer import worktree
 from monodex.indexer.crawlpolicy import CrawlPolicy
@@ -35,6 +35,25 @@ class PlannedFile(SourceFile):
     size: int | None = None
 
 
+class Skips(Counter[str]):
+    """Skip counts by reason, plus each skipped path with its reason (`crawl --dry-run` lists them)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.paths: list[tuple[str, str]] = []
+
+    def add(self, path: str, reason: str) -> None:
+        self[reason] += 1
+        self.paths.append((path, reason))
+
+
+def _skip(skipped: Counter[str], path: str, reason: str) -> None:
+    if isinstance(skipped, Skips):
+        skipped.add(path, reason)
+    else:
+        skipped[reason] += 1
+
+
 # Reads planned files in bulk: (file, raw bytes) in any order, or (file, None) when the file
 # changed since planning (working dir).
 RawReader = Callable[[Sequence[SourceFile]], Iterator[tuple[SourceFile, bytes | None]]]
@@ -48,7 +67,7 @@ class PackageLookup(Protocol):
 class Plan:
     files: list[PlannedFile]
     packages: PackageLookup
-    skipped: Counter[str] = field(default_factory=Counter)
+    skipped: Counter[str] = field(default_factory=Skips)
     read_raw: RawReader = field(default=lambda files: iter(()), repr=False)
 
     @property
@@ -64,7 +83,7 @@ class Plan:
         for f, content in self.read_raw(files):
             problem = "changed" if content is None else text_problem(content)
             if problem:
-                self.skipped[problem] += 1
+                _skip(self.skipped, f.relative_path, problem)
             else:
                 assert content is not None
                 yield f, content
@@ -116,12 +135,12 @@ def select(
 ) -> tuple[list[PlannedFile], Counter[str]]:
     """The entries to crawl, as PlannedFiles (package falls back to the catalog name)."""
     files: list[PlannedFile] = []
-    skipped: Counter[str] = Counter()
+    skipped = Skips()
     for e in entries:
         problem = entry_problem(e, policy)
         strategy = policy.strategy_for(e.path)
         if problem or strategy is None:
-            skipped[problem or "policy"] += 1
+            skipped.add(e.path, problem or "policy")
             continue
         package = packages.lookup(e.path) or catalog
         files.append(PlannedFile(e.path, e.blob_id, strategy, package, e.size))

@@ -8,6 +8,7 @@ Failures come back as tool errors carrying the CLI's "problem + next step" text.
 
 from __future__ import annotations
 
+import re
 import threading
 from typing import Annotated, Any, Literal
 
@@ -16,7 +17,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 
-from monodex import config, context, rpc
+from monodex import __version__, config, context, rpc
 from monodex.errors import MonodexError
 from monodex.paths import Paths
 
@@ -166,6 +167,21 @@ def _tool_error(exc: MonodexError) -> ToolError:
     return ToolError(exc.problem + (f"\nNext step: {exc.hint}" if exc.hint else ""))
 
 
+_FILE_ID = re.compile(r"^[0-9a-f]{16}$")
+_CHUNKS = re.compile(r"^(?P<a>\d+)(?:-(?P<b>\d+|end))?$")
+
+
+def _check_view_args(file_id: str | None, chunks: str | None) -> None:
+    """In the tool's own words: the shared checks speak of the CLI's --id."""
+    if file_id and not _FILE_ID.match(file_id):
+        raise MonodexError(f"invalid file_id {file_id!r}", "pass the 16 hex digits of a search hit's file_id")
+    m = _CHUNKS.match(chunks) if chunks else None
+    if chunks and (not m or int(m["a"]) < 1 or (m["b"] not in (None, "end") and int(m["b"]) < int(m["a"]))):
+        raise MonodexError(
+            f"invalid chunks {chunks!r}", "use 'N', 'N-M' (N <= M) or 'N-end'; chunks count from 1"
+        )
+
+
 def _result(structured: dict[str, Any], text: str) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
 
@@ -175,7 +191,7 @@ def build(paths: Paths) -> MCPServer:
     from monodex.commands import status as status_cmd
 
     backend = Backend(paths)
-    server = MCPServer("monodex", instructions=INSTRUCTIONS)
+    server = MCPServer("monodex", version=__version__, instructions=INSTRUCTIONS)
 
     def target(catalog: str | None, label: str | None) -> tuple[str, str]:
         catalog, label = context.resolve(paths, catalog, label)
@@ -200,7 +216,8 @@ def build(paths: Paths) -> MCPServer:
         label: Annotated[str | None, Field(description="branch label; default: `monodex use`")] = None,
         limit: Annotated[int, Field(ge=1, le=100, description="hits to consider")] = 10,
         path_prefix: Annotated[
-            list[str] | None, Field(description="only under these folders/files (repo-relative)")
+            list[str] | str | None,
+            Field(description="only under this folder/file or these (repo-relative)"),
         ] = None,
         package: Annotated[str | None, Field(description="only this package (package.json name)")] = None,
         kind: Annotated[
@@ -227,7 +244,7 @@ def build(paths: Paths) -> MCPServer:
             catalog, label = target(catalog, label)
             args: dict[str, Any] = {"catalog": catalog, "label": label, "text": query, "limit": limit}
             extra = {
-                "paths": path_prefix,
+                "paths": [path_prefix] if isinstance(path_prefix, str) else path_prefix,
                 "package": package,
                 "kind": kind,
                 "mode": mode,
@@ -261,6 +278,7 @@ def build(paths: Paths) -> MCPServer:
         try:
             if bool(file_id) == bool(path):
                 raise MonodexError("give exactly one of file_id and path", "pass the file_id of a search hit")
+            _check_view_args(file_id, chunks)
             catalog, label = target(catalog, label)
             args: dict[str, Any] = {"catalog": catalog, "label": label}
             if path:

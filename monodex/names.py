@@ -30,8 +30,16 @@ def _check(kind: str, value: str, *, max_len: int, pattern: re.Pattern[str], gra
     else:
         problem = _reserved_problem(value) or ("" if pattern.match(value) else grammar)
     if problem:
-        raise UsageError(f"invalid {kind} name {value!r}: {problem}", _HINTS[kind])
+        raise UsageError(f"invalid {kind} name {value!r}: {problem}", _hint(kind, value))
     return value
+
+
+def _hint(kind: str, value: str) -> str:
+    """A branch name typed as a label gets the label the hooks would map it to."""
+    mapped = _map_branch(value) if kind == "label" else ""
+    if mapped and LABEL_RE.match(mapped) and len(mapped) <= 128:
+        return f"did you mean {mapped!r}? '--branch {value}' maps a branch name the way the hooks do"
+    return _HINTS[kind]
 
 
 _HINTS = {
@@ -66,7 +74,16 @@ def label_id(catalog: str, label: str) -> str:
 
 def label_for_branch(branch: str) -> str:
     """`feature/Login_Flow` -> `feature/login-flow`; UsageError when no valid label results."""
+    label = _map_branch(branch)
+    try:
+        return validate_label(label)
+    except UsageError as exc:
+        raise UsageError(
+            f"branch {branch!r} maps to no valid label: {exc.problem}", _HINTS["label"]
+        ) from None
+
+
+def _map_branch(branch: str) -> str:
     label = branch.lower()
     label = re.sub(r"[^a-z0-9./=-]+", "-", label)
-    label = re.sub(r"([./=-])[./=-]+", r"\1", label).strip("./=-")
-    return validate_label(label)
+    return re.sub(r"([./=-])[./=-]+", r"\1", label).strip("./=-")

@@ -1,4 +1,6 @@
-"""The systemd user unit: written from the template shipped in monodex.systemd."""
+"""The systemd user unit: written from the template shipped in monodex.systemd, for the folders
+and repositories of the user's actual config; `drift` tells doctor when the installed one no
+longer matches."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from pathlib import Path
 from monodex.paths import Paths
 
 UNIT = "monodex-runner.service"
+_TMP = (Path("/tmp"), Path("/var/tmp"))
 
 
 def unit_dir() -> Path:
@@ -17,27 +20,70 @@ def unit_dir() -> Path:
     return Path(base) / "systemd" / "user"
 
 
+def _under_tmp(path: Path) -> bool:
+    resolved = path.resolve()
+    return any(resolved == t or t in resolved.parents for t in _TMP)
+
+
+def _documentation() -> str:
+    # The README of the installed source tree when there is one; no made-up address otherwise.
+    readme = Path(__file__).resolve().parents[1] / "README.md"
+    return f"Documentation=file://{readme}\n" if readme.is_file() else ""
+
+
 def render(paths: Paths, repos: list[Path]) -> str:
     template = (resources.files("monodex.systemd") / UNIT).read_text()
-    # The runner writes its index, spool and logs, and reads the repositories it indexes.
-    writable = [paths.data_dir, paths.state_dir, paths.config_dir, *repos]
-    env = "".join(
-        f"Environment={var}={os.environ[var]}\n"
-        for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME")
-        if os.environ.get(var)
+    # The runner writes its index, spool, logs and socket, and reads the repositories it indexes.
+    writable = [paths.data_dir, paths.state_dir, paths.config_dir, paths.runtime_dir, *repos]
+    hidden = [p for p in writable if _under_tmp(p)]
+    private_tmp = (
+        f"# PrivateTmp is off: {hidden[0]} is under /tmp, which a private /tmp would hide"
+        if hidden
+        else "PrivateTmp=true"
     )
+    env = {
+        "XDG_CONFIG_HOME": paths.config_dir.parent,
+        "XDG_DATA_HOME": paths.data_dir.parent,
+        "XDG_STATE_HOME": paths.state_dir.parent,
+    }
+    if paths.runtime_dir != paths.state_dir / "run":  # XDG_RUNTIME_DIR was set for the CLI
+        env["XDG_RUNTIME_DIR"] = paths.runtime_dir.parent
     return template.format(
+        documentation=_documentation(),
         python=sys.executable,
+        private_tmp=private_tmp,
         read_write=" ".join(f"-{p}" for p in writable),
-        environment=env,
+        environment="".join(f"Environment={k}={v}\n" for k, v in env.items()),
     )
 
 
 def install(paths: Paths, repos: list[Path]) -> Path:
     target = unit_dir() / UNIT
     target.parent.mkdir(parents=True, exist_ok=True)
+    for folder in (paths.data_dir, paths.state_dir, paths.runtime_dir):
+        # ReadWritePaths skips a missing folder ('-'), which would leave it read-only for good.
+        folder.mkdir(parents=True, exist_ok=True)
     target.write_text(render(paths, repos))
     return target
+
+
+def installed() -> Path | None:
+    target = unit_dir() / UNIT
+    return target if target.is_file() else None
+
+
+def drift(paths: Paths, repos: list[Path]) -> list[str]:
+    """Lines the installed unit lacks compared with one rendered for this config ([] when in
+    step); comments and blank lines do not count."""
+    target = installed()
+    if target is None:
+        return []
+
+    def lines(text: str) -> set[str]:
+        return {ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")}
+
+    have, want = lines(target.read_text()), lines(render(paths, repos))
+    return sorted(want - have)
 
 
 def uninstall() -> Path | None:

@@ -3,7 +3,7 @@ the source files it changed (that still exist at the indexed commit, inside the 
 are the answer. Deterministic: run it again and the same set comes out.
 
 Usage: python bench/eval/build_prs.py MIRROR COMMIT PREFIX COUNT OUT.json
-  MIRROR  a git directory (e.g. /work/.mirror/microsoft+rushstack/repo)
+  MIRROR  a git directory (e.g. $MONODEX_BENCH_MIRRORS/microsoft+rushstack/repo)
   PREFIX  only files under this folder count (e.g. libraries/)
 """
 

@@ -16,7 +16,9 @@ def open_store(config: QdrantConfig, paths: Paths) -> Store:
     if config.url:
         from monodex.indexer.store.server import ServerStore
 
-        return ServerStore.from_url(config.url, config.api_key, config.collection)
+        return ServerStore.from_url(
+            config.url, config.api_key, config.collection, api_key_env=config.api_key_env
+        )
     from monodex.indexer.store.edge import EdgeStore
 
     return EdgeStore(config.path or paths.shard_dir, config.collection)

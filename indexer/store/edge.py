@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import fcntl
 import os
+import shlex
 import shutil
+import sys
 import time
 import uuid
 from collections.abc import Iterator, Sequence
@@ -73,10 +75,18 @@ def _vector(p: Point) -> dict[str, Any]:
     return vec
 
 
-def _owner(fd: int) -> str:
-    """'pid 1234; ' as written by the process holding the lock, or '' when unknown."""
-    pid = os.pread(fd, 32, 0).decode(errors="replace").strip()
-    return f"pid {pid}; " if pid.isdigit() else ""
+def _command() -> str:
+    """This process as the user typed it: `monodex crawl ...`, not `.../__main__.py crawl ...`."""
+    argv = list(sys.argv) or ["?"]
+    if argv[0].endswith(("/monodex", "monodex/__main__.py")) or argv[0] == "monodex":
+        argv[0] = "monodex"
+    return shlex.join(argv)[:300]
+
+
+def _owner(fd: int) -> tuple[str, str]:
+    """(pid, command) as written by the process holding the lock; '' for what is unknown."""
+    pid, _, command = os.pread(fd, 400, 0).decode(errors="replace").partition("\n")
+    return (pid.strip() if pid.strip().isdigit() else ""), command.strip()
 
 
 def _dense_of(v: Any) -> list[float] | None:
@@ -116,11 +126,21 @@ class EdgeStore:
                 raise
         return self._shard
 
-    def _busy(self, detail: str) -> Busy:
-        return Busy(
-            f"the index at {self.dir} is in use by another process ({detail})",
-            "stop the monodex runner or wait for the other command to finish",
-        )
+    def _busy(self, detail: str, *, pid: str = "", command: str = "") -> Busy:
+        who = f"another process, {command!r}," if command else "another process"
+        if not pid:
+            hint = "stop the monodex runner or wait for the other command to finish"
+        elif command.startswith("monodex runner"):
+            hint = (
+                f"it is the monodex runner, yet it did not answer on its socket: see 'monodex status'; "
+                f"restart it ('systemctl --user restart monodex-runner', or kill {pid} and start it again)"
+            )
+        else:
+            hint = (
+                f"wait for it to finish, or stop it (kill {pid}; a crawl resumes later); to search "
+                "while a crawl runs, start the runner ('monodex runner'): it serves both"
+            )
+        return Busy(f"the index at {self.dir} is in use by {who} ({detail})", hint)
 
     def _acquire(self) -> None:
         """Wait briefly for the lock: searches hold the shard for milliseconds, so a command
@@ -134,13 +154,14 @@ class EdgeStore:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 if time.monotonic() >= deadline:
-                    owner = _owner(fd)
+                    pid, command = _owner(fd)
                     os.close(fd)
-                    raise self._busy(f"{owner}waited {LOCK_WAIT_SECONDS:g} s for {LOCK}") from None
+                    detail = (f"pid {pid}; " if pid else "") + f"waited {LOCK_WAIT_SECONDS:g} s for {LOCK}"
+                    raise self._busy(detail, pid=pid, command=command) from None
                 time.sleep(0.05)
                 continue
             os.ftruncate(fd, 0)  # the pid is only for the message above; the flock is the lock
-            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+            os.pwrite(fd, f"{os.getpid()}\n{_command()}\n".encode(), 0)
             self._lock_fd = fd
             return
 

@@ -9,6 +9,8 @@ then only the dimension is checked: no reserved point is ever written (two kinds
 
 from __future__ import annotations
 
+import json
+import os
 import warnings
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -33,6 +35,7 @@ from monodex.indexer.store.base import (
 )
 from qdrant_client import QdrantClient
 from qdrant_client import models as m
+from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
 
 from monodex.errors import MonodexError
 
@@ -66,17 +69,54 @@ def _dense(vector: Any) -> list[float] | None:
     return None
 
 
+def _is_qdrant_reply(content: bytes) -> bool:
+    """Qdrant's errors are JSON with a "status" object; another server's are pages or nothing."""
+    try:
+        body = json.loads(content)
+    except ValueError:
+        return False
+    return isinstance(body, dict) and "status" in body
+
+
+def translate(exc: Exception, *, url: str, api_key_env: str) -> MonodexError:
+    """A qdrant-client failure as problem + next step; never a raw page of HTML."""
+    key_hint = f"the API key is read from the environment variable {api_key_env} (qdrant.api_key_env)" + (
+        "" if os.environ.get(api_key_env) else ", which is not set"
+    )
+    if isinstance(exc, UnexpectedResponse) and exc.status_code in (401, 403):
+        return MonodexError(f"Qdrant at {url} refused the request (HTTP {exc.status_code})", key_hint)
+    not_qdrant = isinstance(exc, ResponseHandlingException | json.JSONDecodeError) or (
+        isinstance(exc, UnexpectedResponse) and not _is_qdrant_reply(exc.content)
+    )
+    if not_qdrant:
+        status = f"HTTP {exc.status_code}" if isinstance(exc, UnexpectedResponse) else "no Qdrant JSON"
+        return MonodexError(
+            f"{url} answers, but not as a Qdrant server ({status})",
+            "check qdrant.url in config.json: the Qdrant REST endpoint, e.g. http://localhost:6333",
+        )
+    first = str(exc).splitlines()[0][:200] if str(exc) else ""
+    return MonodexError(
+        f"Qdrant request to {url} failed: {type(exc).__name__}: {first}",
+        f"check qdrant.url in config.json and that the server is up; {key_hint}",
+    )
+
+
 class ServerStore:
-    def __init__(self, client: QdrantClient, collection: str) -> None:
+    def __init__(
+        self, client: QdrantClient, collection: str, *, url: str = "", api_key_env: str = "QDRANT_API_KEY"
+    ) -> None:
         self.client = client
         self.collection = collection
+        self.url, self.api_key_env = url, api_key_env
 
     @classmethod
-    def from_url(cls, url: str, api_key: str | None, collection: str) -> ServerStore:
+    def from_url(
+        cls, url: str, api_key: str | None, collection: str, *, api_key_env: str = "QDRANT_API_KEY"
+    ) -> ServerStore:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # "api key used with an insecure connection" on http
             client = QdrantClient(url=url, api_key=api_key, timeout=60, check_compatibility=False)
-            return cls(client, collection)
+            return cls(client, collection, url=url, api_key_env=api_key_env)
 
     def _call(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         try:
@@ -84,10 +124,7 @@ class ServerStore:
         except MonodexError:
             raise
         except Exception as exc:  # network, HTTP and validation errors of every transport
-            raise MonodexError(
-                f"Qdrant request failed: {type(exc).__name__}: {exc}",
-                "check qdrant.url and the API key in config.json, and that the server is up",
-            ) from exc
+            raise translate(exc, url=self.url or "the Qdrant server", api_key_env=self.api_key_env) from exc
 
     def _exists(self) -> bool:
         return bool(self._call(self.client.collection_exists, self.collection))

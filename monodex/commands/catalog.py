@@ -1,4 +1,4 @@
-"""Register, list and remove catalogs (repositories) in config.json."""
+"""Register, list and remove catalogs (repositories) and the branches their hooks track."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from monodex import config, names, output, paths
+from monodex import config, dispatch, known_labels, names, output, paths
 from monodex.errors import UsageError
 
 
@@ -17,16 +17,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add.add_argument("name", help="catalog name, e.g. 'rushstack'")
     add.add_argument("path", help="path of the repository's work tree")
     add.add_argument("--force", action="store_true", help="replace an existing catalog's path")
-    add.add_argument("--json", action="store_true", help="print the result as JSON")
-    lst = sub.add_parser("list", help="list registered catalogs")
-    lst.add_argument("--json", action="store_true", help="print the result as JSON")
-    rm = sub.add_parser("rm", help="unregister a catalog (its index is kept until gc)")
+    lst = sub.add_parser("list", help="list registered catalogs and the branch globs they track")
+    rm = sub.add_parser("rm", help="unregister a catalog; --purge also removes its labels from the index")
     rm.add_argument("name", help="catalog name")
-    rm.add_argument("--json", action="store_true", help="print the result as JSON")
+    rm.add_argument(
+        "--purge",
+        action="store_true",
+        help="remove every label of the catalog and the chunks only they used (works after a plain rm too)",
+    )
+    for verb, text in (("track", "refresh branches matching GLOB"), ("untrack", "stop tracking GLOB")):
+        cmd = sub.add_parser(verb, help=f"hooks {text} (besides the default branch and indexed labels)")
+        cmd.add_argument("name", help="catalog name")
+        cmd.add_argument("glob", help="a branch-name glob, e.g. 'feature/*' (* also matches '/')")
+        cmd.add_argument("--json", action="store_true", help="print the result as JSON")
+    for cmd in (add, lst, rm):
+        cmd.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
 def _as_dict(c: config.Catalog) -> dict[str, Any]:
-    return {"name": c.name, "type": c.type, "path": str(c.path)}
+    return {"name": c.name, "type": c.type, "path": str(c.path), "track": list(c.track)}
 
 
 def _check_repo(path: Path) -> Path:
@@ -41,6 +50,50 @@ def _check_repo(path: Path) -> Path:
     return resolved
 
 
+def _check_glob(glob: str) -> str:
+    # fnmatch reads an unclosed '[' as a literal: say so rather than track nothing forever.
+    opened = glob.rfind("[")
+    if not glob.strip() or (opened >= 0 and "]" not in glob[opened + 2 :]):
+        raise UsageError(
+            f"invalid branch glob {glob!r}", "use *, ? and closed [...] classes, e.g. 'feature/*'"
+        )
+    return glob
+
+
+def _track(p: paths.Paths, cfg: config.Config, args: argparse.Namespace) -> dict[str, Any]:
+    cat = cfg.catalog(args.name)
+    glob = _check_glob(args.glob)
+    if args.action == "track":
+        track = cat.track if glob in cat.track else (*cat.track, glob)
+        resumed = known_labels.retrack(p.state_dir, cat.name, glob)
+    elif glob not in cat.track:
+        raise UsageError(
+            f"catalog {cat.name!r} does not track {glob!r} (it tracks: {', '.join(cat.track) or 'no globs'})",
+            "see 'monodex catalog list'",
+        )
+    else:
+        track, resumed = tuple(g for g in cat.track if g != glob), []
+    new = dataclasses.replace(cat, track=track)
+    config.save(p, dataclasses.replace(cfg, catalogs={**cfg.catalogs, cat.name: new}))
+    return {**_as_dict(new), "resumed_labels": resumed}
+
+
+def _remove(p: paths.Paths, cfg: config.Config, args: argparse.Namespace) -> dict[str, Any]:
+    name = names.validate_catalog(args.name)
+    result: dict[str, Any] = {"name": name, "purged": bool(args.purge)}
+    if name in cfg.catalogs:
+        result.update(_as_dict(cfg.catalogs[name]))
+    elif not args.purge:
+        raise UsageError(f"unknown catalog {name!r}", "see 'monodex catalog list'")
+    if args.purge:  # before unregistering: a failure leaves the catalog registered, rm again works
+        result.update(dispatch.execute(p, "catalog-purge", {"catalog": name}, quiet=args.json))
+        result.pop("catalog", None)
+    if name in cfg.catalogs:
+        catalogs = {k: v for k, v in cfg.catalogs.items() if k != name}
+        config.save(p, dataclasses.replace(cfg, catalogs=catalogs))
+    return result
+
+
 def run(args: argparse.Namespace) -> int:
     p = paths.resolve()
     cfg = config.load(p)
@@ -48,23 +101,26 @@ def run(args: argparse.Namespace) -> int:
         rows = [_as_dict(c) for c in sorted(cfg.catalogs.values(), key=lambda c: c.name)]
         output.emit({"catalogs": rows}, as_json=args.json, render=_render_list)
         return 0
+    if args.action in ("track", "untrack"):
+        output.emit(_track(p, cfg, args), as_json=args.json, render=_render_track)
+        return 0
+    if args.action == "rm":
+        output.emit(_remove(p, cfg, args), as_json=args.json, render=_render_rm)
+        return 0
     name = names.validate_catalog(args.name)
-    catalogs = dict(cfg.catalogs)
-    if args.action == "add":
-        if name in catalogs and not args.force:
-            raise UsageError(
-                f"catalog {name!r} already exists ({catalogs[name].path})",
-                "pass --force to change its path, or pick another name",
-            )
-        catalogs[name] = config.Catalog(name=name, path=_check_repo(Path(args.path)))
-        result = _as_dict(catalogs[name])
-    else:
-        if name not in catalogs:
-            raise UsageError(f"unknown catalog {name!r}", "see 'monodex catalog list'")
-        result = _as_dict(catalogs.pop(name))
-    config.save(p, dataclasses.replace(cfg, catalogs=catalogs))
-    verb = "registered" if args.action == "add" else "removed"
-    output.emit(result, as_json=args.json, render=lambda r: f"{verb} catalog {r['name']}: {r['path']}")
+    if name in cfg.catalogs and not args.force:
+        raise UsageError(
+            f"catalog {name!r} already exists ({cfg.catalogs[name].path})",
+            "pass --force to change its path, or pick another name",
+        )
+    old = cfg.catalogs.get(name)
+    new = config.Catalog(name=name, path=_check_repo(Path(args.path)))
+    if old is not None:  # --force changes the path only; what it tracks stays
+        new = dataclasses.replace(old, path=new.path)
+    config.save(p, dataclasses.replace(cfg, catalogs={**cfg.catalogs, name: new}))
+    output.emit(
+        _as_dict(new), as_json=args.json, render=lambda r: f"registered catalog {r['name']}: {r['path']}"
+    )
     return 0
 
 
@@ -72,4 +128,21 @@ def _render_list(result: dict[str, Any]) -> str:
     rows = result["catalogs"]
     if not rows:
         return "no catalogs; register one with 'monodex catalog add NAME PATH'"
-    return "\n".join(f"{r['name']}\t{r['path']}" for r in rows)
+    return "\n".join(f"{r['name']}\t{r['path']}\ttrack: {' '.join(r['track']) or '-'}" for r in rows)
+
+
+def _render_track(r: dict[str, Any]) -> str:
+    text = f"catalog {r['name']} tracks: {', '.join(r['track']) or 'no globs'} (plus the default branch)"
+    if r["resumed_labels"]:
+        text += f"\nhooks refresh again: {', '.join(r['resumed_labels'])}"
+    return text
+
+
+def _render_rm(r: dict[str, Any]) -> str:
+    if r["purged"]:
+        labels = ", ".join(r["labels_removed"]) or "none"
+        return f"removed catalog {r['name']}; labels removed: {labels}; {r['chunks_deleted']} chunks deleted"
+    return (
+        f"removed catalog {r['name']}: {r['path']}\n"
+        f"its labels stay in the index; remove them with 'monodex catalog rm {r['name']} --purge'"
+    )

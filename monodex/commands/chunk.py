@@ -60,6 +60,7 @@ def _render(r: dict[str, Any]) -> str:
             f"{c['chunk_type']}/{c['chunk_kind']}  {c['breadcrumb']}"
         )
         out.extend(f"> {ln}" for ln in c["text"].removesuffix("\n").split("\n"))
+    out[1:1] = [f"note: {n}" for n in r["notes"]]
     return output.sanitize("\n".join(out))
 
 
@@ -81,6 +82,12 @@ def run(args: argparse.Namespace) -> int:
     if strategy not in chunkers.CHUNKERS:
         raise UsageError(f"unknown strategy {strategy!r}", f"use one of {', '.join(chunkers.CHUNKERS)}")
     budget = _budget(args)
+    notes = []
+    if budget == chunkers.budget_for(10**9) and args.budget is None:
+        notes.append(
+            f"the chunk budget is capped at {budget} bytes (the original's budget, which suits an "
+            "8192-token model); pass --budget N for larger chunks"
+        )
     package = args.package if args.package is not None else _package_of(path)
     ctx = FileContext(relative_path=path.name, package_name=package, budget=budget)
     chunks = chunkers.chunk_file(strategy, text, ctx)
@@ -89,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
         "strategy": strategy,
         "chunker_id": chunkers.chunker_id(strategy, budget),
         "budget": budget,
+        "notes": notes,
         "chunks": [
             {
                 "chunk_ordinal": i,

@@ -4,14 +4,32 @@ from __future__ import annotations
 
 import argparse
 
+from monodex import names
 
-def add_target(parser: argparse.ArgumentParser, *, label_required: bool = False) -> None:
+
+def add_target(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--catalog", help="catalog name (default: from 'monodex use')")
-    parser.add_argument(
-        "--label",
-        required=label_required,
-        help="label name, usually a branch" + ("" if label_required else " (default: from 'monodex use')"),
+    add_label(parser, help="label name, usually a branch (default: from 'monodex use')")
+
+
+def add_label(parser: argparse.ArgumentParser, *, help: str) -> None:  # noqa: A002 - argparse's word
+    """--label, or --branch NAME mapped to its label the way the hooks map it."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--label", help=help)
+    group.add_argument(
+        "--branch",
+        metavar="NAME",
+        help="a branch name instead of --label: mapped as the hooks map it (feature/Login_Flow -> "
+        "feature/login-flow)",
     )
+
+
+def label_of(args: argparse.Namespace) -> str | None:
+    """The label the user named, with --label or --branch; None when neither was given."""
+    if getattr(args, "branch", None):
+        return names.label_for_branch(args.branch)
+    label: str | None = args.label
+    return label
 
 
 def add_json(parser: argparse.ArgumentParser) -> None:

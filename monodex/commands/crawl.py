@@ -6,13 +6,13 @@ import argparse
 from typing import Any
 
 from monodex import config, context, dispatch, output, paths
-from monodex.commands.common import add_json, add_target
+from monodex.commands.common import add_json, add_target, label_of
 from monodex.errors import UsageError
 from monodex.progress import Progress
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_target(parser, label_required=True)
+    add_target(parser)
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--commit", metavar="REV", help="HEAD, a branch, a tag or a (short) SHA")
     source.add_argument(
@@ -22,6 +22,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--dry-run", action="store_true", help="print what would be indexed and skipped; write nothing"
     )
     parser.add_argument(
+        "--files",
+        action="store_true",
+        help="with --dry-run: list each file with its strategy and each skipped file with its reason "
+        "(also with -v; --json always carries the lists)",
+    )
+    parser.add_argument(
         "--full",
         action="store_true",
         help="re-walk the whole tree even when an incremental refresh is possible",
@@ -29,12 +35,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_json(parser)
 
 
-def _render(r: dict[str, Any]) -> str:
+def _render(r: dict[str, Any], *, files: bool = False) -> str:
     if "files_to_index" in r:
         lines = [f"{r['files_to_index']} files to index, {r['chunks']} chunks"]
         lines += [f"  {name}: {n} files" for name, n in sorted(r["by_strategy"].items())]
         lines += [f"  skipped ({reason}): {n}" for reason, n in sorted(r["skipped"].items())]
-        return "\n".join(lines)
+        if files:
+            lines += ["", *(f"  {f['strategy']}  {f['path']}  ({f['chunks']} chunks)" for f in r["files"])]
+            lines += [f"  skipped ({s['reason']})  {s['path']}" for s in r["skipped_files"]]
+        return output.sanitize("\n".join(lines))
     commit = r["commit"][:12] or "working dir"
     return (
         f"{r['catalog']}:{r['label']} at {commit} ({r['mode']}): {r['files_total']} files, "
@@ -46,10 +55,10 @@ def _render(r: dict[str, Any]) -> str:
 def run(args: argparse.Namespace) -> int:
     p = paths.resolve()
     cfg = config.load(p)
-    catalog, label = context.resolve(p, args.catalog, args.label)
-    if args.label is None:
-        raise UsageError("--label is required for crawl", "pass --label, e.g. --label main")
+    catalog, label = context.resolve(p, args.catalog, label_of(args))
     entry = cfg.catalog(catalog)
+    if args.files and not args.dry_run:
+        raise UsageError("--files lists what a dry run would index", "add --dry-run")
     if args.dry_run:  # reads git only, never the index: no need for the runner
         from monodex.indexer import crawlrun  # heavy: dulwich, tree-sitter
 
@@ -68,5 +77,6 @@ def run(args: argparse.Namespace) -> int:
             result = dispatch.execute(p, "crawl", job, progress=progress, quiet=args.json)
         finally:
             progress.done()
-    output.emit(result, as_json=args.json, render=_render)
+    listing = bool(args.files or getattr(args, "verbose", False))
+    output.emit(result, as_json=args.json, render=lambda r: _render(r, files=listing))
     return 0

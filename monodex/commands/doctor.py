@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 from collections.abc import Callable
 from typing import Any
@@ -56,6 +57,22 @@ def _index(p: paths.Paths, cfg: config.Config) -> tuple[str, str, str]:
     return "ok", f"{len(labels)} labels, {sum(r['chunks'] for r in labels)} chunks ({where})", ""
 
 
+def _leftovers(p: paths.Paths, cfg: config.Config) -> tuple[str, str, str] | None:
+    """Labels of catalogs no longer in config.json: nothing refreshes them and gc keeps them."""
+    from monodex import dispatch
+
+    labels = dispatch.execute(p, "labels", {}, quiet=True)["labels"]
+    left: dict[str, int] = {}
+    for r in labels:
+        if r["catalog"] not in cfg.catalogs:
+            left[r["catalog"]] = left.get(r["catalog"], 0) + 1
+    if not left:
+        return None
+    detail = ", ".join(f"{name} ({n} labels)" for name, n in sorted(left.items()))
+    hint = "; ".join(f"monodex catalog rm {name} --purge" for name in sorted(left))
+    return "warn", f"catalogs no longer registered still have labels in the index: {detail}", hint
+
+
 def _catalog(cat: config.Catalog) -> tuple[str, str, str]:
     from monodex.hooks.install import installed, outdated
     from monodex.indexer import gitobjects
@@ -76,11 +93,31 @@ def _catalog(cat: config.Catalog) -> tuple[str, str, str]:
 
 def _runner(p: paths.Paths) -> tuple[str, str, str]:
     from monodex.runnerpid import running_pid
+    from monodex.scheduler import service
 
     pid = running_pid(p)
     if pid is None:
-        return "warn", "not running: labels are not refreshed by themselves", "monodex runner install-service"
+        start = "monodex runner install-service"
+        if service.installed():  # installed, not running: starting it is the step left
+            start = "systemctl --user daemon-reload && systemctl --user enable --now monodex-runner.service"
+        return "warn", "not running: labels are not refreshed by themselves", start
     return "ok", f"running, pid {pid}", ""
+
+
+def _service(p: paths.Paths, cfg: config.Config) -> tuple[str, str, str]:
+    """The installed systemd unit against the one this config needs (folders, repositories)."""
+    from monodex.scheduler import service
+
+    unit = service.installed()
+    missing = service.drift(p, [c.path for c in cfg.catalogs.values()])
+    if not missing:
+        return "ok", f"{unit} matches the config", ""
+    return (
+        "warn",
+        f"{unit} is out of date; it lacks: {'; '.join(missing)[:400]}",
+        "monodex runner install-service && systemctl --user daemon-reload && "
+        "systemctl --user restart monodex-runner.service",
+    )
 
 
 def _spool(p: paths.Paths) -> tuple[str, str, str]:
@@ -104,6 +141,9 @@ def collect(p: paths.Paths) -> list[Check]:
     checks = [{"check": "config", "level": "ok", "detail": str(p.config_file), "hint": ""}]
     checks.append(_check("model", lambda: _model(cfg)))
     checks.append(_check("index", lambda: _index(p, cfg)))
+    with contextlib.suppress(MonodexError):  # the index check above reports an unreadable index
+        if (leftover := _leftovers(p, cfg)) is not None:
+            checks.append(_check("leftover labels", lambda: leftover))
     if not cfg.catalogs:
         checks.append(
             {
@@ -116,6 +156,10 @@ def collect(p: paths.Paths) -> list[Check]:
     for cat in cfg.catalogs.values():
         checks.append(_check(f"catalog {cat.name}", functools.partial(_catalog, cat)))
     checks.append(_check("runner", lambda: _runner(p)))
+    from monodex.scheduler import service
+
+    if service.installed():
+        checks.append(_check("service", lambda: _service(p, cfg)))
     checks.append(_check("spool", lambda: _spool(p)))
     return checks
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from monodex import config, context, dispatch, output, paths
+from monodex import context, dispatch, names, output, paths
 from monodex.commands.common import add_json
 
 
@@ -29,11 +29,10 @@ def _render(r: dict[str, Any]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     p = paths.resolve()
-    cfg = config.load(p)
     catalog = args.catalog or context.load(p).catalog
     if not catalog:
         catalog, _ = context.resolve(p, None, None)
-    cfg.catalog(catalog)
+    names.validate_catalog(catalog)  # the index decides: it may hold a catalog no longer registered
     result = dispatch.execute(p, "gc", {"catalog": catalog, "dry_run": args.dry_run}, quiet=args.json)
     output.emit(result, as_json=args.json, render=_render)
     return 0

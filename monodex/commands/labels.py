@@ -6,8 +6,8 @@ import argparse
 import time
 from typing import Any
 
-from monodex import config, context, dispatch, output, paths
-from monodex.commands.common import add_json
+from monodex import context, dispatch, names, output, paths
+from monodex.commands.common import add_json, add_label, label_of
 from monodex.errors import UsageError
 
 
@@ -20,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="list (default) or rm: remove a label (its chunks go when no other label uses them)",
     )
     parser.add_argument("--catalog", help="only this catalog (rm: the label's catalog, default from 'use')")
-    parser.add_argument("--label", help="rm: the label to remove")
+    add_label(parser, help="rm: the label to remove")
     add_json(parser)
 
 
@@ -47,21 +47,21 @@ def _render_rm(r: dict[str, Any]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     p = paths.resolve()
-    cfg = config.load(p)
+    label = label_of(args)
     if args.action == "rm":
-        if not args.label:
+        if not label:
             raise UsageError("labels rm needs --label", "pass --catalog C --label L (see 'monodex labels')")
-        catalog, label = context.resolve(p, args.catalog, args.label)
-        cfg.catalog(catalog)
+        catalog, label = context.resolve(p, args.catalog, label)
+        # no config check: the labels of a catalog removed from config.json can be removed too
         job = {"catalog": catalog, "label": label}
         output.emit(
             dispatch.execute(p, "labels-rm", job, quiet=args.json), as_json=args.json, render=_render_rm
         )
         return 0
-    if args.label:
+    if label:
         raise UsageError("--label is only for 'labels rm'", "drop --label, or use 'monodex labels rm'")
     if args.catalog:
-        cfg.catalog(args.catalog)
+        names.validate_catalog(args.catalog)  # the index knows catalogs no longer in config.json
     result = dispatch.execute(p, "labels", {"catalog": args.catalog}, quiet=args.json)
     output.emit(result, as_json=args.json, render=_render)
     return 0

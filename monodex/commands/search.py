@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from monodex import config, context, dispatch, output, paths, rpc
-from monodex.commands.common import add_json, add_target
+from monodex.commands.common import add_json, add_target, label_of
 from monodex.errors import UsageError
 
 
@@ -21,10 +21,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PREFIX",
         help="only files in this folder (or this file), relative to the repository root; repeatable",
     )
-    parser.add_argument("--package", help="only files of this package (its package.json name)")
+    parser.add_argument(
+        "--package",
+        help="only files of this package (its package.json name; an unknown one lists the closest)",
+    )
     parser.add_argument("--kind", choices=KINDS, help="only chunks of this kind")
     parser.add_argument(
-        "--lang", help="only files in this language: typescript, javascript, markdown, json, ..."
+        "--lang",
+        help="only files in this language, e.g. typescript or markdown (a language the label has no "
+        "files of is an error that lists the ones it has)",
     )
     parser.add_argument(
         "--mode",
@@ -113,6 +118,11 @@ def render(result: dict[str, Any], *, whole: bool = False) -> str:
     lines = [f"# {freshness_line(result['freshness'])}"] if result.get("freshness") else []
     lines += [f"# note: {n}" for n in result.get("notes", [])]
     if not result["results"]:
+        b = result.get("budget") or {}
+        if b.get("omitted"):  # hits were found, but none fitted the budget
+            left = ", ".join(f"{o['relative_path']}:{o['start_line']}-{o['end_line']}" for o in b["omitted"])
+            text = f"nothing fits in {b['max_tokens']} tokens; left out {len(b['omitted'])}: {left}"
+            return "\n".join([*lines, output.sanitize(text), "(raise --max-tokens to see them)"])
         return "\n".join([*lines, "No results."])
     if "budget" in result or whole:
         tail = [f"# {budget_line(result['budget'])}"] if "budget" in result else []
@@ -137,7 +147,7 @@ def _block(r: dict[str, Any]) -> str:
 def run(args: argparse.Namespace) -> int:
     p = paths.resolve()
     cfg = config.load(p)
-    catalog, label = context.resolve(p, args.catalog, args.label)
+    catalog, label = context.resolve(p, args.catalog, label_of(args))
     cfg.catalog(catalog)
     rpc.check_query(args.text)
     if args.limit < 1:

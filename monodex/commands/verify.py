@@ -6,12 +6,12 @@ import argparse
 from typing import Any
 
 from monodex import config, context, dispatch, output, paths
-from monodex.commands.common import add_json
+from monodex.commands.common import add_json, add_label, label_of
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--catalog", help="only this catalog (default: every catalog)")
-    parser.add_argument("--label", help="only this label (its catalog from --catalog or 'monodex use')")
+    add_label(parser, help="only this label (its catalog from --catalog or 'monodex use')")
     parser.add_argument(
         "--repair", action="store_true", help="fix the drift found (re-stores what is broken)"
     )
@@ -40,12 +40,12 @@ def _render(r: dict[str, Any]) -> str:
 def run(args: argparse.Namespace) -> int:
     p = paths.resolve()
     cfg = config.load(p)
-    catalog = args.catalog
-    if args.label:
-        catalog, _ = context.resolve(p, args.catalog, args.label)
+    catalog, label = args.catalog, label_of(args)
+    if label:
+        catalog, _ = context.resolve(p, args.catalog, label)
     if catalog:
         cfg.catalog(catalog)
-    job = {"catalog": catalog, "label": args.label, "repair": args.repair}
+    job = {"catalog": catalog, "label": label, "repair": args.repair}
     result = dispatch.execute(p, "verify", job, quiet=args.json)
     output.emit(result, as_json=args.json, render=_render)
     failing = any(

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from monodex import config, context, dispatch, output, paths
-from monodex.commands.common import add_json, add_target
+from monodex.commands.common import add_json, add_target, label_of
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,7 +31,7 @@ def _render(result: dict[str, Any]) -> str:
 def run(args: argparse.Namespace) -> int:
     p = paths.resolve()
     cfg = config.load(p)
-    catalog, label = context.resolve(p, args.catalog, args.label)
+    catalog, label = context.resolve(p, args.catalog, label_of(args))
     cfg.catalog(catalog)
     result = dispatch.execute(p, "view", {"catalog": catalog, "label": label, "id": args.id}, quiet=args.json)
     output.emit(result, as_json=args.json, render=_render)

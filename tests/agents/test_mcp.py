@@ -142,7 +142,7 @@ def test_errors_are_tool_errors_with_a_next_step(repo) -> None:  # type: ignore[
     assert unknown_label.is_error and "not indexed" in unknown_label.content[0].text
     assert "Next step:" in unknown_label.content[0].text
     assert bad_catalog.is_error and "catalog" in bad_catalog.content[0].text.lower()
-    assert bad_id.is_error and "FILE_ID" in bad_id.content[0].text
+    assert bad_id.is_error and "invalid file_id" in bad_id.content[0].text
     assert both.is_error and "exactly one of file_id and path" in both.content[0].text
     assert bad_kind.is_error
     assert not after.is_error
@@ -221,3 +221,26 @@ def test_wait_for_fresh_says_when_its_bound_is_hit(repo, runner) -> None:  # typ
     (patient,) = call(("search", {"query": "paint text", "wait_for_fresh": 600}))
     assert patient.structured_content["freshness"]["wait"]["reached"] is True
     assert patient.structured_content["freshness"]["indexed_commit"] == head
+
+
+def test_path_prefix_as_a_string_mcp_words_in_errors_and_a_version(repo) -> None:  # type: ignore[no-untyped-def]
+    from monodex import __version__
+
+    async def go() -> tuple[Any, list[Any]]:
+        async with Client(server(), read_timeout_seconds=120) as client:
+            calls = [
+                ("search", {"query": "retry", "path_prefix": "libraries/net"}),
+                ("view", {"file_id": "xyz"}),
+                ("view", {"path": "libraries/net/src/retry.ts", "chunks": "2-1"}),
+            ]
+            return client.server_info, [await client.call_tool(n, a) for n, a in calls]
+
+    info, (by_string, bad_id, bad_range) = anyio.run(go)
+    assert info is not None and info.version == __version__
+    assert not by_string.is_error, by_string.content[0].text
+    assert {r["relative_path"] for r in by_string.structured_content["results"]} == {
+        "libraries/net/src/retry.ts"
+    }
+    for answer, word in ((bad_id, "file_id"), (bad_range, "chunks")):
+        text = answer.content[0].text
+        assert answer.is_error and word in text and "--id" not in text, text

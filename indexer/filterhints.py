@@ -1,0 +1,41 @@
+"""Why a filtered search found nothing, when the filter itself cannot match anything in the
+label: a language the label has no files of, a package it does not contain. Asked only after an
+empty answer, so a normal search pays nothing for it."""
+
+from __future__ import annotations
+
+import difflib
+
+from monodex.indexer import labelmeta
+from monodex.indexer.search import Filters
+from monodex.indexer.store.base import Filter, Match, Store
+
+from monodex.errors import UsageError
+
+
+def _values(store: Store, base: Filter, key: str) -> list[str]:
+    # One payload key of each file's first chunk: a file has one language and one package.
+    flt = Filter(must=(*base.must, Match("chunk_ordinal", 1)))
+    return sorted({str(r.payload.get(key) or "") for r in store.scroll(flt, payload_keys=(key,))} - {""})
+
+
+def check(store: Store, *, catalog: str, label: str, filters: Filters) -> None:
+    """UsageError naming what the label holds when `lang` or `package` matches none of it."""
+    base = labelmeta.code_filter(catalog, f"{catalog}:{label}")
+    if filters.lang and not store.count(Filter(must=(*base.must, Match("lang", filters.lang)))):
+        langs = _values(store, base, "lang")
+        raise UsageError(
+            f"label {label!r} has no {filters.lang} files (it has: {', '.join(langs) or 'no files'})",
+            "pass --lang with one of those, or drop --lang",
+        )
+    if filters.package and not store.count(Filter(must=(*base.must, Match("package_name", filters.package)))):
+        packages = _values(store, base, "package_name")
+        close = difflib.get_close_matches(filters.package, packages, n=5, cutoff=0.5)
+        shown = close or packages[:10]
+        more = f" (of {len(packages)})" if len(shown) < len(packages) else ""
+        raise UsageError(
+            f"label {label!r} has no package {filters.package!r}",
+            (f"did you mean {', '.join(close)}?" if close else f"packages{more}: {', '.join(shown)}")
+            if packages
+            else "this label has no package.json names; drop --package",
+        )
