@@ -107,6 +107,7 @@ def _detach() -> bool:
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
+        paths.private()  # the spool and hooks.log it may create
         if args[:1] == ["--pre-commit"]:
             hook, args = _pre_commit_hook(dict(os.environ)), args[1:]
         else:

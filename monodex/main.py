@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import os
 import sys
 import traceback
 from collections.abc import Sequence
@@ -60,6 +61,7 @@ def _out_of_space(exc: OSError) -> MonodexError | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    umask = paths.private()
     logs.configure(verbose=args.verbose)
     try:
         code: int = args.run(args)
@@ -80,3 +82,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"error: unexpected {type(exc).__name__}: {exc}\n")
         sys.stderr.write(f"hint: details are in {_crash_log(exc)}\n")
         return 1
+    finally:
+        os.umask(umask)  # tests call main() in-process: leave their umask as it was
