@@ -169,6 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
         env, cwd = dict(os.environ), Path.cwd()
+        paths.private()  # the spool and hooks.log it may create
         if args[:1] == ["--pre-commit"]:
             hook, args = _pre_commit_hook(env), args[1:]
         else:

@@ -17,6 +17,7 @@ from monodex.indexer import lexical
 from monodex.indexer.identity import chunk_point_id
 from monodex.indexer.store.base import Point, Store
 
+from monodex.diskspace import DiskFull
 from monodex.errors import MonodexError
 
 _DONE = object()
@@ -93,6 +94,8 @@ class Uploader(threading.Thread):
                 self.stats.upload_requests += 1
                 self.store.upsert(points)
                 return
+            except DiskFull:
+                raise  # waiting will not make room; its message says what to free
             except MonodexError as exc:
                 if attempt == self.retries:
                     raise MonodexError(

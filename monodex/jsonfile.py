@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from monodex import diskspace
 from monodex.errors import UsageError
 
 
@@ -24,6 +25,17 @@ def read(path: Path) -> Any:
 
 
 def write_atomic(path: Path, data: Any) -> None:
+    """On a full disk the old content stays and the error says what to free."""
+    try:
+        _write_atomic(path, data)
+    except OSError as exc:
+        full = diskspace.no_room(path, exc)
+        if full is None:
+            raise
+        raise full from exc
+
+
+def _write_atomic(path: Path, data: Any) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import errno
+import os
 import sys
 import traceback
 from collections.abc import Sequence
@@ -47,8 +49,19 @@ def _crash_log(exc: BaseException) -> str:
         return "(could not write a crash log)"
 
 
+def _out_of_space(exc: OSError) -> MonodexError | None:
+    """ENOSPC from a write that did not say where (the ones that know raise DiskFull themselves)."""
+    if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+        return None
+    return MonodexError(
+        f"the disk is full: {exc.strerror}" + (f" ({exc.filename})" if exc.filename else ""),
+        "free space on the disk ('df -h' shows which one is full), then re-run the command",
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    umask = paths.private()
     logs.configure(verbose=args.verbose)
     try:
         code: int = args.run(args)
@@ -62,6 +75,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 1
     except Exception as exc:  # noqa: BLE001 - the boundary for everything unexpected
+        full = _out_of_space(exc) if isinstance(exc, OSError) else None
+        if full is not None:  # no crash log: there is no room for one
+            sys.stderr.write(full.render() + "\n")
+            return 1
         sys.stderr.write(f"error: unexpected {type(exc).__name__}: {exc}\n")
         sys.stderr.write(f"hint: details are in {_crash_log(exc)}\n")
         return 1
+    finally:
+        os.umask(umask)  # tests call main() in-process: leave their umask as it was

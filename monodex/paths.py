@@ -9,6 +9,9 @@ from pathlib import Path
 from monodex.errors import MonodexError
 
 APP = "monodex"
+# The index, the spool and the logs hold the indexed code's text or point at it: whatever monodex
+# creates is for its user only (folders 0700, files 0600), as its socket always was.
+PRIVATE_UMASK = 0o077
 
 
 def _base(var: str, fallback: str) -> Path:
@@ -66,3 +69,10 @@ def resolve() -> Paths:
         state_dir=state,
         runtime_dir=Path(runtime) / APP if runtime else state / "run",
     )
+
+
+def private() -> int:
+    """Make what this process creates from now on private to its user; returns the old umask."""
+    old = os.umask(PRIVATE_UMASK)
+    os.umask(old | PRIVATE_UMASK)
+    return old

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import shlex
 import shutil
@@ -34,7 +35,7 @@ from monodex.indexer.store.base import (
     SparseVector,
 )
 
-from monodex import jsonfile
+from monodex import diskspace, jsonfile
 from monodex.errors import MonodexError
 
 META = "monodex-collection.json"
@@ -89,6 +90,12 @@ def _owner(fd: int) -> tuple[str, str]:
     return (pid.strip() if pid.strip().isdigit() else ""), command.strip()
 
 
+def _size(p: Point) -> int:
+    """A point's bytes, roughly: its vectors and its payload (the text dominates)."""
+    sparse = 8 * len(p.sparse.indices) if p.sparse is not None else 0
+    return 4 * len(p.dense) + sparse + len(json.dumps(p.payload, default=str))
+
+
 def _dense_of(v: Any) -> list[float] | None:
     if isinstance(v, dict):
         d = v.get(DENSE)
@@ -118,6 +125,10 @@ class EdgeStore:
 
     def _open(self) -> Any:
         if self._shard is None and self._meta() is not None:
+            # Opening writes (a WAL replay, rewritten structures) and, on tmpfs, allocates every
+            # page it reads: on a full disk that was a SIGBUS in labels, status and verify too.
+            diskspace.require(self.dir, need=diskspace.need_to_open(self.dir), doing="opening the index")
+            diskspace.guard_sigbus(self.dir)
             self._acquire()
             try:
                 self._shard = self._load()
@@ -186,12 +197,22 @@ class EdgeStore:
             return fn(*args)
         except Exception as exc:  # qdrant_edge raises plain Exception("Service runtime error: ...")
             text = str(exc)
+            if "no space left on device" in text.lower():  # an ordinary write of Edge's hit ENOSPC
+                raise diskspace.shortage(
+                    free=diskspace.free_bytes(self.dir),
+                    need=diskspace.RESERVE_BYTES,
+                    mount=diskspace.mount_point(self.dir),
+                    where=self.dir,
+                    doing="Qdrant Edge",
+                ) from exc
             if "wouldblock" in text.lower():  # "failed to open WAL ...: Can't init WAL: Kind(WouldBlock)"
                 raise self._busy(text) from exc
             raise MonodexError(f"Qdrant Edge failed: {text}", f"check {self.dir}") from exc
 
     def ensure_collection(self, *, dim: int, embedder_id: str) -> None:
         if self._meta() is None:
+            diskspace.require(self.dir, need=diskspace.RESERVE_BYTES, doing="creating the index")
+            diskspace.guard_sigbus(self.dir)
             self.dir.mkdir(parents=True, exist_ok=True)
             self._acquire()
             if self._meta() is None:  # still missing now that we own the directory
@@ -262,16 +283,19 @@ class EdgeStore:
             self._release()
 
     # --- writes ----------------------------------------------------------------------------
-    def _update(self, op: Any) -> None:
+    def _update(self, op: Any, *, size: int = 0, what: str = "a write") -> None:
+        """size: the bytes the operation carries; it lands in the WAL and then in the segments."""
         shard = self._open()
         if shard is None:
             raise MonodexError("the collection does not exist yet", "crawl a label first")
+        diskspace.require(self.dir, need=diskspace.RESERVE_BYTES + 3 * size, doing=what)
         self._call(shard.update, op)
 
     def upsert(self, points: Sequence[Point]) -> None:
         if points:
             pts = [qe.Point(id=uuid.UUID(p.id), vector=_vector(p), payload=p.payload) for p in points]
-            self._update(qe.UpdateOperation.upsert_points(pts))
+            op = qe.UpdateOperation.upsert_points(pts)
+            self._update(op, size=sum(_size(p) for p in points), what=f"storing {len(points)} chunks")
 
     def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
         if ids:

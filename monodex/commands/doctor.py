@@ -120,6 +120,18 @@ def _service(p: paths.Paths, cfg: config.Config) -> tuple[str, str, str]:
     )
 
 
+def _folders(p: paths.Paths, cfg: config.Config) -> tuple[str, str, str]:
+    """The index holds the code's text: its folders should be the user's alone (monodex creates
+    them 0700; older versions made them 0755, and doctor does not chmod what it did not create)."""
+    folders = [p.config_dir, p.data_dir, p.state_dir, p.runtime_dir]
+    folders += [cfg.qdrant.path] if cfg.qdrant.path else []
+    shared = [f for f in folders if f.is_dir() and f.stat().st_mode & 0o077]
+    if shared:
+        modes = ", ".join(f"{f} ({f.stat().st_mode & 0o777:o})" for f in shared)
+        return "warn", f"others may read {modes}", "chmod 700 " + " ".join(str(f) for f in shared)
+    return "ok", "private to their owner", ""
+
+
 def _spool(p: paths.Paths) -> tuple[str, str, str]:
     queue = spool.default(p.state_dir)
     failed = queue.failed()
@@ -161,6 +173,7 @@ def collect(p: paths.Paths) -> list[Check]:
     if service.installed():
         checks.append(_check("service", lambda: _service(p, cfg)))
     checks.append(_check("spool", lambda: _spool(p)))
+    checks.append(_check("folders", lambda: _folders(p, cfg)))
     return checks
 
 

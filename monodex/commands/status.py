@@ -25,6 +25,9 @@ def render(r: dict[str, Any]) -> str:
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(job["finished_at"]))
         lines.append(f"{name}: {'ok' if job['ok'] else 'FAILED'} at {when}")
     for lb in r["labels"]:
+        if "error" in lb:  # the index could not be read (full disk, busy): say why
+            lines.append(f"labels: {lb['error']}")
+            continue
         lines.append(
             f"{lb['catalog']}:{lb['label']}\t{lb['commit_oid'][:12] or '(working dir)'}\t{lb['freshness']}"
         )
