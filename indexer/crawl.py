@@ -100,6 +100,9 @@ Progress = Callable[[int, int, int], None]  # files done, files to embed, chunks
 
 
 def file_info(target: CrawlTarget, impl: Implementation, f: SourceFile) -> FileInfo:
+    """What one file stores. `catalog`, `label_id` and `source_uri` are provenance of the first
+    writer (display only, never read back): identical files of two catalogs share chunks, as in
+    monodex 0.4. Everything else follows from the file id's inputs."""
     chunker = impl.chunker_id(f.strategy)
     return FileInfo(
         catalog=target.catalog,
@@ -112,6 +115,7 @@ def file_info(target: CrawlTarget, impl: Implementation, f: SourceFile) -> FileI
             chunker_id=chunker,
             blob_id=f.blob_id,
             relative_path=f.relative_path,
+            package_name=f.package_name,
         ),
         embedder_id=impl.embedder_id,
         chunker_id=chunker,
@@ -131,8 +135,8 @@ def triage(
 ) -> _Triage:
     """Batch sentinel look-ups: which files are stored completely, and in which labels.
 
-    A file stored under another package name (a package.json moved; identity leaves the
-    package out) is stored again: its embedded text and payload name the package."""
+    The package is part of the file id, so a stored file under another package name is damage
+    (verify reports it): it is stored again, which is right for every label holding that id."""
     out = _Triage()
     packages = packages or {}
     ids = list(dict.fromkeys(file_ids))

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from monodex.indexer import chunkers, crawlpolicy, gitobjects, labelmeta
+from monodex.indexer import chunkers, crawlpolicy, gitobjects, identity, labelmeta
 from monodex.indexer.chunkers.base import FileContext
 from monodex.indexer.crawl import Crawl, CrawlSettings, CrawlSummary, CrawlTarget, Progress, file_info
 from monodex.indexer.delta import plan_delta
@@ -46,7 +46,8 @@ def _plan(paths: Paths, req: Request) -> tuple[Plan, str]:
 
 def implementation_id(impl: Engine) -> str:
     """Everything in code that shapes the stored chunks: a change means a full crawl."""
-    return ";".join([impl.embedder_id, *(impl.chunker_id(name) for name in sorted(chunkers.CHUNKERS))])
+    chunker_ids = (impl.chunker_id(name) for name in sorted(chunkers.CHUNKERS))
+    return ";".join([impl.embedder_id, *chunker_ids, identity.SCHEME])
 
 
 def incremental_bases(
