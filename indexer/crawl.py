@@ -228,14 +228,21 @@ class Crawl:
     def _mark(self, *, complete: bool, extra: dict[str, Any]) -> None:
         t = self.target
         prior = labelmeta.read(self.store, t.label_id)
-        extra = {**extra, "target_commit_oid": t.commit_oid}
+        # Until complete, keep claiming only what was fully indexed before; a label that never
+        # was complete names the commit it is being crawled at (not "", which means a working dir).
+        held = prior is not None and bool(prior.commit_oid) and not labelmeta.commit_is_target(prior)
+        commit = prior.commit_oid if prior is not None and held and not complete else t.commit_oid
+        extra = {
+            **extra,
+            "target_commit_oid": t.commit_oid,
+            labelmeta.COMMIT_IS_TARGET: not complete and not held and bool(commit),
+        }
         labelmeta.write(
             self.store,
             catalog=t.catalog,
             label=t.label,
             dim=self.impl.dim,
-            # Until complete, keep claiming only what was fully indexed before.
-            commit_oid=t.commit_oid if complete else (prior.commit_oid if prior else ""),
+            commit_oid=commit,
             source_kind=t.source_kind,
             complete=complete,
             now=self.clock(),

@@ -58,6 +58,8 @@ def incremental_bases(
     not an ancestor any more (the label moved to an unrelated branch) or is gone."""
     if state is None or state.source_kind != "git-commit" or not state.commit_oid:
         return []
+    if labelmeta.commit_is_target(state):  # an unfinished first crawl: nothing to diff from
+        return []
     if any(state.extra.get(k) != v for k, v in facts.items()):
         return []
     bases = [state.commit_oid]
