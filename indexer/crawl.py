@@ -100,6 +100,9 @@ Progress = Callable[[int, int, int], None]  # files done, files to embed, chunks
 
 
 def file_info(target: CrawlTarget, impl: Implementation, f: SourceFile) -> FileInfo:
+    """What one file stores. `catalog`, `label_id` and `source_uri` are provenance of the first
+    writer (display only, never read back): identical files of two catalogs share chunks, as in
+    monodex 0.4. Everything else follows from the file id's inputs."""
     chunker = impl.chunker_id(f.strategy)
     return FileInfo(
         catalog=target.catalog,
@@ -112,6 +115,7 @@ def file_info(target: CrawlTarget, impl: Implementation, f: SourceFile) -> FileI
             chunker_id=chunker,
             blob_id=f.blob_id,
             relative_path=f.relative_path,
+            package_name=f.package_name,
         ),
         embedder_id=impl.embedder_id,
         chunker_id=chunker,
@@ -131,8 +135,8 @@ def triage(
 ) -> _Triage:
     """Batch sentinel look-ups: which files are stored completely, and in which labels.
 
-    A file stored under another package name (a package.json moved; identity leaves the
-    package out) is stored again: its embedded text and payload name the package."""
+    The package is part of the file id, so a stored file under another package name is damage
+    (verify reports it): it is stored again, which is right for every label holding that id."""
     out = _Triage()
     packages = packages or {}
     ids = list(dict.fromkeys(file_ids))
@@ -224,14 +228,21 @@ class Crawl:
     def _mark(self, *, complete: bool, extra: dict[str, Any]) -> None:
         t = self.target
         prior = labelmeta.read(self.store, t.label_id)
-        extra = {**extra, "target_commit_oid": t.commit_oid}
+        # Until complete, keep claiming only what was fully indexed before; a label that never
+        # was complete names the commit it is being crawled at (not "", which means a working dir).
+        held = prior is not None and bool(prior.commit_oid) and not labelmeta.commit_is_target(prior)
+        commit = prior.commit_oid if prior is not None and held and not complete else t.commit_oid
+        extra = {
+            **extra,
+            "target_commit_oid": t.commit_oid,
+            labelmeta.COMMIT_IS_TARGET: not complete and not held and bool(commit),
+        }
         labelmeta.write(
             self.store,
             catalog=t.catalog,
             label=t.label,
             dim=self.impl.dim,
-            # Until complete, keep claiming only what was fully indexed before.
-            commit_oid=t.commit_oid if complete else (prior.commit_oid if prior else ""),
+            commit_oid=commit,
             source_kind=t.source_kind,
             complete=complete,
             now=self.clock(),

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from monodex.indexer import chunkers, crawlpolicy, gitobjects, labelmeta
+from monodex.indexer import chunkers, crawlpolicy, gitobjects, identity, labelmeta
 from monodex.indexer.chunkers.base import FileContext
 from monodex.indexer.crawl import Crawl, CrawlSettings, CrawlSummary, CrawlTarget, Progress, file_info
 from monodex.indexer.delta import plan_delta
@@ -46,7 +46,8 @@ def _plan(paths: Paths, req: Request) -> tuple[Plan, str]:
 
 def implementation_id(impl: Engine) -> str:
     """Everything in code that shapes the stored chunks: a change means a full crawl."""
-    return ";".join([impl.embedder_id, *(impl.chunker_id(name) for name in sorted(chunkers.CHUNKERS))])
+    chunker_ids = (impl.chunker_id(name) for name in sorted(chunkers.CHUNKERS))
+    return ";".join([impl.embedder_id, *chunker_ids, identity.SCHEME])
 
 
 def incremental_bases(
@@ -56,6 +57,8 @@ def incremental_bases(
     no metadata, another policy or implementation, an interrupted full crawl, or a base that is
     not an ancestor any more (the label moved to an unrelated branch) or is gone."""
     if state is None or state.source_kind != "git-commit" or not state.commit_oid:
+        return []
+    if labelmeta.commit_is_target(state):  # an unfinished first crawl: nothing to diff from
         return []
     if any(state.extra.get(k) != v for k, v in facts.items()):
         return []

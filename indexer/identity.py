@@ -13,8 +13,22 @@ def _h(data: bytes, seed: int) -> int:
     return int(xxhash.xxh64_intdigest(data, seed=seed))
 
 
-def file_id(*, embedder_id: str, chunker_id: str, blob_id: str, relative_path: str) -> str:
-    parts = (embedder_id, chunker_id, blob_id, relative_path)
+# Bumped whenever what file_id covers changes: part of the crawl's implementation facts, so every
+# label built with other ids gets a full crawl on its next refresh. 2: the package name.
+SCHEME = "file-id:v2"
+
+
+def file_id(
+    *, embedder_id: str, chunker_id: str, blob_id: str, relative_path: str, package_name: str = ""
+) -> str:
+    """The seed's four fields, then the package name when there is one.
+
+    Every chunk field that depends on more than content, path and implementation must be in
+    the id, or two labels that give one file different values share one copy and one of them
+    is wrong (issue 12: verify --repair of one label broke the others). The package name is
+    that input: the payload, the breadcrumb and the embedded text all name it. Without one,
+    the id is exactly the seed's (golden values in tests/kernel/test_identity.py)."""
+    parts = (embedder_id, chunker_id, blob_id, relative_path, *((package_name,) if package_name else ()))
     return f"{_h(b''.join(p.encode() + _SEP for p in parts), 0):016x}"
 
 

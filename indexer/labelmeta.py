@@ -10,6 +10,8 @@ from monodex.indexer.store.base import Filter, Match, Point, Store
 
 CODE = "code"
 LABEL_METADATA = "label-metadata"
+# Metadata flag: commit_oid is the commit of an unfinished first crawl, not one the label held.
+COMMIT_IS_TARGET = "commit_is_target"
 
 
 def code_filter(catalog: str, label_id: str) -> Filter:
@@ -27,7 +29,9 @@ class LabelState:
     catalog: str
     label: str
     label_id: str
-    commit_oid: str  # the commit the label fully reflects when crawl_complete, else the last one
+    # The commit the label fully reflects when crawl_complete; while a crawl is unfinished, the
+    # last one it fully reflected, or (commit_is_target) the commit of its unfinished first crawl.
+    commit_oid: str
     source_kind: str  # git-commit | working-directory
     crawl_complete: bool
     updated_at_unix_secs: int
@@ -55,6 +59,17 @@ class LabelState:
             updated_at_unix_secs=int(p.get("updated_at_unix_secs", 0)),
             extra={k: v for k, v in p.items() if k not in known},
         )
+
+
+def commit_is_target(state: LabelState) -> bool:
+    return bool(state.extra.get(COMMIT_IS_TARGET))
+
+
+def target_commit(state: LabelState) -> str:
+    """The commit the label is (complete) or is being brought to (an unfinished crawl)."""
+    if state.crawl_complete:
+        return state.commit_oid
+    return str(state.extra.get("target_commit_oid") or state.commit_oid)
 
 
 def read(store: Store, label_id: str) -> LabelState | None:

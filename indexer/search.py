@@ -319,6 +319,7 @@ def labels(store: Store, catalog: str | None = None) -> list[dict[str, Any]]:
                 "catalog": s.catalog,
                 "label": s.label,
                 "commit_oid": s.commit_oid,
+                "target_commit_oid": labelmeta.target_commit(s),
                 "source_kind": s.source_kind,
                 "crawl_complete": s.crawl_complete,
                 "updated_at_unix_secs": s.updated_at_unix_secs,

@@ -7,7 +7,12 @@ Drift kinds (counts of files, or of points for orphans):
 - `chunk_count_mismatches`: the sentinel is complete but the label's chunks are not 1..chunk_count;
 - `package_mismatches`: the file is stored under another package name than the commit gives it;
 - `orphan_chunks`: points of the catalog that no label uses (GC's job; counted, repaired too);
-- `incomplete_label`: the label's last refresh did not finish.
+- `incomplete_label`: the label's last refresh did not finish (checked against the commit that
+  refresh was crawling, which repair then finishes).
+
+`ok` is True (no drift), False (drift, or the label could not be checked: `problem` and `hint`
+say why, e.g. its catalog is no longer registered) or None (`skipped`: a working-directory
+label, which has no commit to compare with). Only False is a failure.
 
 Repair never deletes what another label still needs: broken files are marked incomplete (their
 labels kept) so a full crawl of the label stores them again, then orphans are collected.
@@ -31,6 +36,7 @@ from monodex.indexer.session import Session
 from monodex.indexer.store.base import Filter, IsEmpty, Match
 
 from monodex.config import Catalog
+from monodex.errors import MonodexError
 
 KINDS = (
     "missing_files",
@@ -50,11 +56,15 @@ class Finding:
     label: str
     drift: Counter[str] = field(default_factory=Counter)
     broken_files: list[str] = field(default_factory=list)  # to store again
-    skipped: str = ""
+    skipped: str = ""  # not checkable, not a failure
+    problem: str = ""  # could not be checked: a failure
+    hint: str = ""
 
     @property
-    def ok(self) -> bool:
-        return not self.skipped and not any(self.drift.values())
+    def ok(self) -> bool | None:
+        if self.problem:
+            return False
+        return None if self.skipped else not any(self.drift.values())
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -65,19 +75,27 @@ class Finding:
         }
         if self.skipped:
             out["skipped"] = self.skipped
+        if self.problem:
+            out["problem"], out["hint"] = self.problem, self.hint
         return out
 
 
 def check(s: Session, state: LabelState, catalog: Catalog) -> Finding:
     found = Finding(state.catalog, state.label)
-    if state.source_kind != "git-commit" or not state.commit_oid:
+    if state.source_kind == "working-directory":
         found.skipped = "a working-directory label: re-run 'monodex crawl --working-dir' to refresh it"
+        return found
+    commit = labelmeta.target_commit(state)
+    if not commit:  # metadata of an interrupted first crawl written before commits were recorded
+        found.problem = "the label records no commit (an interrupted first crawl)"
+        crawl = f"monodex crawl --catalog {state.catalog} --label {state.label} --commit HEAD"
+        found.hint = f"crawl it again: '{crawl}'"
         return found
     store, engine = s.store, s.engine
     repo = gitobjects.open_repo(catalog.path)
     policy = crawlpolicy.load(repo.workdir, s.paths)
-    plan = plan_commit(repo, state.commit_oid, policy, catalog.name)
-    target = crawlrun.target_for(catalog, state.label, state.commit_oid)
+    plan = plan_commit(repo, commit, policy, catalog.name)
+    target = crawlrun.target_for(catalog, state.label, commit)
     infos = [(f, file_info(target, engine, f)) for f in plan.files]
     expected = {i.file_id: (f, i) for f, i in infos}
     stored: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -128,6 +146,24 @@ def repair(s: Session, finding: Finding, catalog: Catalog, commit: str) -> None:
     gc.collect(store, catalog.name, dry_run=False, now=time.time())
 
 
+def failures(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows with `ok: false` that no repair fixed: any one is a failed verification (exit 1);
+    `ok: null` (not checkable) is not."""
+    return [r for r in rows if r["ok"] is False and not r.get("ok_after_repair")]
+
+
+def _unregistered(st: LabelState) -> Finding:
+    return Finding(
+        st.catalog,
+        st.label,
+        problem=f"catalog {st.catalog!r} is not registered any more, so the label cannot be checked",
+        hint=(
+            f"remove the label: 'monodex labels rm --catalog {st.catalog} --label {st.label}', or "
+            f"register the repository again: 'monodex catalog add {st.catalog} /path/to/repo'"
+        ),
+    )
+
+
 def verify(
     s: Session,
     *,
@@ -152,12 +188,15 @@ def verify(
             break
         cat = cfg.catalogs.get(st.catalog)
         if cat is None:
-            rows.append({**Finding(st.catalog, st.label, skipped="catalog not registered").as_json()})
+            rows.append(_unregistered(st).as_json())
             continue
-        finding = check(s, st, cat)
+        try:
+            finding = check(s, st, cat)
+        except MonodexError as exc:  # one unreadable label (repository moved, commit gone) only
+            finding = Finding(st.catalog, st.label, problem=exc.problem, hint=exc.hint)
         row = finding.as_json()
-        if repair_drift and not finding.ok and not finding.skipped:
-            repair(s, finding, cat, st.commit_oid)
+        if repair_drift and finding.ok is False and not finding.problem:
+            repair(s, finding, cat, labelmeta.target_commit(st))
             after = check(s, labelmeta.read(s.store, st.label_id) or st, cat)
             row["repaired"] = True
             row["ok_after_repair"] = after.ok

@@ -68,5 +68,5 @@ def verify_labels(s: Session, stop: threading.Event) -> dict[str, Any]:
                 pruned.append(f"{cat.name}: {exc.problem}")
     result = verify.verify(s, repair_drift=True, should_stop=stop.is_set)
     result["pruned"] = pruned
-    result["failed"] = sum(1 for r in result["labels"] if not r["ok"] and not r.get("ok_after_repair"))
+    result["failed"] = len(verify.failures(result["labels"]))
     return result

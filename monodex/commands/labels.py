@@ -30,11 +30,18 @@ def _render(result: dict[str, Any]) -> str:
         return "no labels yet; index one with 'monodex crawl --catalog C --label L --commit HEAD'"
     lines = []
     for r in rows:
-        state = "complete" if r["crawl_complete"] else "INCOMPLETE (re-run the crawl)"
+        state = "complete" if r["crawl_complete"] else _incomplete(r)
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(r["updated_at_unix_secs"]))
-        commit = r["commit_oid"][:12] or "(working dir)"
+        commit = "(working dir)" if r["source_kind"] == "working-directory" else r["commit_oid"][:12]
         lines.append(f"{r['catalog']}:{r['label']}\t{commit}\t{r['chunks']} chunks\t{state}\t{when}")
     return "\n".join(lines)
+
+
+def _incomplete(r: dict[str, Any]) -> str:
+    if r["source_kind"] == "working-directory":
+        return "incomplete crawl of the working dir (re-run 'monodex crawl --working-dir')"
+    target = r.get("target_commit_oid") or r["commit_oid"]
+    return f"incomplete crawl of {target[:12]} (re-run the crawl, or 'monodex verify --repair')"
 
 
 def _render_rm(r: dict[str, Any]) -> str:

@@ -29,9 +29,15 @@ def render(r: dict[str, Any]) -> str:
             lines.append(f"labels: {lb['error']}")
             continue
         lines.append(
-            f"{lb['catalog']}:{lb['label']}\t{lb['commit_oid'][:12] or '(working dir)'}\t{lb['freshness']}"
+            f"{lb['catalog']}:{lb['label']}\t{_commit(lb)}\t{lb['freshness']}"
         )
     return "\n".join(lines)
+
+
+def _commit(lb: dict[str, Any]) -> str:
+    if lb.get("source_kind") == "working-directory":
+        return "(working dir)"
+    return str(lb.get("commit_oid", ""))[:12] + ("" if lb.get("crawl_complete", True) else " (incomplete)")
 
 
 def _runner_line(run: dict[str, Any]) -> str:
@@ -64,7 +70,8 @@ def _labels(p: paths.Paths) -> list[dict[str, Any]]:
         row["branch"] = tracked_branch(repo, row["label"])
         row["branch_commit"] = repo.branch_commit(row["branch"]) if row["branch"] else None
         if row["branch_commit"]:
-            row["freshness"] = "fresh" if row["branch_commit"] == row["commit_oid"] else "stale"
+            fresh = row["crawl_complete"] and row["branch_commit"] == row["commit_oid"]
+            row["freshness"] = "fresh" if fresh else "stale"
     return rows
 
 

@@ -27,6 +27,9 @@ def _render(r: dict[str, Any]) -> str:
         if row.get("skipped"):
             lines.append(f"{name}: skipped ({row['skipped']})")
             continue
+        if row.get("problem"):
+            lines.append(f"{name}: NOT CHECKED: {row['problem']}; {row['hint']}")
+            continue
         drift = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in row["drift"].items() if v)
         state = "ok" if row["ok"] else f"DRIFT: {drift}"
         if row.get("repaired"):
@@ -48,7 +51,6 @@ def run(args: argparse.Namespace) -> int:
     job = {"catalog": catalog, "label": label, "repair": args.repair}
     result = dispatch.execute(p, "verify", job, quiet=args.json)
     output.emit(result, as_json=args.json, render=_render)
-    failing = any(
-        not r["ok"] and not r.get("ok_after_repair") and not r.get("skipped") for r in result["labels"]
-    )
-    return 1 if failing else 0
+    # Every `ok: false` left unrepaired fails (indexer.verify.failures; `ok: null` = not checkable).
+    return 1 if any(r["ok"] is False and not r.get("ok_after_repair") for r in result["labels"]) else 0
+

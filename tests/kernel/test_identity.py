@@ -18,6 +18,19 @@ def test_golden_values_match_the_original_monodex() -> None:
     assert identity.label_point_id("rushstack:main") == "0e4cd38c-45b5-2410-0237-5abea0669b9c"
 
 
+def test_the_package_is_a_fifth_field_only_when_there_is_one() -> None:
+    seed = dict(
+        embedder_id="jina-embeddings-v2-base-code:v1",
+        chunker_id="typescript-partitioner:v1",
+        blob_id="abc123",
+        relative_path="libraries/foo/src/index.ts",
+    )
+    assert identity.file_id(**seed, package_name="") == "36803f883788943d"  # the seed's id
+    # XXH64 over the same five fields, each followed by 0xFF, as the seed hashes four.
+    assert identity.file_id(**seed, package_name="@rushstack/foo") == "27296e57674ea3fc"
+    assert identity.file_id(**seed, package_name="@rushstack/bar") != "27296e57674ea3fc"
+
+
 def test_file_id_depends_on_every_part() -> None:
     base = dict(embedder_id="e", chunker_id="c", blob_id="b", relative_path="p")
     ids = {identity.file_id(**base)}
