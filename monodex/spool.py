@@ -132,7 +132,7 @@ class Spool:
         return target
 
     def pending(self) -> list[Path]:
-        return sorted(self.new.glob("*.json")) if self.new.exists() else []
+        return sorted(self.new.glob("*.json")) if self.new.is_dir() else []
 
     def failed(self) -> list[Request]:
         out = []
@@ -147,7 +147,7 @@ class Spool:
 
     def quarantined(self) -> list[Quarantined]:
         """Entries set aside as malformed, each with the reason from its .reason file."""
-        if not self.quarantine.exists():
+        if not self.quarantine.is_dir():
             return []
         out = []
         for p in sorted(self.quarantine.iterdir()):
@@ -164,7 +164,7 @@ class Spool:
         """Requests for one label still queued or being worked on (claimed)."""
         out = []
         for d in (self.new, self.claimed):
-            for p in sorted(d.glob("*.json")) if d.exists() else ():
+            for p in sorted(d.glob("*.json")) if d.is_dir() else ():
                 try:
                     req = parse(p.read_bytes())
                 except (OSError, Malformed):

@@ -7,7 +7,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from monodex import config, output, paths, spool
+from monodex import config, output, paths, spool, writable
 from monodex.commands.common import add_json
 from monodex.errors import MonodexError
 
@@ -69,14 +69,26 @@ def _catalog(cat: config.Catalog) -> tuple[str, str, str]:
 
 def _runner(p: paths.Paths) -> tuple[str, str, str]:
     from monodex.scheduler.runner import running_pid
+    from monodex.scheduler.state import JobState
 
     pid = running_pid(p)
     if pid is None:
         return "warn", "not running: labels are not refreshed by themselves", "monodex runner install-service"
+    drain = JobState(p.state_dir / "runner-state.json").read().get("drain") or {}
+    if drain.get("outcome") == "failed":
+        result = drain.get("result") or {}
+        error = result.get("error") or f"{result.get('failed')} refreshes failed"
+        return (
+            "error",
+            f"running, pid {pid}; its last drain failed: {error}",
+            result.get("hint") or "see monodex status",
+        )
     return "ok", f"running, pid {pid}", ""
 
 
 def _spool(p: paths.Paths) -> tuple[str, str, str]:
+    from monodex.commands.status import quarantine_hint
+
     queue = spool.default(p.state_dir)
     failed = queue.failed()
     if failed:
@@ -86,7 +98,25 @@ def _spool(p: paths.Paths) -> tuple[str, str, str]:
             f"{len(failed)} refreshes failing; {last.key}: {last.last_error[:200]}",
             "see monodex status",
         )
+    quarantined = queue.quarantined()
+    if quarantined:
+        reasons = "; ".join(f"{q.name}: {q.reason[:200]}" for q in quarantined[:3])
+        more = f" (and {len(quarantined) - 3} more)" if len(quarantined) > 3 else ""
+        return (
+            "warn",
+            f"{len(quarantined)} malformed requests set aside: {reasons}{more}",
+            quarantine_hint(queue),
+        )
     return "ok", f"{len(queue.pending())} pending", ""
+
+
+def _folders(p: paths.Paths) -> tuple[str, str, str]:
+    """The runner writes its state, log and spool here: unwritable, it would stall in silence."""
+    s = spool.default(p.state_dir)
+    problems = writable.problems([p.state_dir, p.log_dir, s.root, s.new, s.claimed, s.quarantine, s.tmp])
+    if problems:
+        return "error", "; ".join(x["problem"] for x in problems), problems[0]["hint"]
+    return "ok", f"{p.state_dir} writable", ""
 
 
 def collect(p: paths.Paths) -> list[Check]:
@@ -109,6 +139,7 @@ def collect(p: paths.Paths) -> list[Check]:
     for cat in cfg.catalogs.values():
         checks.append(_check(f"catalog {cat.name}", functools.partial(_catalog, cat)))
     checks.append(_check("runner", lambda: _runner(p)))
+    checks.append(_check("state folders", lambda: _folders(p)))
     checks.append(_check("spool", lambda: _spool(p)))
     return checks
 
