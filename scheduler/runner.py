@@ -5,6 +5,7 @@ a unix socket (server.py). Jobs and handed-over crawls that write take `work_loc
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import threading
@@ -61,6 +62,7 @@ class Runner:
         self.spool = spool.default(paths.state_dir)
         self.state = jobs.JobState(paths.state_dir / "runner-state.json")
         self.log = logs.get("monodex.runner")
+        self._last_failure: dict[str, str] = {}
         self.scheduler = BlockingScheduler(job_defaults={"coalesce": True, "max_instances": 1})
 
     def _timed(self, name: str, fn: Callable[[], dict[str, Any]]) -> None:
@@ -74,12 +76,17 @@ class Runner:
                 )
             except MonodexError as exc:
                 result, outcome = {"error": exc.problem, "hint": exc.hint}, "failed"
-                self.log.error("job.failed", job=name, error=exc.problem, hint=exc.hint)
+                # an unwritable spool fails every drain (each 2 s): say it once, again when it changes
+                level = logging.DEBUG if self._last_failure.get(name) == exc.problem else logging.ERROR
+                self._last_failure[name] = exc.problem
+                self.log.log(level, "job.failed", job=name, error=exc.problem, hint=exc.hint)
             except Exception as exc:  # noqa: BLE001 - recorded and logged here, the runner stays up
                 result, outcome = {"error": f"{type(exc).__name__}: {exc}"}, "failed"
                 self.log.exception("job.crashed", job=name)
             finally:
                 self.server.busy_with = ""
+        if outcome != "failed" or "error" not in result:
+            self._last_failure.pop(name, None)
         try:
             self.state.record(name, outcome=outcome, started=started, finished=time.time(), result=result)
         except OSError as exc:

@@ -82,8 +82,9 @@ class JobState:
         current = self._current
         if current is None:
             return
+        first = current["files_total"] is None  # the plan is made: say how much there is to do
         current.update(files_done=files, files_total=total, chunks_embedded=chunks, updated_at=self._wall())
-        if self._clock() - self._written >= PROGRESS_EVERY_SECONDS or files >= total:
+        if first or files >= total or self._clock() - self._written >= PROGRESS_EVERY_SECONDS:
             self._write_current()
 
     def refresh_ended(self) -> dict[str, Any] | None:
