@@ -22,8 +22,12 @@ def render(r: dict[str, Any]) -> str:
     if r.get("refresh"):
         lines.append(_refresh_line(r["refresh"]))
     lines.extend(_spool_lines(r["spool"], running=run["running"]))
+    running = (r.get("refresh") or {}).get("state") == "running"
     for name, job in sorted(r["jobs"].items()):
-        lines.append(_job_line(name, job))
+        # the last finished drain: while one runs, "drain: ok" alone would read as "nothing to do"
+        lines.append(
+            ("drain: running now; last " if running and name == "drain" else "") + _job_line(name, job)
+        )
     for problem in r.get("problems", []):
         lines += [f"ERROR {problem['problem']}", f"  next: {problem['hint']}"]
     for lb in r["labels"]:
@@ -48,7 +52,7 @@ def _refresh_line(rf: dict[str, Any]) -> str:
     what = f"{rf['label']} to {str(rf['commit'])[:12]}: {done}, {rf.get('chunks_embedded', 0)} chunks"
     if rf["state"] == "running":
         return f"refreshing {what}, started {progress.duration(time.time() - rf['started_at'])} ago"
-    return f"interrupted refresh of {what} (the runner stopped; it resumes when the runner starts)"
+    return f"interrupted refresh of {what} (its runner stopped; the request stays queued and resumes)"
 
 
 def _spool_lines(sp: dict[str, Any], *, running: bool) -> list[str]:
@@ -56,14 +60,22 @@ def _spool_lines(sp: dict[str, Any], *, running: bool) -> list[str]:
     if running:
         lines = [f"spool: {sp['pending']} pending, {sp['claimed']} being refreshed, {sp['failed']} failing"]
     elif queued:
-        lines = [f"spool: {queued} requests queued, {sp['failed']} failing; they run when the runner starts"]
+        lines = [
+            f"spool: {_n(queued, 'request')} queued, {sp['failed']} failing; they run when the runner starts"
+        ]
     else:
         lines = ["spool: empty"]
     if sp["quarantined"]:
-        lines.append(f"spool: {sp['quarantined']} malformed requests set aside in {sp['quarantine_dir']}:")
+        lines.append(
+            f"spool: {_n(sp['quarantined'], 'malformed request')} set aside in {sp['quarantine_dir']}:"
+        )
         lines += [f"  {q['name']}: {q['reason']}" for q in sp["quarantine"][:10]]
         lines.append(f"  next: {sp['quarantine_hint']}")
     return lines
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _job_line(name: str, job: dict[str, Any]) -> str:

@@ -206,7 +206,7 @@ def test_status_shows_the_refresh_in_progress_and_a_stop_records_it_interrupted(
     status = _status(capsys, "--json")
     assert status["refresh"] is None and status["spool"]["pending"] == 1  # type: ignore[index]
     text = str(_status(capsys)["text"])
-    assert "spool: 1 requests queued, 0 failing; they run when the runner starts" in text
+    assert "spool: 1 request queued, 0 failing; they run when the runner starts" in text
     assert "drain: INTERRUPTED at " in text and "pending" not in text
     assert "maximum number of running instances" not in err
     log = _log_lines()
