@@ -13,6 +13,7 @@ from monodex.indexer import crawlrun, gc, labelmeta
 from monodex.indexer import search as searching
 from monodex.indexer.session import Session
 
+from monodex import names
 from monodex.errors import UsageError
 
 Progress = Callable[[int, int, int], None]
@@ -109,13 +110,21 @@ def collect_garbage(
 def crawl(s: Session, a: dict[str, Any], p: Progress | None, c: threading.Event | None) -> dict[str, Any]:
     cfg = s.config()
     req = crawlrun.Request(
-        catalog=cfg.catalog(a["catalog"]),
-        label=a["label"],
+        catalog=cfg.catalog(_name(names.validate_catalog, "catalog", a.get("catalog"))),
+        label=_name(names.validate_label, "label", a.get("label")),
         commit=a.get("commit"),
         working_dir=bool(a.get("working_dir")),
         full=bool(a.get("full")),
     )
     return crawlrun.crawl(s, req, progress=p, cancel=c).as_json()
+
+
+def _name(validate: Callable[[str], str], kind: str, value: Any) -> str:
+    """The crawl creates labels: one outside the grammar (from a socket client, say) would be a
+    label the CLI cannot name, so it could never be removed."""
+    if not isinstance(value, str):
+        raise UsageError(f"invalid {kind} name {value!r}: expected a string", f"pass the {kind} as a string")
+    return validate(value)
 
 
 def remove_label(

@@ -1,4 +1,5 @@
-"""structlog, configured once: stderr, human lines on a TTY, JSON lines otherwise."""
+"""structlog, configured once: stderr, human lines on a TTY, JSON lines otherwise. Libraries
+that log through the standard library (APScheduler) are routed into the same stream."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ def configure(*, verbose: bool = False, json_lines: bool | None = None, log_file
             structlog.contextvars.merge_contextvars,
             structlog.processors.add_log_level,
             structlog.processors.TimeStamper(fmt="iso", utc=True),
+            *([structlog.processors.format_exc_info] if json_lines else []),
             *([_tee(logging.getLogger("monodex.file"))] if log_file is not None else []),
             renderer,
         ],
@@ -39,6 +41,30 @@ def configure(*, verbose: bool = False, json_lines: bool | None = None, log_file
         logger_factory=structlog.PrintLoggerFactory(file=_Stderr()),  # type: ignore[arg-type]
         cache_logger_on_first_use=False,
     )
+    _route_stdlib("apscheduler")
+
+
+# APScheduler warns on every drain interval a long refresh holds the drain job (24-38 lines per
+# refresh measured, issue 15): expected while busy, so it is debug, not news.
+_EXPECTED = ("maximum number of running instances reached",)
+
+
+class _ToStructlog(logging.Handler):
+    """A stdlib record as a structlog event: one format, one file for everything the runner says."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        level = logging.DEBUG if any(e in message for e in _EXPECTED) else record.levelno
+        event = f"{record.name.split('.')[0]}.log"
+        extra = {"exc_info": record.exc_info} if record.exc_info else {}
+        get(record.name).log(level, event, message=message, logger=record.name, **extra)
+
+
+def _route_stdlib(name: str) -> None:
+    lib = logging.getLogger(name)
+    lib.handlers[:] = [_ToStructlog()]
+    lib.setLevel(logging.WARNING)  # APScheduler logs every job run at INFO: every 2 s
+    lib.propagate = False
 
 
 def get(name: str = "monodex") -> Any:
@@ -47,7 +73,11 @@ def get(name: str = "monodex") -> Any:
 
 def _tee(file_logger: logging.Logger) -> Any:
     def processor(_logger: Any, _name: str, event: dict[str, Any]) -> dict[str, Any]:
-        file_logger.info(json.dumps(event, default=str))
+        if event.get("level") == "debug":
+            return event  # the file keeps INFO and up, also with --verbose on stderr
+        # The traceback as text in the file; stderr's renderer formats exc_info its own way.
+        line = structlog.processors.format_exc_info(_logger, _name, dict(event))
+        file_logger.info(json.dumps(line, default=str))
         return event
 
     return processor

@@ -18,6 +18,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from monodex import names
+from monodex.errors import UsageError
+
 SCHEMA = 1
 MAX_BACKOFF_SECONDS = 3600.0
 
@@ -46,22 +49,57 @@ class Malformed(ValueError):
     pass
 
 
+@dataclass(frozen=True)
+class Quarantined:
+    name: str
+    reason: str
+
+
+_STRINGS = ("catalog", "label", "repo", "ref", "commit", "hook", "last_error")
+_NUMBERS = ("created_at", "not_before")
+
+
 def parse(raw: bytes) -> Request:
+    """A spool entry as a Request, checked field by field: a wrong-typed entry must be set aside
+    at claim time, not break sorting or a refresh later (issue 12)."""
     try:
         data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise Malformed(f"not JSON: {exc}") from exc
-    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
-        raise Malformed(f"unsupported schema {data.get('schema') if isinstance(data, dict) else data!r}")
+    schema = data.get("schema") if isinstance(data, dict) else data
+    if not isinstance(data, dict) or type(schema) is not int or schema != SCHEMA:
+        raise Malformed(f"unsupported schema {schema!r} (this monodex writes schema {SCHEMA})")
     fields = {"catalog", "label", "repo", "ref", "commit", "hook", "created_at"}
     missing = fields - data.keys()
     if missing:
         raise Malformed(f"missing fields: {', '.join(sorted(missing))}")
-    known = set(Request.__dataclass_fields__)
+    known = {k: v for k, v in data.items() if k in Request.__dataclass_fields__}
+    problem = _type_problem(known)
+    if problem:
+        raise Malformed(problem)
     try:
-        return Request(**{k: v for k, v in data.items() if k in known})
-    except TypeError as exc:
-        raise Malformed(str(exc)) from exc
+        names.validate_catalog(known["catalog"])
+        names.validate_label(known["label"])
+    except UsageError as exc:
+        raise Malformed(exc.problem) from exc
+    return Request(**known)
+
+
+def _type_problem(data: dict[str, Any]) -> str:
+    for key in _STRINGS:
+        if key in data and not isinstance(data[key], str):
+            return f"{key}: expected a string, got {data[key]!r}"
+    for key in _NUMBERS:  # bool is an int subclass, and never a time
+        if key in data and (type(data[key]) not in (int, float) or data[key] != data[key]):
+            return f"{key}: expected a number, got {data[key]!r}"
+    attempts = data.get("attempts", 0)
+    if type(attempts) is not int:
+        return f"attempts: expected a whole number, got {attempts!r}"
+    if attempts < 0:
+        return f"attempts: must not be negative, got {attempts}"
+    if not isinstance(data.get("extra", {}), dict):
+        return f"extra: expected an object, got {data['extra']!r}"
+    return ""
 
 
 def backoff(attempts: int) -> float:
@@ -94,7 +132,7 @@ class Spool:
         return target
 
     def pending(self) -> list[Path]:
-        return sorted(self.new.glob("*.json")) if self.new.exists() else []
+        return sorted(self.new.glob("*.json")) if self.new.is_dir() else []
 
     def failed(self) -> list[Request]:
         out = []
@@ -107,11 +145,26 @@ class Spool:
                 out.append(req)
         return out
 
+    def quarantined(self) -> list[Quarantined]:
+        """Entries set aside as malformed, each with the reason from its .reason file."""
+        if not self.quarantine.is_dir():
+            return []
+        out = []
+        for p in sorted(self.quarantine.iterdir()):
+            if p.name.endswith(".reason") or p.name.startswith("."):
+                continue
+            try:
+                reason = (self.quarantine / (p.name + ".reason")).read_text().strip()
+            except OSError:
+                reason = "(no reason recorded)"
+            out.append(Quarantined(p.name, reason))
+        return out
+
     def requests_for(self, key: str) -> list[Request]:
         """Requests for one label still queued or being worked on (claimed)."""
         out = []
         for d in (self.new, self.claimed):
-            for p in sorted(d.glob("*.json")) if d.exists() else ():
+            for p in sorted(d.glob("*.json")) if d.is_dir() else ():
                 try:
                     req = parse(p.read_bytes())
                 except (OSError, Malformed):

@@ -3,7 +3,6 @@ them directly (no sleeping until a cron time)."""
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -11,18 +10,32 @@ from pathlib import Path
 from typing import Any
 
 from monodex.indexer.crawl import Interrupted
+from monodex.scheduler.state import JobState
 
-from monodex import jsonfile, logs
+from monodex import logs, writable
 from monodex.errors import MonodexError
 from monodex.spool import Request, Spool
 
+__all__ = ["DrainReport", "JobState", "drain"]
+
 Refresh = Callable[[Request], dict[str, Any]]  # refresh one label; returns the crawl summary
+_DONE_FIELDS = (
+    "mode",
+    "files_total",
+    "files_reused",
+    "files_embedded",
+    "files_removed",
+    "chunks_embedded",
+    "chunks_reused",
+    "seconds",
+)
 
 
 @dataclass
 class DrainReport:
     refreshed: list[dict[str, Any]] = field(default_factory=list)
     failed: list[dict[str, Any]] = field(default_factory=list)
+    interrupted: dict[str, Any] | None = None  # the refresh a stop cut short; its request stays queued
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -30,7 +43,17 @@ class DrainReport:
             "failed": len(self.failed),
             "labels": [r.get("label") for r in self.refreshed],
             "errors": self.failed,
+            "interrupted": self.interrupted,
         }
+
+
+def _claim(spool: Spool, now: float) -> tuple[Request, list[Path]] | None:
+    try:
+        return spool.claim(now)
+    except OSError as exc:  # a drain that cannot claim has failed, it did not find nothing to do
+        raise MonodexError(
+            f"cannot take requests from the spool {spool.root}: {exc}", writable.hint(spool.root)
+        ) from exc
 
 
 def drain(
@@ -40,56 +63,42 @@ def drain(
     now: Callable[[], float] = time.time,
     should_stop: Callable[[], bool] = lambda: False,
     max_labels: int = 50,
+    state: JobState | None = None,
 ) -> DrainReport:
-    """Refresh due labels one at a time until the spool has nothing due (or we are asked to stop)."""
+    """Refresh due labels one at a time until the spool has nothing due (or we are asked to stop).
+    With state, the refresh in progress is kept in the runner's state file for `status`."""
     log = logs.get("monodex.runner")
     report = DrainReport()
     for _ in range(max_labels):
         if should_stop():
             break
-        claimed = spool.claim(now())
+        claimed = _claim(spool, now())
         if claimed is None:
             break
         request, paths = claimed
+        if state is not None:
+            state.refresh_started(request)
         try:
             summary = refresh(request)
         except (KeyboardInterrupt, Interrupted):
+            current = state.refresh_ended() if state is not None else None
+            report.interrupted = current or {"label": request.key, "commit": request.commit}
             spool.recover()  # stopping: the label stays resumable, the request stays queued
+            log.warning("refresh.interrupted", **report.interrupted)
             break
         except Exception as exc:  # noqa: BLE001 - one label's failure must not stop the runner
+            if state is not None:
+                state.refresh_ended()
             problem = exc.problem if isinstance(exc, MonodexError) else f"{type(exc).__name__}: {exc}"
             again = spool.fail(request, paths, error=problem, now=now())
             report.failed.append({"label": request.key, "error": problem, "attempts": again.attempts})
-            log.warning("drain.failed", label=request.key, error=problem, attempts=again.attempts)
+            log.warning("refresh.failed", label=request.key, error=problem, attempts=again.attempts)
             continue
+        if state is not None:
+            state.refresh_ended()
         spool.ack(paths)
         report.refreshed.append(summary)
-        log.info(
-            "drain.refreshed",
-            label=request.key,
-            commit=summary.get("commit", request.commit),  # the branch's commit when drained
-            files_embedded=summary.get("files_embedded"),
-            seconds=summary.get("seconds"),
-        )
+        done = {k: summary.get(k) for k in _DONE_FIELDS}
+        # the branch's commit when drained (hooks may have queued an older one)
+        log.info("refresh.done", label=request.key, commit=summary.get("commit", request.commit), **done)
     return report
-
-
-class JobState:
-    """Last outcome of each job, kept in a small JSON file for `monodex status`."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def read(self) -> dict[str, Any]:
-        try:
-            data = json.loads(self.path.read_text())
-        except (OSError, ValueError):
-            return {}
-        return data if isinstance(data, dict) else {}
-
-    def record(self, job: str, *, ok: bool, started: float, finished: float, result: dict[str, Any]) -> None:
-        data = self.read()
-        data[job] = {"ok": ok, "started_at": started, "finished_at": finished, "result": result}
-        if job == "drain" and (result.get("refreshed") or result.get("failed")):
-            data["last_productive_drain"] = data[job]  # most drains find nothing to do
-        jsonfile.write_atomic(self.path, data)

@@ -9,16 +9,23 @@ from pathlib import Path
 from typing import Any
 
 from monodex.indexer import crawlrun, gc, gitobjects
+from monodex.indexer.crawl import Progress
 from monodex.indexer.session import Session
 
 from monodex.errors import MonodexError
 from monodex.spool import Request
 
 
-def refresh_label(s: Session, request: Request, cancel: threading.Event | None = None) -> dict[str, Any]:
+def refresh_label(
+    s: Session,
+    request: Request,
+    cancel: threading.Event | None = None,
+    *,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
     catalog = s.config().catalog(request.catalog)
     req = crawlrun.Request(catalog, request.label, target_commit(catalog.path, request))
-    return crawlrun.crawl(s, req, cancel=cancel).as_json()
+    return crawlrun.crawl(s, req, progress=progress, cancel=cancel).as_json()
 
 
 def target_commit(repo_path: Path, request: Request) -> str:

@@ -5,6 +5,7 @@ a unix socket (server.py). Jobs and handed-over crawls that write take `work_loc
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import threading
@@ -19,7 +20,7 @@ from monodex.indexer.session import Session
 from monodex.scheduler import jobs, refresh
 from monodex.scheduler.server import Server
 
-from monodex import config, logs, runnerpid, spool
+from monodex import config, logs, runnerpid, spool, writable
 from monodex.config import Schedules
 from monodex.errors import MonodexError, UsageError
 from monodex.paths import Paths
@@ -48,6 +49,7 @@ class Runner:
         self.spool = spool.default(paths.state_dir)
         self.state = jobs.JobState(paths.state_dir / "runner-state.json")
         self.log = logs.get("monodex.runner")
+        self._last_failure: dict[str, str] = {}
         self.scheduler = BlockingScheduler(job_defaults={"coalesce": True, "max_instances": 1})
 
     def _timed(self, name: str, fn: Callable[[], dict[str, Any]]) -> None:
@@ -56,12 +58,27 @@ class Runner:
             self.server.busy_with = f"its {name} job"
             try:
                 result = fn()
-                ok = not result.get("failed")
+                outcome = (
+                    "interrupted" if result.get("interrupted") else "failed" if result.get("failed") else "ok"
+                )
             except MonodexError as exc:
-                result, ok = {"error": exc.problem}, False
+                result, outcome = {"error": exc.problem, "hint": exc.hint}, "failed"
+                # an unwritable spool fails every drain (each 2 s): say it once, again when it changes
+                level = logging.DEBUG if self._last_failure.get(name) == exc.problem else logging.ERROR
+                self._last_failure[name] = exc.problem
+                self.log.log(level, "job.failed", job=name, error=exc.problem, hint=exc.hint)
+            except Exception as exc:  # noqa: BLE001 - recorded and logged here, the runner stays up
+                result, outcome = {"error": f"{type(exc).__name__}: {exc}"}, "failed"
+                self.log.exception("job.crashed", job=name)
             finally:
                 self.server.busy_with = ""
-        self.state.record(name, ok=ok, started=started, finished=time.time(), result=result)
+        if outcome != "failed" or "error" not in result:
+            self._last_failure.pop(name, None)
+        try:
+            self.state.record(name, outcome=outcome, started=started, finished=time.time(), result=result)
+        except OSError as exc:
+            hint = writable.hint(self.state.path.parent)
+            self.log.error("state.unwritable", path=str(self.state.path), error=str(exc), hint=hint)
 
     def drain_once(self) -> None:
         if not self.spool.pending():
@@ -70,8 +87,11 @@ class Runner:
         def work() -> dict[str, Any]:
             report = jobs.drain(
                 self.spool,
-                lambda r: refresh.refresh_label(self.session, r, self.stop),
+                lambda r: refresh.refresh_label(
+                    self.session, r, self.stop, progress=self.state.refresh_progress
+                ),
                 should_stop=self.stop.is_set,
+                state=self.state,
             )
             return report.as_json()
 
@@ -106,7 +126,12 @@ class Runner:
         except BaseException:
             self.session.close()
             raise
-        recovered = self.spool.recover()
+        try:
+            recovered = self.spool.recover()
+        except OSError as exc:  # still serve searches; each drain records the failure, status shows it
+            recovered = 0
+            hint = writable.hint(self.spool.root)
+            self.log.error("spool.unwritable", path=str(self.spool.root), error=str(exc), hint=hint)
         self.log.info("runner.started", pid=os.getpid(), recovered=recovered, socket=str(self.server.path))
         self.scheduler.add_job(
             self.drain_once, "interval", seconds=s.drain_seconds, id="drain", next_run_time=None

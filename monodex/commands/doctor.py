@@ -8,7 +8,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from monodex import config, output, paths, spool
+from monodex import config, output, paths, spool, writable
 from monodex.commands.common import add_json
 from monodex.errors import MonodexError
 
@@ -94,6 +94,7 @@ def _catalog(cat: config.Catalog) -> tuple[str, str, str]:
 def _runner(p: paths.Paths) -> tuple[str, str, str]:
     from monodex.runnerpid import running_pid
     from monodex.scheduler import service
+    from monodex.scheduler.state import JobState
 
     pid = running_pid(p)
     if pid is None:
@@ -101,6 +102,15 @@ def _runner(p: paths.Paths) -> tuple[str, str, str]:
         if service.installed():  # installed, not running: starting it is the step left
             start = "systemctl --user daemon-reload && systemctl --user enable --now monodex-runner.service"
         return "warn", "not running: labels are not refreshed by themselves", start
+    drain = JobState(p.state_dir / "runner-state.json").read().get("drain") or {}
+    if drain.get("outcome") == "failed":
+        result = drain.get("result") or {}
+        error = result.get("error") or f"{result.get('failed')} refreshes failed"
+        return (
+            "error",
+            f"running, pid {pid}; its last drain failed: {error}",
+            result.get("hint") or "see monodex status",
+        )
     return "ok", f"running, pid {pid}", ""
 
 
@@ -133,6 +143,8 @@ def _folders(p: paths.Paths, cfg: config.Config) -> tuple[str, str, str]:
 
 
 def _spool(p: paths.Paths) -> tuple[str, str, str]:
+    from monodex.commands.status import quarantine_hint
+
     queue = spool.default(p.state_dir)
     failed = queue.failed()
     if failed:
@@ -142,7 +154,25 @@ def _spool(p: paths.Paths) -> tuple[str, str, str]:
             f"{len(failed)} refreshes failing; {last.key}: {last.last_error[:200]}",
             "see monodex status",
         )
+    quarantined = queue.quarantined()
+    if quarantined:
+        reasons = "; ".join(f"{q.name}: {q.reason[:200]}" for q in quarantined[:3])
+        more = f" (and {len(quarantined) - 3} more)" if len(quarantined) > 3 else ""
+        return (
+            "warn",
+            f"{len(quarantined)} malformed requests set aside: {reasons}{more}",
+            quarantine_hint(queue),
+        )
     return "ok", f"{len(queue.pending())} pending", ""
+
+
+def _state_folders(p: paths.Paths) -> tuple[str, str, str]:
+    """The runner writes its state, log and spool here: unwritable, it would stall in silence."""
+    s = spool.default(p.state_dir)
+    problems = writable.problems([p.state_dir, p.log_dir, s.root, s.new, s.claimed, s.quarantine, s.tmp])
+    if problems:
+        return "error", "; ".join(x["problem"] for x in problems), problems[0]["hint"]
+    return "ok", f"{p.state_dir} writable", ""
 
 
 def collect(p: paths.Paths) -> list[Check]:
@@ -172,6 +202,7 @@ def collect(p: paths.Paths) -> list[Check]:
 
     if service.installed():
         checks.append(_check("service", lambda: _service(p, cfg)))
+    checks.append(_check("state folders", lambda: _state_folders(p)))
     checks.append(_check("spool", lambda: _spool(p)))
     checks.append(_check("folders", lambda: _folders(p, cfg)))
     return checks

@@ -6,7 +6,7 @@ import argparse
 from dataclasses import replace
 
 from monodex import config, logs, output, paths
-from monodex.errors import UsageError
+from monodex.errors import MonodexError, UsageError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -65,5 +65,12 @@ def run(args: argparse.Namespace) -> int:
         gc=args.gc_cron or base.gc,
         verify=args.verify_cron or base.verify,
     )
-    Runner(p, schedules).start()
+    try:
+        Runner(p, schedules).start()
+    except MonodexError as exc:  # also in runner.log: under systemd nobody reads the terminal
+        logs.get("monodex.runner").error("runner.failed", error=exc.problem, hint=exc.hint)
+        raise
+    except Exception:
+        logs.get("monodex.runner").exception("runner.crashed")
+        raise
     return 0

@@ -90,3 +90,48 @@ def test_concurrent_writers_lose_nothing(tmp_path: Path) -> None:
         seen[got[0].label] = (got[0].commit, len(got[1]))
         s.ack(got[1])
     assert seen == {f"l{w}": (f"{39:040d}", 40) for w in range(8)}
+
+
+def _entry(**changes: object) -> str:
+    from dataclasses import asdict
+
+    return json.dumps({**asdict(req(label="bad")), **changes})
+
+
+MALFORMED = {
+    "created_at-string": (_entry(created_at="yesterday"), "created_at: expected a number, got 'yesterday'"),
+    "attempts-string": (_entry(attempts="3"), "attempts: expected a whole number, got '3'"),
+    "attempts-negative": (_entry(attempts=-1), "attempts: must not be negative"),
+    "not_before-string": (_entry(not_before="soon"), "not_before: expected a number, got 'soon'"),
+    "not_before-bool": (_entry(not_before=True), "not_before: expected a number, got True"),
+    "catalog-number": (_entry(catalog=7), "catalog: expected a string, got 7"),
+    "catalog-grammar": (_entry(catalog="Acme Corp"), "invalid catalog name 'Acme Corp'"),
+    "label-grammar": (_entry(label="Bad Label:x"), "invalid label name 'Bad Label:x'"),
+    "commit-list": (_entry(commit=["a"]), "commit: expected a string"),
+    "extra-list": (_entry(extra=[1]), "extra: expected an object"),
+    "not-json": ("{not json", "not JSON"),
+    "not-utf8": (b"\xff\xfe{}", "not JSON"),
+    "wrong-schema": (json.dumps({"schema": 99}), "unsupported schema 99"),
+    "schema-string": (_entry(schema="1"), "unsupported schema '1'"),
+    "a-list": (json.dumps([1, 2]), "unsupported schema [1, 2]"),
+}
+
+
+def test_every_kind_of_malformed_entry_is_quarantined_and_the_good_ones_still_drain(tmp_path: Path) -> None:
+    """One bad entry used to make every claim raise (a string created_at cannot be compared), so
+    nothing was refreshed again; now each is set aside with its reason and the queue moves on."""
+    s = Spool(tmp_path)
+    s.enqueue(req(label="main", at=50.0))
+    for i, (raw, _) in enumerate(MALFORMED.values()):
+        data = raw if isinstance(raw, bytes) else raw.encode()
+        (tmp_path / "new" / f"{i:02d}-bad.json").write_bytes(data)
+    s.enqueue(req(label="dev", at=60.0))
+    drained = []
+    while (got := s.claim(now=200.0)) is not None:
+        drained.append(got[0].label)
+        s.ack(got[1])
+    assert drained == ["main", "dev"] and s.pending() == []
+    quarantined = s.quarantined()
+    assert [q.name for q in quarantined] == [f"{i:02d}-bad.json" for i in range(len(MALFORMED))]
+    for q, (kind, (_, reason)) in zip(quarantined, MALFORMED.items(), strict=True):
+        assert reason in q.reason, (kind, q.reason)

@@ -131,7 +131,87 @@ def test_runner_process_drains_hooks_and_stops_cleanly_on_sigterm(repo, capsys) 
     assert proc.returncode == 0, err
     assert not (paths.resolve().state_dir / "runner.pid").exists()
     assert _labels(capsys)["main"]["commit_oid"] == sha
-    assert (paths.resolve().log_dir / "runner.log").read_text().count("drain.refreshed") >= 1
+    done = [line for line in _log_lines() if line["event"] == "refresh.done"]
+    assert done and done[-1]["label"] == "acme:main" and done[-1]["commit"] == sha
+    assert done[-1]["mode"] == "incremental" and done[-1]["files_embedded"] == 1
+    assert {
+        "files_total",
+        "files_reused",
+        "files_removed",
+        "chunks_embedded",
+        "chunks_reused",
+        "seconds",
+    } <= set(done[-1])
+
+
+def _log_lines() -> list[dict[str, object]]:
+    text = (paths.resolve().log_dir / "runner.log").read_text()
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def _status(capsys, *args: str) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    capsys.readouterr()
+    assert main(["status", *args]) == 0
+    out = capsys.readouterr().out
+    return json.loads(out) if "--json" in args else {"text": out}
+
+
+def _many_files(repo) -> str:  # type: ignore[no-untyped-def]
+    # ~4 chunks a file, ~240 in all: embedding (~21 chunks/s on 2 cores) lasts long enough to watch
+    for i in range(60):
+        repo.write(f"src/gen/file{i}.ts", "".join(TS % (i * 1000 + j) for j in range(48)))
+    return repo.commit("many files")  # type: ignore[no-any-return]
+
+
+def _state() -> dict[str, object]:
+    try:
+        return json.loads((paths.resolve().state_dir / "runner-state.json").read_text())  # type: ignore[no-any-return]
+    except (OSError, ValueError):
+        return {}
+
+
+def test_status_shows_the_refresh_in_progress_and_a_stop_records_it_interrupted(repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    """status used to show 0 pending and the last drain "ok" during a refresh, and "ok, refreshed 0"
+    after a SIGTERM cut it short."""
+    sha = _many_files(repo)
+    cmd = [sys.executable, "-m", "monodex", "runner", "--drain-seconds", "0.3"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+
+        def embedding() -> bool:
+            rf = _state().get("refresh")
+            return (
+                isinstance(rf, dict)
+                and bool(rf.get("files_total"))
+                and 0 < rf["files_done"] < rf["files_total"]
+            )
+
+        assert wait_until(embedding, timeout=120), _state()
+        status = _status(capsys, "--json")
+        rf = status["refresh"]
+        assert isinstance(rf, dict) and rf["state"] == "running" and rf["label"] == "acme:main"
+        assert rf["commit"] == sha and rf["files_total"] == 60 and rf["started_at"] <= time.time()
+        assert status["spool"] == {**status["spool"], "pending": 0, "claimed": 1}  # type: ignore[dict-item]
+        assert [lb["refreshing"] for lb in status["labels"]] == [True]  # type: ignore[attr-defined]
+        text = _status(capsys)["text"]
+        assert f"refreshing acme:main to {sha[:12]}: " in str(text) and "files embedded" in str(text)
+        assert "(refreshing)" in str(text)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    drain = _state()["drain"]
+    assert isinstance(drain, dict) and drain["ok"] is False and drain["outcome"] == "interrupted"
+    assert drain["result"]["interrupted"]["label"] == "acme:main" and drain["result"]["refreshed"] == 0
+    status = _status(capsys, "--json")
+    assert status["refresh"] is None and status["spool"]["pending"] == 1  # type: ignore[index]
+    text = str(_status(capsys)["text"])
+    assert "spool: 1 request queued, 0 failing; they run when the runner starts" in text
+    assert "drain: INTERRUPTED at " in text and "pending" not in text
+    assert "maximum number of running instances" not in err
+    log = _log_lines()
+    assert "maximum number of running instances" not in json.dumps(log)
+    assert [line["label"] for line in log if line["event"] == "refresh.interrupted"] == ["acme:main"]
 
 
 def test_systemd_unit_renders_and_verifies(tmp_path: Path) -> None:
@@ -163,10 +243,17 @@ def test_runner_killed_mid_refresh_converges_after_restart(repo, capsys) -> None
     cmd = [sys.executable, "-m", "monodex", "runner", "--drain-seconds", "0.3"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=repo.path.parent)
     claimed = paths.resolve().spool_dir / "claimed"
-    assert wait_until(lambda: claimed.exists() and any(claimed.iterdir()), timeout=60)
+    assert wait_until(
+        lambda: claimed.exists() and any(claimed.iterdir()) and "refresh" in _state(), timeout=60
+    )
     proc.kill()  # claimed, so mid-refresh: loading the model alone takes longer than this
     proc.wait(timeout=30)
     assert any(claimed.iterdir())  # left claimed: the crash is visible in the spool
+    status = _status(capsys, "--json")
+    assert status["refresh"]["state"] == "interrupted"  # type: ignore[index]  # not "running": it is dead
+    assert status["spool"]["claimed"] == 1 and status["runner"]["running"] is False  # type: ignore[index]
+    text = str(_status(capsys)["text"])
+    assert "interrupted refresh of acme:main" in text and "they run when the runner starts" in text
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=repo.path.parent)
     try:
 

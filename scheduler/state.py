@@ -1,0 +1,113 @@
+"""runner-state.json: each job's last outcome and the refresh in progress, for `monodex status`.
+Written by the runner only; status reads it (and judges a leftover in-progress record by the pid)."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from monodex import jsonfile, logs, writable
+from monodex.spool import Request
+
+PROGRESS_EVERY_SECONDS = 0.5  # a status poll sees movement; a 47 s refresh costs ~100 small writes
+
+
+class JobState:
+    def __init__(
+        self,
+        path: Path,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
+    ) -> None:
+        self.path = path
+        self._clock, self._wall = clock, wall
+        self._lock = threading.Lock()  # progress arrives from the crawl's threads
+        self._current: dict[str, Any] | None = None
+        self._written = float("-inf")
+        self._warned = False
+
+    def read(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self.path.read_text())
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def _update(self, change: Callable[[dict[str, Any]], None]) -> None:
+        with self._lock:
+            data = self.read()
+            change(data)
+            jsonfile.write_atomic(self.path, data)
+
+    def record(
+        self, job: str, *, outcome: str, started: float, finished: float, result: dict[str, Any]
+    ) -> None:
+        """outcome: ok, failed or interrupted (a stop is not a success that refreshed nothing)."""
+        entry = {"ok": outcome == "ok", "outcome": outcome, "started_at": started, "finished_at": finished}
+        entry["result"] = result
+
+        def change(data: dict[str, Any]) -> None:
+            data[job] = entry
+            if job == "drain" and any(result.get(k) for k in ("refreshed", "failed", "interrupted")):
+                data["last_productive_drain"] = entry  # most drains find nothing to do
+            if job == "drain":
+                data.pop("refresh", None)
+
+        self._update(change)
+
+    def refresh_started(self, request: Request) -> None:
+        now = self._wall()
+        self._current = {
+            "label": request.key,
+            "commit": request.commit,
+            "files_done": 0,
+            "files_total": None,  # known once the plan is made and embedding starts
+            "chunks_embedded": 0,
+            "started_at": now,
+            "updated_at": now,
+            "pid": os.getpid(),
+        }
+        self._written = float("-inf")
+        self._warned = False
+        self._write_current()
+
+    def refresh_progress(self, files: int, total: int, chunks: int) -> None:
+        """The crawl's progress callback: files embedded of those to embed, throttled to disk."""
+        current = self._current
+        if current is None:
+            return
+        first = current["files_total"] is None  # the plan is made: say how much there is to do
+        current.update(files_done=files, files_total=total, chunks_embedded=chunks, updated_at=self._wall())
+        if first or files >= total or self._clock() - self._written >= PROGRESS_EVERY_SECONDS:
+            self._write_current()
+
+    def refresh_ended(self) -> dict[str, Any] | None:
+        """Clear the in-progress record; return it (an interrupted refresh keeps it in its job)."""
+        current, self._current = self._current, None
+        try:
+            self._update(lambda data: data.pop("refresh", None))
+        except OSError as exc:
+            self._unwritable(exc)
+        return current
+
+    def _write_current(self) -> None:
+        current = dict(self._current or {})
+        self._written = self._clock()
+        try:
+            self._update(lambda data: data.update(refresh=current))
+        except OSError as exc:  # status loses its progress line; the refresh itself goes on
+            self._unwritable(exc)
+
+    def _unwritable(self, exc: OSError) -> None:
+        if not self._warned:  # once per refresh, not on every progress tick
+            self._warned = True
+            hint = writable.hint(self.path.parent)
+            logs.get("monodex.runner").error(
+                "state.unwritable", path=str(self.path), error=str(exc), hint=hint
+            )

@@ -1,0 +1,61 @@
+"""The runner's log: everything it reports, its own events and APScheduler's, is one stream of
+structlog JSON lines in runner.log (and stderr)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import pytest
+
+from monodex import logs
+
+
+def _lines(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_apscheduler_goes_through_structlog_and_its_busy_skips_are_debug(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log_file = tmp_path / "runner.log"
+    logs.configure(json_lines=True, log_file=log_file)
+    scheduler = logging.getLogger("apscheduler.scheduler")
+    for _ in range(3):  # every drain interval while a long refresh holds the job
+        scheduler.warning(
+            'Execution of job "%s" skipped: maximum number of running instances reached (%d)', "drain", 1
+        )
+    scheduler.info("Added job %r", "drain")  # its per-run chatter stays out at INFO
+    try:
+        raise RuntimeError("disk on fire")
+    except RuntimeError:
+        logging.getLogger("apscheduler.executors.default").exception('Job "%s" raised an exception', "drain")
+    err = capsys.readouterr().err
+    assert "maximum number of running instances" not in err and "Added job" not in err
+    [line] = _lines(log_file)
+    assert line["event"] == "apscheduler.log" and line["level"] == "error"
+    assert line["message"] == "Job \"drain\" raised an exception" and line["logger"] == "apscheduler.executors.default"
+    assert "RuntimeError: disk on fire" in str(line["exception"])
+    assert json.loads(err.strip())["event"] == "apscheduler.log"  # stderr gets the same event
+
+
+def test_a_runner_exception_reaches_runner_log_with_its_traceback(tmp_path: Path) -> None:
+    log_file = tmp_path / "runner.log"
+    logs.configure(json_lines=False, log_file=log_file)  # a human on the terminal, JSON in the file
+    try:
+        {}["missing"]
+    except KeyError:
+        logs.get("monodex.runner").exception("job.crashed", job="drain")
+    [line] = _lines(log_file)
+    assert line["event"] == "job.crashed" and line["job"] == "drain"
+    assert "KeyError: 'missing'" in str(line["exception"]) and "exc_info" not in line
+
+
+def test_with_verbose_the_busy_skips_are_shown_at_debug(tmp_path: Path) -> None:
+    log_file = tmp_path / "runner.log"
+    logs.configure(verbose=True, json_lines=True, log_file=log_file)
+    logging.getLogger("apscheduler.scheduler").warning(
+        'Execution of job "%s" skipped: maximum number of running instances reached (%d)', "drain", 1
+    )
+    assert _lines(log_file) == []  # the file keeps INFO and up: the skip is expected, not news
