@@ -290,8 +290,15 @@ class Bench:
         return done.returncode == 0
 
 
-def setup(root: Path, *, synthetic: tuple[int, int, int] | None, drain_seconds: float) -> Bench:
-    """Repositories, catalogs, hooks, first crawls (by hand), and a runner listening."""
+def setup(
+    root: Path,
+    *,
+    synthetic: tuple[int, int, int] | None,
+    drain_seconds: float,
+    edits: tuple[int, int] = (30, 100),
+) -> Bench:
+    """Repositories, catalogs, hooks, first crawls (by hand), and a runner listening.
+    `synthetic`: (packages, files per package, functions per file) instead of sparo."""
     if synthetic is None:
         target, repo = "sparo", sparo_clone(root / "sparo")
     else:
@@ -309,7 +316,7 @@ def setup(root: Path, *, synthetic: tuple[int, int, int] | None, drain_seconds: 
         mdx("hooks", "install", "--repo", str(path))
     runner = RunnerProcess(root / "runner.stderr", drain_seconds)
     runner.start()
-    return Bench(repos=repos, target=target, edits=(30, 100), runner=runner)
+    return Bench(repos=repos, target=target, edits=edits, runner=runner)
 
 
 def run_trials(
