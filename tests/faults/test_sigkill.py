@@ -27,7 +27,7 @@ def test_runner_killed_at_random_points_always_converges(tmp_path: Path) -> None
     sigkill = _harness()
     bench = sigkill.setup(tmp_path, synthetic=(2, 6, 4), drain_seconds=0.3, edits=(6, 10))
     try:
-        results = sigkill.run_trials(bench, trials=4, seed=12, timeout=120)
+        results = sigkill.run_trials(bench, trials=4, seed=12, timeout=180)
     finally:
         assert bench.runner.stop() == 0
     assert [r["kind"] for r in results] == ["full", "incremental"] * 2
