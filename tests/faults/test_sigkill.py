@@ -7,24 +7,30 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
+
+import pytest
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 
 
-def _harness() -> ModuleType:
-    sys.path.insert(0, str(BENCH))  # sigkill.py imports its neighbour _common.py
+@pytest.fixture
+def sigkill(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
+    """bench/sigkill.py as a module. sys.path and sys.modules are restored afterwards: bench/ has
+    a hooks.py that must not shadow anything for the other tests."""
+    monkeypatch.syspath_prepend(str(BENCH))  # sigkill.py imports its neighbour _common.py
     spec = importlib.util.spec_from_file_location("sigkill", BENCH / "sigkill.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules["sigkill"] = module  # its dataclasses look their module up there
+    monkeypatch.setitem(sys.modules, "sigkill", module)  # its dataclasses look their module up there
     spec.loader.exec_module(module)
-    return module
+    yield module
+    sys.modules.pop("_common", None)
 
 
-def test_runner_killed_at_random_points_always_converges(tmp_path: Path) -> None:
-    sigkill = _harness()
+def test_runner_killed_at_random_points_always_converges(sigkill: ModuleType, tmp_path: Path) -> None:
     bench = sigkill.setup(tmp_path, synthetic=(2, 6, 4), drain_seconds=0.3, edits=(6, 10))
     try:
         results = sigkill.run_trials(bench, trials=4, seed=12, timeout=180)
