@@ -66,34 +66,31 @@ def _cut_chunk(c: Chunk, budget: int) -> list[Chunk]:
 
 
 def cut_line(line: str, budget: int) -> list[str]:
-    """Pieces of at most `budget` bytes that join to `line`. Its trailing whitespace and line ending
-    stay with the last piece that has text, when they fit there."""
-    body = line.rstrip()
-    tail = line[len(body) :].encode("utf-8", "surrogatepass")
-    data = body.encode("utf-8", "surrogatepass")
-    if not body or len(tail) >= budget:
-        return [_text(p) for p in _cut(data + tail, budget)]
-    parts = _cut(data, budget)
-    last = parts.pop()
-    if len(last) + len(tail) > budget:  # keep the last budget - len(tail) bytes with the tail
-        keep = _boundary(last, len(last) - (budget - len(tail)), forward=True)
-        parts.append(last[:keep])
-        last = last[keep:]
-    return [_text(p) for p in [*parts, last + tail]]
-
-
-def _cut(data: bytes, budget: int) -> list[bytes]:
+    """Pieces of at most `budget` bytes that join to `line`, each as full as it can be but the last
+    two: when the last would be small (under a fifth of the budget, like the line's end alone),
+    those two share their bytes evenly."""
+    data = line.encode("utf-8", "surrogatepass")
     parts, start = [], 0
     while len(data) - start > budget:
-        end = _boundary(data, start + budget, forward=False)
-        if data[end - 1 : end + 1] == b"\r\n":
-            end -= 1
-        if end <= start:  # a budget under 4 bytes: a piece holds one character at least
-            end = _boundary(data, start + 1, forward=True)
+        end = _cut_at(data, start, start + budget)
         parts.append(data[start:end])
         start = end
     parts.append(data[start:])
-    return parts
+    if len(parts) > 1 and len(parts[-1]) < budget // 5:
+        joined = parts[-2] + parts[-1]
+        middle = _cut_at(joined, 0, len(joined) // 2)
+        parts[-2:] = [joined[:middle], joined[middle:]]
+    return [p.decode("utf-8", "surrogatepass") for p in parts]
+
+
+def _cut_at(data: bytes, start: int, at: int) -> int:
+    """A cut at or before `at` (after `start`) that splits no character and no CRLF."""
+    end = _boundary(data, at, forward=False)
+    if data[end - 1 : end + 1] == b"\r\n":
+        end -= 1
+    if end <= start:  # a budget under 4 bytes: a piece holds one character at least
+        end = _boundary(data, start + 1, forward=True)
+    return end
 
 
 def _boundary(data: bytes, at: int, *, forward: bool) -> int:
@@ -102,10 +99,6 @@ def _boundary(data: bytes, at: int, *, forward: bool) -> int:
     while 0 < at < len(data) and data[at] & 0xC0 == 0x80:
         at += step
     return at
-
-
-def _text(data: bytes) -> str:
-    return data.decode("utf-8", "surrogatepass")
 
 
 def _size(text: str) -> int:

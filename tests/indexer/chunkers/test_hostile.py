@@ -13,6 +13,7 @@ import pytest
 from monodex.indexer.chunkers import budget_for, chunk_file, typescript
 from monodex.indexer.chunkers.base import Chunk, FileContext
 from monodex.indexer.chunkers.lines import Lines
+from monodex.indexer.chunkers.pieces import cut_line
 from monodex.indexer.chunkers.tssplit import Budget
 from monodex.indexer.chunkers.tstree import MAX_DEPTH
 
@@ -73,18 +74,20 @@ def test_a_huge_line_is_cut_into_marked_pieces_of_one_line(hostile: dict[str, tu
 
 
 def test_pieces_keep_characters_and_crlf_whole() -> None:
-    # Byte 801 falls inside the 4-byte character: the cut goes before it. The line's end (CRLF)
-    # stays with its last piece, and the next line is a chunk of its own.
+    # Byte 801 falls inside the 4-byte character: the cut goes before it. The next line is a
+    # chunk of its own.
     text = "x" * 800 + "𝄞" + "y" * 700 + "\r\n" + "z\r\n"
     chunks = chunk_file("lineBased", text, FileContext("a.txt", "", 801))
     assert [c.text for c in chunks] == ["x" * 800, "𝄞" + "y" * 700 + "\r\n", "z\r\n"]
     assert [(c.start_line, c.end_line) for c in chunks] == [(1, 1), (1, 1), (2, 2)]
-    # Trailing whitespace longer than the budget: byte 801 falls between CR and LF.
-    text = "a" + " " * 799 + "\r\n"
-    assert [c.text for c in chunk_file("lineBased", text, FileContext("a.txt", "", 801))] == [
-        "a" + " " * 799,
-        "\r\n",
-    ]
+    # The line's end alone would be the last piece: the last two share the bytes instead.
+    assert cut_line("a" + " " * 799 + "\r\n", 801) == ["a" + " " * 400, " " * 399 + "\r\n"]
+    for budget in range(40, 48):  # every cut position near a CRLF or a character of 2-4 bytes
+        for line in ["é€𝄞" * 20 + "a" * k + "\r\n" for k in range(12)]:
+            pieces = cut_line(line, budget)
+            assert "".join(pieces) == line and all(p and not p.endswith("\r") for p in pieces)
+            assert all(len(p.encode()) <= budget for p in pieces)
+            assert len(pieces[-1].encode()) >= budget // 5 or len(pieces) == 1
 
 
 def test_a_long_heading_is_cut_and_its_title_bounded(hostile: dict[str, tuple[str, str, str]]) -> None:
