@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from monodex.indexer.chunkers import linebased, markdown, typescript
 from monodex.indexer.chunkers.base import Chunk, Chunker, FileContext
+from monodex.indexer.chunkers.pieces import fit
 
 from monodex.errors import UsageError
 
@@ -30,10 +31,17 @@ def budget_for(max_tokens: int) -> int:
 POINT_FORMAT = 2
 
 
+# How every chunker keeps to the budget, bumped when that changes: 1 = no chunk exceeds it (a
+# longer line is cut into pieces), whitespace joins a neighbour only within it, and TypeScript
+# nesting past a depth or a work allowance splits by lines (issue 12: hostile files).
+LIMITS = 1
+
+
 def chunker_id(strategy: str, budget: int) -> str:
-    """Part of file identity (`typescript-partitioner:v2:budget=802:points=2`): changes whenever a
-    chunker's output for the same input can change, the budget and point format included."""
-    return f"{_IDS[_get(strategy).name]}:{_get(strategy).version}:budget={budget}:points={POINT_FORMAT}"
+    """Part of file identity (`typescript-partitioner:v2:budget=802:limits=1:points=2`): changes
+    whenever a chunker's output for the same input can change, the budget and point format included."""
+    chunker = _get(strategy)
+    return f"{_IDS[chunker.name]}:{chunker.version}:budget={budget}:limits={LIMITS}:points={POINT_FORMAT}"
 
 
 def _get(strategy: str) -> Chunker:
@@ -46,5 +54,6 @@ def _get(strategy: str) -> Chunker:
 
 
 def chunk_file(strategy: str, text: str, ctx: FileContext) -> list[Chunk]:
-    """The chunks of one file; they tile it (joined, they are `text`). Empty for blank text."""
-    return _get(strategy).chunk(text, ctx)
+    """The chunks of one file; they tile it (joined, they are `text`) and none is over the budget.
+    Empty for blank text."""
+    return fit(_get(strategy).chunk(text, ctx), ctx.budget)

@@ -43,17 +43,15 @@ Range = tuple[int, int, str]  # start, end (0-based lines, inclusive), split mar
 
 def merge_blank(ranges: list[Range], lines: Lines, budget: int) -> list[Range]:
     """Whitespace-only ranges join a neighbour instead of being dropped, so chunks still tile:
-    the previous range if that stays within the budget, else the next one (whitespace may then
-    push a chunk past the budget)."""
+    the previous range if that stays within the budget, else the next one if that does; where
+    neither has room, the whitespace stays a range of its own (the budget is never exceeded)."""
     out: list[Range] = []
-    carry: int | None = None  # first line of blank lines handed to the next range
-    for i, (start, end, marker) in enumerate(ranges):
-        if carry is not None:
-            start, carry = carry, None
-        blank = lines.blank(start, end)
-        if blank and out and lines.size(out[-1][0], end) > budget and i + 1 < len(ranges):
-            carry = start
-        elif out and (blank or lines.blank(out[-1][0], out[-1][1])):
+    for start, end, marker in ranges:
+        if (
+            out
+            and (lines.blank(start, end) or lines.blank(out[-1][0], out[-1][1]))
+            and lines.size(out[-1][0], end) <= budget
+        ):
             out[-1] = (out[-1][0], end, out[-1][2] or marker)
         else:
             out.append((start, end, marker))
@@ -61,7 +59,8 @@ def merge_blank(ranges: list[Range], lines: Lines, budget: int) -> list[Range]:
 
 
 def greedy_windows(lines: Lines, start: int, end: int, budget: int) -> list[tuple[int, int]]:
-    """Consecutive line windows each at most `budget` bytes (a longer single line stands alone)."""
+    """Consecutive line windows each at most `budget` bytes (a longer single line stands alone;
+    `pieces.fit` cuts it later)."""
     out = []
     first = start
     for i in range(start, end + 1):

@@ -10,7 +10,7 @@ last segment is still the heading's unique GitHub anchor, so it can be linked.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from monodex.indexer.chunkers.base import Chunk, FileContext
 from monodex.indexer.chunkers.breadcrumb import Slugger, breadcrumb
@@ -20,8 +20,10 @@ from monodex.indexer.chunkers.lines import Lines
 name = "markdown"
 version = "v2"
 
-_HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*")
-_CLOSING = re.compile(r"(?:^|[ \t]+)#+$")  # an optional closing sequence: `## Title ##`
+# Only the heading's start is a regex: `(.*?)[ \t]*$` and a closing-sequence regex backtracked
+# quadratically over a run of spaces (a 20 KB heading took 2.6 s; a 1 MB one, hours).
+_HEADING = re.compile(r" {0,3}(#{1,6})(?=[ \t]|$)")
+TITLE_CHARS = 200  # a title longer than this is cut: it becomes the symbol and the breadcrumb
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
 _BREAK = re.compile(r"\s*$|\s*([-*+>]|\d+[.)])(\s|$)")  # blank line, list item or quote
 
@@ -49,10 +51,18 @@ def fenced_lines(lines: Lines) -> list[bool]:
 
 
 def _heading(line: str) -> tuple[int, str] | None:
-    m = _HEADING.fullmatch(line.rstrip("\r\n"))
+    body = line.rstrip("\r\n")
+    m = _HEADING.match(body)
     if m is None:
         return None
-    return len(m[1]), _CLOSING.sub("", m[2] or "").strip()
+    return len(m[1]), _without_closing(body[m.end() :].strip(" \t")).strip()[:TITLE_CHARS]
+
+
+def _without_closing(title: str) -> str:
+    """The title without an optional closing sequence (`## Title ##`): `#`s that end it and
+    follow a space or a tab, or make up all of it."""
+    bare = title.rstrip("#")
+    return bare if not bare or bare[-1] in " \t" else title
 
 
 def _sections(lines: Lines, fenced: list[bool]) -> list[_Section]:
@@ -121,7 +131,8 @@ def split_section(
 
 
 def chunk(text: str, ctx: FileContext) -> list[Chunk]:
-    """Chunks that tile `text`: one per section (merged or split to fit the budget)."""
+    """Chunks that tile `text`: one per section (merged or split to fit the budget). Whitespace-only
+    pieces join a neighbour afterwards (`pieces.fit`, for every chunker)."""
     if not text.strip():
         return []
     lines = Lines.of(text)
@@ -132,21 +143,4 @@ def chunk(text: str, ctx: FileContext) -> list[Chunk]:
         crumb = breadcrumb(ctx.package_name, ctx.relative_path, s.trail or None)
         for a, b in split_section(lines, fenced, s.start, s.end, ctx.budget):
             chunks.append(Chunk(lines.text(a, b), a + 1, b + 1, s.title, "markdown-section", kind, crumb))
-    return _absorb_blank(chunks)
-
-
-def _absorb_blank(chunks: list[Chunk]) -> list[Chunk]:
-    """A whitespace-only piece joins the chunk before it (or, leading the file, the one after)."""
-    out: list[Chunk] = []
-    pending = ""  # leading blank text waiting for the first real chunk
-    for c in chunks:
-        if not c.text.strip():
-            if out:
-                out[-1] = replace(out[-1], text=out[-1].text + c.text, end_line=c.end_line)
-            else:
-                pending += c.text
-        elif pending and not out:  # pending is whole lines, each ending in "\n"
-            out.append(replace(c, text=pending + c.text, start_line=c.start_line - pending.count("\n")))
-        else:
-            out.append(c)
-    return out
+    return chunks

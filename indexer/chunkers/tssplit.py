@@ -19,7 +19,8 @@ from monodex.indexer.chunkers.tsnodes import CONDUITS, SPLIT_SCOPES
 from monodex.indexer.chunkers.tstree import Tree
 
 WEAK_SCOPES = frozenset({"array"})  # split between any elements, never between meaningful ones
-DESCEND = SPLIT_SCOPES | CONDUITS | WEAK_SCOPES
+SCOPES = SPLIT_SCOPES | WEAK_SCOPES
+DESCEND = SCOPES | CONDUITS
 
 SPLIT, DEGRADED, FALLBACK = "split", "degraded", "fallback"
 
@@ -80,40 +81,50 @@ def find_split(tree: Tree, lines: Lines, start: int, end: int, budget: Budget) -
     between any siblings, then the least bad of either kind, then the middle line (fallback)."""
     span = _Range(lines, start, end, budget)
     least_bad, weak_usable, weak_least_bad = _Best(), _Best(), _Best()
-    for scope in _scopes(tree, start, end):
+    for scope, inside in _scopes(tree, start, end):
+        if len(inside) < 2:  # one child in the range: no line between two (most of a deep chain)
+            continue
         if scope.type in SPLIT_SCOPES:
-            usable = span.rate(_ends(tree, scope, start, end, strong=True), least_bad)
+            usable = span.rate(_ends(tree, scope, inside, start, end, strong=True), least_bad)
             if usable.line >= 0:
                 return usable.line, SPLIT
         if weak_usable.line < 0:
-            weak_usable = span.rate(_ends(tree, scope, start, end, strong=False), weak_least_bad)
+            weak_usable = span.rate(_ends(tree, scope, inside, start, end, strong=False), weak_least_bad)
     for best in (weak_usable, least_bad, weak_least_bad):
         if best.line >= 0:
             return best.line, SPLIT if best.smaller >= budget.minimum else DEGRADED
     return middle_line(lines, start, end)
 
 
-def _scopes(tree: Tree, start: int, end: int) -> Iterator[Any]:
-    """Scopes overlapping [start, end], shallowest first, reached through conduits."""
+def _scopes(tree: Tree, start: int, end: int) -> Iterator[tuple[Any, range]]:
+    """Scopes overlapping [start, end], shallowest first, reached through conduits, each with its
+    children in the range (indexes into tree.kids(scope))."""
     queue = deque([tree.root])
     while queue:
         node = queue.popleft()
-        if node.type in SPLIT_SCOPES or node.type in WEAK_SCOPES:
-            yield node
-        kids = tree.kids(node)
-        queue.extend(
-            n for n in (kids.nodes[i] for i in tree.overlapping(node, start, end)) if n.type in DESCEND
+        inside = tree.overlapping(node, start, end)
+        if node.type in SCOPES:
+            yield node, inside
+        nodes = tree.kids(node).nodes
+        queue.extend(n for n in (nodes[i] for i in inside) if n.type in SCOPES or not _barren(tree, n))
+
+
+def _barren(tree: Tree, node: Any) -> bool:
+    """No scope below `node` through conduits (true of anything but a conduit): the search skips
+    it. Remembered, so a table of 60,000 `key: value` pairs is looked into once, not per split."""
+    known = tree.barren.get(node.id)
+    if known is None:
+        known = node.type not in CONDUITS or all(
+            n.type not in SCOPES and _barren(tree, n) for n in tree.kids(node).nodes
         )
+        tree.barren[node.id] = known
+    return known
 
 
-def _ends(tree: Tree, scope: Any, start: int, end: int, *, strong: bool) -> list[int]:
+def _ends(tree: Tree, scope: Any, inside: range, start: int, end: int, *, strong: bool) -> list[int]:
     """Candidate lines: the end line of each but the last of the chosen children, in [start, end)."""
     kids = tree.kids(scope)
-    chosen = [
-        i
-        for i in tree.overlapping(scope, start, end)
-        if (kids.split_points[i] if strong else kids.nodes[i].type != "comment")
-    ]
+    chosen = [i for i in inside if (kids.split_points[i] if strong else kids.nodes[i].type != "comment")]
     if len(chosen) < 2:
         return []
     return sorted({kids.ends[i] for i in chosen[:-1] if start <= kids.ends[i] < end})

@@ -86,10 +86,12 @@ def test_oversized_section_splits_at_blank_lines_not_inside_code() -> None:
         assert c.text.startswith("\n") or c.text.startswith("```"), repr(c.text[:30])
 
 
-def test_a_single_long_line_stays_oversized_and_blank_files_are_empty() -> None:
+def test_a_single_long_line_is_cut_into_pieces_and_blank_files_are_empty() -> None:
     text = "# T\n\n" + "x" * 7000 + "\n"
     chunks = md(text, budget=6000)
-    assert any(len(c.text) > 6000 for c in chunks)
+    assert [(c.start_line, c.end_line, len(c.text)) for c in chunks] == [(1, 2, 5), (3, 3, 3500), (3, 3, 3501)]
+    assert [c.breadcrumb for c in chunks] == ["docs:guide.md:t"] + ["docs:guide.md:t:[byte-split]"] * 2
+    assert {c.symbol_name for c in chunks} == {"T"}
     assert md("") == [] and md("\n\n  \n") == []
 
 

@@ -99,10 +99,12 @@ def test_two_hundred_line_template_literal_falls_back_and_is_marked() -> None:
     assert chunks[0].breadcrumb == "%40scope/pkg:JsonFile.ts:template:[fallback-split]"
 
 
-def test_one_long_line_stays_one_oversized_chunk() -> None:
+def test_one_long_line_is_cut_into_pieces_of_that_line() -> None:
     text = "export const data = [" + ", ".join(str(i) for i in range(2000)) + "];"
-    (c,) = ts(text)
-    assert c.text == text and size(c) > BUDGET and (c.start_line, c.end_line) == (1, 1)
+    chunks = ts(text)
+    assert len(chunks) == -(-len(text) // BUDGET) and all(size(c) <= BUDGET for c in chunks)
+    assert {(c.start_line, c.end_line) for c in chunks} == {(1, 1)}
+    assert {c.breadcrumb for c in chunks} == {"%40scope/pkg:JsonFile.ts:data:[byte-split]"}
 
 
 def test_lopsided_split_is_marked_degraded() -> None:
