@@ -13,7 +13,7 @@ from monodex.indexer import ops
 from monodex.indexer.session import Session
 from monodex.scheduler import jobs, refresh
 
-from monodex import config, paths, rpc
+from monodex import config, paths, rpc, runnerpid
 from monodex.errors import UsageError
 from monodex.main import main
 from monodex.spool import Request, Spool
@@ -161,9 +161,8 @@ def test_an_unwritable_spool_is_an_error_in_status_doctor_and_the_runner_log(
 
 def test_a_runner_that_cannot_start_says_why_in_runner_log(repo, capsys) -> None:  # type: ignore[no-untyped-def]
     p = paths.resolve()
-    p.state_dir.mkdir(parents=True, exist_ok=True)
-    (p.state_dir / "runner.pid").write_text(str(os.getpid()))  # a live pid: "already running"
-    assert main(["runner"]) == 1
+    with runnerpid.hold(p):  # another runner holds the pid file: "already running"
+        assert main(["runner"]) == 1
     [line] = [json.loads(x) for x in (p.log_dir / "runner.log").read_text().splitlines()]
     assert (
         line["event"] == "runner.failed"
