@@ -41,7 +41,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import MIRRORS, isolated_xdg, table  # noqa: E402
+from _common import isolated_xdg, mirrors, missing_mirror, table  # noqa: E402
 
 MDX = [sys.executable, "-m", "monodex"]
 KINDS = ("full", "incremental")
@@ -105,9 +105,9 @@ def synthetic_repo(path: Path, *, packages: int, files: int, functions: int, see
 
 
 def sparo_clone(path: Path) -> Path:
-    mirror = MIRRORS / "tiktok+sparo" / "repo"
+    mirror = mirrors() / "tiktok+sparo" / "repo"
     if not mirror.exists():
-        raise SystemExit(f"{mirror} is missing: fetch github:tiktok/sparo first, or pass --synthetic")
+        raise SystemExit(missing_mirror("tiktok+sparo", mirrors()) + "\nor pass --synthetic")
     subprocess.run(["git", "clone", "-q", "--shared", str(mirror), str(path)], check=True)
     git(path, "checkout", "-q", "-B", "main")
     (path / "monodex-crawl.json").write_text(json.dumps(SPARO_POLICY, indent=2))
