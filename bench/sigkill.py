@@ -238,6 +238,8 @@ class Bench:
         repo = self.repos[self.target]
         if kind == "full":
             mdx("labels", "rm", "--catalog", self.target, "--label", "main", "--json")
+            # an explicit remove wins over the hooks until the branch is tracked (or crawled) again
+            mdx("catalog", "track", self.target, "main")
             git(repo, "commit", "-q", "--allow-empty", "-m", f"trial {self.count}: full crawl")
         else:
             crawled = self.crawled()
