@@ -23,10 +23,30 @@ TEMPLATE = """#!/bin/sh
 status=0
 if [ -x "$0.legacy" ]; then "$0.legacy" "$@" || status=$?; fi
 # Which branch moved, and to which commit, is read now, while git waits: once git returns the
-# user may already be on another branch. One git process; a failure here only skips the refresh.
-head=$(git rev-parse --git-dir HEAD --symbolic-full-name HEAD 2>/dev/null)
-gitdir=${{head%%
+# user may already be on another branch. From the files with shell built-ins when they are plain
+# (a fork of git costs more than the rest of this script, bench/hooks.py); else git is asked.
+# The capture has the shape of `git rev-parse --git-dir HEAD --symbolic-full-name HEAD`.
+gitdir=${{GIT_DIR:-.git}} head= commit= ref= common=
+if [ -f "$gitdir" ]; then read -r gitdir <"$gitdir"; gitdir=${{gitdir#gitdir: }}; fi
+[ -r "$gitdir/HEAD" ] && read -r head <"$gitdir/HEAD"
+common=$gitdir
+if [ -r "$gitdir/commondir" ]; then
+  read -r common <"$gitdir/commondir"
+  case $common in /*) ;; *) common=$gitdir/$common ;; esac
+fi
+case $head in
+  "ref: refs/heads/.invalid") ;;
+  "ref: refs/heads/"*) ref=${{head#ref: }}; [ -r "$common/$ref" ] && read -r commit <"$common/$ref" ;;
+esac
+if [ -n "$commit" ]; then
+  head="$gitdir
+$commit
+$ref"
+else  # detached, packed or reftable refs, an unborn branch: git knows
+  head=$(git rev-parse --git-dir HEAD --symbolic-full-name HEAD 2>/dev/null)
+  gitdir=${{head%%
 *}}
+fi
 rebasing=
 for d in rebase-merge rebase-apply; do
   if [ -r "$gitdir/$d/head-name" ]; then read -r rebasing <"$gitdir/$d/head-name"; fi

@@ -171,7 +171,10 @@ def test_a_hook_that_could_not_read_head_skips_with_a_reason_and_git_succeeds(re
     """The captured HEAD comes from the hook script through MONODEX_HEAD; garbage there is a skip."""
     hook = Path(repo.git("rev-parse", "--git-path", "hooks/post-commit"))
     hook = hook if hook.is_absolute() else repo.path / hook
-    hook.write_text(hook.read_text().replace("head=$(git rev-parse", "head=$(echo garbage; git rev-parse"))
+    script = hook.read_text()
+    hook.write_text(
+        script.replace('if [ -n "$commit" ]; then', 'commit=garbage\nif [ -n "$commit" ]; then', 1)
+    )
     repo.write("src/a.ts", "export const a = 3;\n")
     proc = subprocess.run(["git", "commit", "-qam", "x"], cwd=repo.path, capture_output=True, text=True)
     assert proc.returncode == 0 and proc.stderr == ""
@@ -224,3 +227,39 @@ def test_burst_of_commits_with_immediate_switches_every_label_at_its_branch_tip(
     assert report.failed == [] and spool().pending() == []
     want = {label: repo.git("rev-parse", label) for label in ("main", *branches)}
     assert labels(capsys) == want
+
+
+def test_a_branch_whose_ref_is_packed_is_captured_through_git(repo) -> None:  # type: ignore[no-untyped-def]
+    """The hook script reads loose refs itself; a packed ref (after `git gc`) has no file, so it
+    asks git instead, and still sees the branch checked out a moment before the next command."""
+    repo.git("branch", "feature/p")
+    repo.git("pack-refs", "--all", "--prune")
+    assert not (repo.path / ".git" / "refs" / "heads" / "feature" / "p").exists()
+    sh(repo, "git checkout -q feature/p && git checkout -q main")
+    log = settle(2)
+    sha = repo.git("rev-parse", "feature/p")
+    assert sorted((e["label"], e["commit"]) for e in entries()) == [("feature/p", sha), ("main", sha)], (
+        log,
+        entries(),
+    )
+
+
+def test_a_linked_worktree_is_captured_from_its_own_head(repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    """In a linked worktree `.git` is a file naming the worktree's git dir, and branch refs live in
+    the common dir it points to: the script follows both."""
+    other = repo.path.parent / "acme-wt"
+    repo.git("worktree", "add", "-q", "-b", "feature/w", str(other))
+    assert main(["catalog", "add", "acme-wt", str(other)]) == 0
+    assert main(["catalog", "track", "acme-wt", "feature/*"]) == 0
+    before = len(settle(1))  # the worktree's own post-checkout
+    (other / "src" / "w.ts").write_text("export const w = 1;\n")
+    subprocess.run(
+        ["sh", "-ec", "git add -A && git commit -qm w && git checkout -q --detach"],
+        cwd=other,
+        check=True,
+        capture_output=True,
+    )
+    log = settle(before + 2)
+    sha = repo.git("rev-parse", "feature/w")
+    queued = [(e["catalog"], e["label"], e["hook"]) for e in entries() if e["commit"] == sha]
+    assert ("acme-wt", "feature/w", "post-commit") in queued, [(x["hook"], x.get("reason")) for x in log]
