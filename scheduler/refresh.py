@@ -12,6 +12,7 @@ from monodex.indexer import crawlrun, gc, gitobjects
 from monodex.indexer.crawl import Progress
 from monodex.indexer.session import Session
 
+from monodex import known_labels
 from monodex.errors import MonodexError
 from monodex.spool import Request
 
@@ -24,6 +25,10 @@ def refresh_label(
     progress: Progress | None = None,
 ) -> dict[str, Any]:
     catalog = s.config().catalog(request.catalog)
+    if request.hook != "cli" and request.label in known_labels.removed(s.paths.state_dir, catalog.name):
+        # queued by a hook before the user's `labels rm`: an explicit remove wins over the hooks
+        skipped = "removed with 'monodex labels rm'"
+        return {"catalog": catalog.name, "label": request.label, "skipped": skipped}
     req = crawlrun.Request(catalog, request.label, target_commit(catalog.path, request))
     return crawlrun.crawl(s, req, progress=progress, cancel=cancel).as_json()
 
