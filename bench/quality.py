@@ -1,6 +1,11 @@
 """Search quality on the evaluation set in bench/eval/, every mode side by side with baselines.
 
-Usage: .venv/bin/python bench/quality.py [sparo|rushstack ...] [--raw-variant]
+Usage: .venv/bin/python bench/quality.py [sparo|rushstack ...] [--raw-variant] [--split tune|test|all]
+
+Every query belongs to one split, fixed by a hash of its id (`split_of`): `tune` (the default) is
+what ranking changes are tried on; `test` is run only to report a change already chosen, and a
+change that helps `tune` but not `test` is not kept (issue 14). `--split all` reports both,
+side by side.
 
 For each target: crawl (kept under bench/.work/xdg-<target>, so a second run reuses it), start the
 runner, and run every query through the real CLI (`monodex search --json`, answered over the
@@ -16,6 +21,7 @@ path / package / symbol header) and scores it: the effect of the contextual embe
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
@@ -73,12 +79,28 @@ STOP = set(
 )
 
 
+def split_of(query_id: str) -> str:
+    """Half the queries of every set are held out for reporting, by a hash of the id: stable as
+    queries are added, and independent of order or content."""
+    return "test" if hashlib.sha256(query_id.encode()).digest()[0] < 128 else "tune"
+
+
+def splits() -> tuple[str, ...]:
+    arg = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--split=")), None)
+    if arg is None and "--split" in sys.argv:
+        arg = sys.argv[sys.argv.index("--split") + 1]
+    chosen = arg or "tune"
+    if chosen not in ("tune", "test", "all"):
+        raise SystemExit(f"--split takes tune, test or all, not {chosen!r}")
+    return ("tune", "test") if chosen == "all" else (chosen,)
+
+
 def queries(name: str) -> list[dict[str, Any]]:
     out = []
     for f in sorted(EVAL.glob(f"{name}-*.json")):
         doc = json.loads(f.read_text())
-        out += [{**q, "set": f.stem} for q in doc["queries"]]
-    return out
+        out += [{**q, "set": f.stem, "split": split_of(q["id"])} for q in doc["queries"]]
+    return [q for q in out if q["split"] in splits()]
 
 
 # --- metrics -------------------------------------------------------------------------------
@@ -267,11 +289,11 @@ def evaluate(name: str, raw_variant: bool) -> dict[str, dict[str, float]]:
         finally:
             runner.terminate()
             runner.wait(timeout=120)
-        sets = sorted({q["set"] for q in qs})
+        sets = sorted({f"{q['set']}/{q['split']}" for q in qs})
         for sys_name, rows in per_query.items():
             by_set = []
             for name_of_set in sets:
-                picked = [r for r, q in zip(rows, qs, strict=True) if q["set"] == name_of_set]
+                picked = [r for r, q in zip(rows, qs, strict=True) if f"{q['set']}/{q['split']}" == name_of_set]
                 m = mean(picked)
                 by_set.append(f"{name_of_set} ({len(picked)}): R@10 {m['R@10']:.3f} MRR@10 {m['MRR@10']:.3f}")
             print(f"  {sys_name}: " + "; ".join(by_set))
@@ -357,7 +379,8 @@ def latency(name: str, texts: list[str]) -> None:
 
 
 def main() -> None:
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    args = [a for a in sys.argv[1:] if not a.startswith("--") and a not in ("tune", "test", "all")]
+    print(f"splits: {', '.join(splits())}")
     raw_variant = "--raw-variant" in sys.argv
     overall: dict[str, list[tuple[int, dict[str, float]]]] = defaultdict(list)
     for name in args or ["sparo", "rushstack"]:
