@@ -28,7 +28,7 @@ _DONE_FIELDS = (
     "chunks_embedded",
     "chunks_reused",
     "seconds",
-    "skipped",
+    "not_refreshed",
 )
 
 

@@ -27,8 +27,8 @@ def refresh_label(
     catalog = s.config().catalog(request.catalog)
     if request.hook != "cli" and request.label in known_labels.removed(s.paths.state_dir, catalog.name):
         # queued by a hook before the user's `labels rm`: an explicit remove wins over the hooks
-        skipped = "removed with 'monodex labels rm'"
-        return {"catalog": catalog.name, "label": request.label, "skipped": skipped}
+        why = "removed with 'monodex labels rm'"
+        return {"catalog": catalog.name, "label": request.label, "not_refreshed": why}
     req = crawlrun.Request(catalog, request.label, target_commit(catalog.path, request))
     return crawlrun.crawl(s, req, progress=progress, cancel=cancel).as_json()
 

@@ -84,11 +84,16 @@ def _n(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
+_JOB_NAMES = {"last_productive_drain": "last drain that had work"}
+
+
 def _job_line(name: str, job: dict[str, Any]) -> str:
     when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(job["finished_at"]))
     outcome = job.get("outcome") or ("ok" if job["ok"] else "failed")
-    line = f"{name}: {outcome if outcome == 'ok' else outcome.upper()} at {when}"
+    line = f"{_JOB_NAMES.get(name, name)}: {outcome if outcome == 'ok' else outcome.upper()} at {when}"
     result = job.get("result") or {}
+    if outcome == "ok" and result.get("refreshed"):
+        line += f", refreshed {result['refreshed']}"
     if outcome == "interrupted" and result.get("interrupted"):
         line += f" ({result['interrupted'].get('label')}; its request stays queued)"
     elif outcome == "failed" and result.get("error"):
