@@ -45,7 +45,7 @@ def git(mirror: str, *args: str) -> str:
 
 
 def repo_name(mirror: str) -> str:
-    """"owner/name" for a mirror at <owner>+<name>/repo (the form the hand-written sets use)."""
+    """The owner/name of a mirror at <owner>+<name>/repo (the form the hand-written sets use)."""
     parts = Path(mirror).resolve().parts
     folder = parts[-2] if parts[-1] == "repo" and len(parts) > 1 else parts[-1]
     return folder.replace("+", "/", 1) if "+" in folder else mirror
