@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
+import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -20,6 +21,11 @@ DATE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
 def _quality(monkeypatch: pytest.MonkeyPatch, *argv: str) -> ModuleType:
     # quality.py reads --split from sys.argv; pytest's own arguments must not leak into it.
     monkeypatch.setattr("sys.argv", ["quality.py", *argv])
+    # It also puts bench/ on sys.path and imports its _common.py: both are undone after the test,
+    # so bench/hooks.py can't shadow anything for the other tests.
+    monkeypatch.setattr("sys.path", [*sys.path])
+    monkeypatch.setitem(sys.modules, "_common", None)  # undone last: the key ends as it was
+    monkeypatch.delitem(sys.modules, "_common")  # a fresh import of bench/_common.py
     spec = importlib.util.spec_from_file_location("bench_quality", BENCH / "quality.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
