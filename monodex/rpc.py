@@ -21,29 +21,16 @@ from monodex import runnerpid
 from monodex.errors import MonodexError, UsageError
 from monodex.paths import Paths
 
-VERSION = 1
-# A request is a few hundred bytes (a search text is capped below), so 1 MiB is generous; before
+# 2: the arguments are a monodex/requests.py request (view by file_id/path + chunks).
+VERSION = 2
+# A request is a few hundred bytes (a search text is capped in requests.py), so 1 MiB is generous; before
 # the bound a 10 MB query took the runner 30 s and 1.5 GB (issue 12).
 MAX_REQUEST = 1024 * 1024
-# A question, or a pasted function to find its like; not a pasted file. JSON escapes a character
-# to at most 12 bytes, so a capped text always fits in MAX_REQUEST.
-MAX_QUERY_CHARS = 16 * 1024
 # How long a client keeps knocking while a live runner does not accept (a burst filled the
 # backlog, it is still loading the model, it is shutting down) before it reports the runner stuck.
 CONNECT_PATIENCE = 10.0
 
 Progress = Callable[[int, int, int], None]
-
-
-def check_query(text: str) -> None:
-    """A search text the CLI, MCP and the runner all accept: not empty, at most MAX_QUERY_CHARS."""
-    if not text.strip():
-        raise UsageError("the search text is empty", "pass --text 'what you are looking for'")
-    if len(text) > MAX_QUERY_CHARS:
-        raise UsageError(
-            f"the search text is {len(text):,} characters; at most {MAX_QUERY_CHARS:,} are searched",
-            "ask in a sentence or paste a function, not a whole file",
-        )
 
 
 def attempt(path: Path, timeout: float = 2.0) -> socket.socket | None:

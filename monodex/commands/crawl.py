@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from monodex import config, context, dispatch, output, paths
+from monodex import config, context, output, paths
+from monodex import requests as rq
 from monodex.commands.common import add_json, add_target, label_of
 from monodex.errors import UsageError
+from monodex.front import route
 from monodex.progress import Progress
 
 
@@ -65,16 +67,12 @@ def run(args: argparse.Namespace) -> int:
         request = crawlrun.Request(entry, label, commit=args.commit, working_dir=args.working_dir)
         result = crawlrun.dry_run(cfg, p, request)
     else:
-        job = {
-            "catalog": catalog,
-            "label": label,
-            "commit": args.commit,
-            "working_dir": args.working_dir,
-            "full": args.full,
-        }
+        job = rq.CrawlRequest(
+            catalog, label, commit=args.commit, working_dir=args.working_dir, full=args.full
+        )
         progress = Progress(enabled=None if not args.json else False)
         try:  # handed to the runner when it is up (it owns the shard), else run here
-            result = dispatch.execute(p, "crawl", job, progress=progress, quiet=args.json)
+            result = route.execute(p, job, progress=progress, quiet=args.json)
         finally:
             progress.done()
     listing = bool(args.files or getattr(args, "verbose", False))
