@@ -30,21 +30,45 @@ DEFAULT_FRESH_SECONDS = 30.0
 class FieldError(UsageError):
     """A bad value of one request field. `problem` and `advice` are format strings written here,
     never holding user text: `{name}` is the field as a surface names it (the request's field name
-    by default, a flag or a parameter once `spelled`), `{value}` the bad value."""
+    by default, a flag or a parameter once `spelled`), `{value}` the bad value, other `{keys}`
+    come from `facts` (JSON values: the error crosses the socket whole, see `wire`)."""
 
     def __init__(
-        self, field: str, problem: str, *, value: Any = None, example: str = "", advice: str = ""
+        self,
+        field: str,
+        problem: str,
+        *,
+        value: Any = None,
+        example: str = "",
+        advice: str = "",
+        facts: Mapping[str, Any] | None = None,
     ) -> None:
         self.field, self.template, self.value = field, problem, value
-        self.example, self.advice = example, advice
+        self.example, self.advice, self.facts = example, advice, dict(facts or {})
         super().__init__(*self._text(lambda f: f, "="))
+
+    def wire(self) -> dict[str, Any]:
+        """What the runner sends, so the client spells the field its own way."""
+        keys = ("field", "template", "value", "example", "advice", "facts")
+        return {k: getattr(self, k) for k in keys}
+
+    @classmethod
+    def from_wire(cls, d: Mapping[str, Any]) -> FieldError:
+        return cls(
+            str(d["field"]),
+            str(d["template"]),
+            value=d.get("value"),
+            example=str(d.get("example") or ""),
+            advice=str(d.get("advice") or ""),
+            facts=d.get("facts") or {},
+        )
 
     def _text(self, name: Callable[[str], str], joiner: str) -> tuple[str, str]:
         called = name(self.field)
-        problem = self.template if "{name}" in self.template else "{name} " + self.template
         hint = f"pass {called}{joiner}{self.example}" if self.example else ""
-        advice = self.advice.format(name=called, value=self.value)
-        return problem.format(name=called, value=self.value), "; ".join(h for h in (hint, advice) if h)
+        advice = self.advice.format(name=called, value=self.value, **self.facts)
+        problem = self.template.format(name=called, value=self.value, **self.facts)
+        return problem, "; ".join(h for h in (hint, advice) if h)
 
     def spelled(self, name: Callable[[str], str], *, joiner: str = " ") -> UsageError:
         """The same error in a surface's words: `name` maps a field to its flag or parameter."""
@@ -60,7 +84,7 @@ def _norm_path(field: str, value: str) -> str:
     if not p or p.startswith("../") or p == "..":
         raise FieldError(
             field,
-            "{value!r} is not a path inside the repository",
+            "invalid {name} {value!r}: not a path inside the repository",
             value=value,
             example="libraries/net",
             advice="give a folder or file relative to the repository root",
@@ -70,13 +94,13 @@ def _norm_path(field: str, value: str) -> str:
 
 def _at_least(field: str, value: float | None, least: float, example: str) -> None:
     if value is not None and value < least:
-        raise FieldError(field, f"must be at least {least:g}, got {value:g}", example=example)
+        raise FieldError(field, f"{{name}} must be at least {least:g}, got {value:g}", example=example)
 
 
 def _one_of(field: str, value: str | None, allowed: tuple[str, ...]) -> None:
     if value is not None and value not in allowed:
         raise FieldError(
-            field, "is {value!r}; use one of: " + ", ".join(allowed), value=value, example=allowed[0]
+            field, "{name} is {value!r}; use one of: " + ", ".join(allowed), value=value, example=allowed[0]
         )
 
 
@@ -271,7 +295,9 @@ class CrawlRequest:
     def __post_init__(self) -> None:
         _names(self.catalog, self.label)
         if self.working_dir and self.commit is not None:  # neither: HEAD
-            raise FieldError("commit", "and the working dir exclude each other", advice="drop one of them")
+            raise FieldError(
+                "commit", "{name} and the working dir exclude each other", advice="drop one of them"
+            )
 
 
 Request = (
@@ -317,11 +343,13 @@ def parse(op: str, args: Mapping[str, Any]) -> Request:
     fields = {f.name: f for f in dataclasses.fields(kind)}
     for key in args:
         if key not in fields:
-            raise FieldError(str(key), f"is not an argument of {op!r}", advice=f"known: {', '.join(fields)}")
+            raise FieldError(
+                str(key), f"{{name}} is not an argument of {op!r}", advice=f"known: {', '.join(fields)}"
+            )
     values = {k: _typed(k, str(fields[k].type), v) for k, v in args.items()}
     missing = [k for k, f in fields.items() if f.default is dataclasses.MISSING and k not in values]
     if missing:
-        raise FieldError(missing[0], f"is required by {op!r}")
+        raise FieldError(missing[0], f"{{name}} is required by {op!r}")
     return kind(**values)
 
 
@@ -343,7 +371,9 @@ def _typed(field: str, annotation: str, value: Any) -> Any:
     elif base == "str" and isinstance(value, str):
         return value
     raise FieldError(
-        field, f"expected {base}, got {type(value).__name__}", advice=f"send {{name}} as JSON {base}"
+        field,
+        f"{{name}}: expected {base}, got {type(value).__name__}",
+        advice=f"send {{name}} as JSON {base}",
     )
 
 

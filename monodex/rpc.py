@@ -2,7 +2,8 @@
 
 One request per connection: the client writes one JSON line {"v", "op", "args"}; the runner
 answers with any number of {"progress": [files, total, chunks]} or {"waiting": text} lines and
-then one {"ok": true, "result": ...} or {"ok": false, "error": {"problem", "hint", "exit"}}.
+then one {"ok": true, "result": ...} or {"ok": false, "error": {"problem", "hint", "exit"}} (plus
+"field" when one request field was bad: the client names it as its surface does).
 A request line is at most MAX_REQUEST bytes. `connect` is the one socket-or-local decision of the
 CLI and MCP: local only when no runner is alive.
 """
@@ -20,11 +21,12 @@ from typing import Any
 from monodex import runnerpid
 from monodex.errors import MonodexError, UsageError
 from monodex.paths import Paths
+from monodex.requests import FieldError
 
 # 2: the arguments are a monodex/requests.py request (view by file_id/path + chunks).
 VERSION = 2
-# A request is a few hundred bytes (a search text is capped in requests.py), so 1 MiB is generous; before
-# the bound a 10 MB query took the runner 30 s and 1.5 GB (issue 12).
+# A request is a few hundred bytes (a search text is capped in requests.py), so 1 MiB is
+# generous; before the bound a 10 MB query took the runner 30 s and 1.5 GB (issue 12).
 MAX_REQUEST = 1024 * 1024
 # How long a client keeps knocking while a live runner does not accept (a burst filled the
 # backlog, it is still loading the model, it is shutting down) before it reports the runner stuck.
@@ -106,6 +108,8 @@ def call(
                     return result
                 else:
                     err = msg.get("error") or {}
+                    if isinstance(err.get("field"), dict):
+                        raise FieldError.from_wire(err["field"])
                     kind = UsageError if err.get("exit") == 2 else MonodexError
                     raise kind(str(err.get("problem", "the runner failed")), str(err.get("hint", "")))
     raise MonodexError(

@@ -157,7 +157,10 @@ class Server:
                 raise request
             return {"ok": True, "result": self.serve(request, send)}
         except MonodexError as exc:
-            return {"ok": False, "error": {"problem": exc.problem, "hint": exc.hint, "exit": exc.exit_code}}
+            error = {"problem": exc.problem, "hint": exc.hint, "exit": exc.exit_code}
+            if isinstance(exc, requests.FieldError):  # the client names the field its own way
+                error["field"] = exc.wire()
+            return {"ok": False, "error": error}
         except ValueError as exc:
             problem = f"malformed request to the runner: {exc}"
             return {"ok": False, "error": {"problem": problem, "hint": "", "exit": 2}}

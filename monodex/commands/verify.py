@@ -53,4 +53,3 @@ def run(args: argparse.Namespace) -> int:
     output.emit(result, as_json=args.json, render=_render)
     # Every `ok: false` left unrepaired fails (indexer.verify.failures; `ok: null` = not checkable).
     return 1 if any(r["ok"] is False and not r.get("ok_after_repair") for r in result["labels"]) else 0
-

@@ -68,7 +68,7 @@ def _labels(p: Paths) -> list[dict[str, Any]]:
         branches = heads[cat.name]
         if branches is None:
             continue
-        row["branch"] = tracked_branch(row["label"], branches)
+        row["branch"] = names.tracked_branch(row["label"], branches)
         row["branch_commit"] = branches.get(row["branch"]) if row["branch"] else None
         if row["branch_commit"]:
             fresh = row["crawl_complete"] and row["branch_commit"] == row["commit_oid"]
@@ -91,20 +91,6 @@ def branch_heads(repo: Path) -> dict[str, str] | None:
         return None
     pairs = (line.split(" ", 1) for line in out.splitlines() if " " in line)
     return {ref.removeprefix("refs/heads/"): oid for oid, ref in pairs}
-
-
-def tracked_branch(label: str, branches: dict[str, str]) -> str | None:
-    """The branch a label tracks: the one of that name, else one the hooks map to it (the rule of
-    indexer/freshness.tracked_branch, over names read without dulwich)."""
-    if label in branches:
-        return label
-    for branch in sorted(branches):
-        try:
-            if names.label_for_branch(branch) == label:
-                return branch
-        except MonodexError:
-            continue
-    return None
 
 
 def _refresh(record: Any, pid: int | None) -> dict[str, Any] | None:
