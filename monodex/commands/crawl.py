@@ -58,15 +58,16 @@ def run(args: argparse.Namespace) -> int:
     p = paths.resolve()
     cfg = config.load(p)
     catalog, label = context.resolve(p, args.catalog, label_of(args))
-    entry = cfg.catalog(catalog)
     if args.files and not args.dry_run:
         raise UsageError("--files lists what a dry run would index", "add --dry-run")
     if args.dry_run:  # reads git only, never the index: no need for the runner
         from monodex.indexer import crawlrun  # heavy: dulwich, tree-sitter
 
+        entry = cfg.catalog(catalog)
         request = crawlrun.Request(entry, label, commit=args.commit, working_dir=args.working_dir)
         result = crawlrun.dry_run(cfg, p, request)
     else:
+        # the op checks the catalog is registered, with the config of whoever runs it
         job = rq.CrawlRequest(
             catalog, label, commit=args.commit, working_dir=args.working_dir, full=args.full
         )

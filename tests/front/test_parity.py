@@ -39,3 +39,34 @@ def test_cli_and_mcp_expose_every_field_of_the_request(command: str, kind: type[
     fields = {f.name for f in dataclasses.fields(kind)}
     assert _cli_options(command) == fields
     assert _mcp_options(command) == fields
+
+
+def _enum(schema: Any) -> list[str] | None:
+    if isinstance(schema, dict):
+        if "enum" in schema:
+            return list(schema["enum"])
+        for v in schema.values():
+            found = _enum(v)
+            if found is not None:
+                return found
+    elif isinstance(schema, list):
+        for v in schema:
+            found = _enum(v)
+            if found is not None:
+                return found
+    return None
+
+
+def test_the_choices_of_kind_and_mode_are_the_requests_everywhere() -> None:
+    """MCP spells the choices as Literal types (its schema needs them): they must stay the request's."""
+
+    async def go() -> Any:
+        async with Client(build(paths.resolve())) as client:
+            return await client.list_tools()
+
+    props = {t.name: t for t in anyio.run(go).tools}["search"].input_schema["properties"]
+    assert _enum(props["kind"]) == list(rq.KINDS) and _enum(props["mode"]) == list(rq.MODES)
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    choices = {a.dest: a.choices for a in sub.choices["search"]._actions if a.choices}
+    assert tuple(choices["kind"]) == rq.KINDS and tuple(choices["mode"]) == rq.MODES
