@@ -47,7 +47,10 @@ def run(args: argparse.Namespace) -> int:
             raise rq.FieldError(
                 "chunks", "{name} and a selection in --id exclude each other", advice="drop one"
             )
-        request = rq.ViewRequest.from_id(catalog, label, args.file_id)
+        try:
+            request = rq.ViewRequest.from_id(catalog, label, args.file_id)
+        except rq.FieldError as exc:  # the file_id and the selection were both typed as --id
+            raise exc.spelled(lambda _: "--id") from None
     else:
         request = rq.ViewRequest(catalog, label, file_id=args.file_id, path=args.path, chunks=args.chunks)
     result = route.execute(p, request, quiet=args.json)

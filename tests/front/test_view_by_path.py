@@ -40,5 +40,7 @@ def test_view_by_path_reads_what_view_by_id_reads(git_repo, capsys) -> None:  # 
     assert code == 2 and "invalid --chunks '3-1'" in err and "chunks count from 1" in err
     code, _, err = _json(capsys, "view", "--path", "src/nope.ts")
     assert code == 2 and "src/nope.ts is not indexed" in err
+    code, _, err = _json(capsys, "view", "--id", f"{by_path['file_id']}:3-1")
+    assert code == 2 and "invalid --id '3-1'" in err and "chunks count from 1" in err
     code, _, err = _json(capsys, "view", "--id", "xyz")
     assert code == 2 and "invalid --id 'xyz'" in err
