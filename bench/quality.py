@@ -346,6 +346,7 @@ def raw(
     from monodex.indexer.store.edge import EdgeStore
 
     from monodex import config, paths
+    from monodex.requests import SearchRequest
 
     p = paths.resolve()
     cfg = config.load(p)
@@ -358,7 +359,7 @@ def raw(
         print(f"{name}: bare-text index crawled in {time.perf_counter() - t0:.0f} s", flush=True)
         rows = []
         for q in qs:
-            found = ops.run(s, "search", {"catalog": name, "label": "main", "text": q["query"], "limit": 10})
+            found = ops.run(s, SearchRequest(name, "main", q["query"]))
             rows.append(metrics([r["relative_path"] for r in found["results"]], q["relevant"]))
     store.close()
     return mean(rows)
@@ -390,17 +391,16 @@ def latency(name: str, texts: list[str]) -> None:
     from monodex.indexer.session import Session
 
     from monodex import config, paths
+    from monodex.requests import SearchRequest
 
     p = paths.resolve()
     with Session(config.load(p), p) as s:
         for mode in ("hybrid", "dense", "lexical"):
-            ops.run(
-                s, "search", {"catalog": name, "label": "main", "text": "warm up", "limit": 10, "mode": mode}
-            )
+            ops.run(s, SearchRequest(name, "main", "warm up", mode=mode))
             samples = []
             for t in texts:
                 t0 = time.perf_counter()
-                ops.run(s, "search", {"catalog": name, "label": "main", "text": t, "limit": 10, "mode": mode})
+                ops.run(s, SearchRequest(name, "main", t, mode=mode))
                 samples.append(time.perf_counter() - t0)
             ordered = sorted(samples)
             p95 = ordered[round(0.95 * (len(ordered) - 1))]

@@ -61,7 +61,7 @@ def test_heavy_dependencies_have_one_importer_each() -> None:
         "tree_sitter": {"indexer/chunkers/typescript.py"},
         "tree_sitter_typescript": {"indexer/chunkers/typescript.py"},
         "apscheduler": {"scheduler/runner.py"},
-        "mcp": {"monodex/mcp_server.py"},
+        "mcp": {"monodex/front/mcp.py"},
     }
     everything = set()
     for folder in ("monodex", "hooks", "scheduler", "indexer", "systemd"):
@@ -76,3 +76,24 @@ def test_cli_start_imports_no_heavy_dependency() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     loaded = set(out.strip().split(","))
     assert not {m for m in loaded if m.split(".")[0] in HEAVY}
+
+
+def test_the_kernel_imports_no_component_and_no_sdk() -> None:
+    """monodex/*.py is the kernel every part may import: it reaches into none of them."""
+    banned = ("monodex.indexer", "monodex.scheduler", "monodex.front", "mcp", "pydantic")
+    kernel = {(f, m) for f, m in _imports(ROOT / "monodex") if f.count("/") == 1}
+    bad = [(f, m) for f, m in kernel if any(m == b or m.startswith(b + ".") for b in banned)]
+    assert bad == []
+
+
+def test_the_front_reaches_the_indexer_only_through_the_executor() -> None:
+    """The index is reached through one door: route.py (socket or local); commands that never
+    touch the index (a dry run, chunk, doctor's file checks) may call the indexer directly."""
+    found = _imports(ROOT / "monodex" / "front") | _imports(ROOT / "monodex" / "commands")
+    users = {f for f, m in found if m.startswith("monodex.indexer")}
+    assert users <= {
+        "monodex/front/route.py",
+        "monodex/commands/crawl.py",  # --dry-run reads git only, never the index
+        "monodex/commands/chunk.py",  # chunks a file: no index
+        "monodex/commands/doctor.py",  # checks the model files and repositories themselves
+    }
