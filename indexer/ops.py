@@ -9,9 +9,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from monodex.indexer import crawlrun, gc, labelmeta
-from monodex.indexer import search as searching
+from monodex.indexer.points import labelmeta
+from monodex.indexer.read import search as searching
 from monodex.indexer.session import Session
+from monodex.indexer.upkeep import gc
+from monodex.indexer.write import crawlrun
 
 from monodex import names
 from monodex.errors import UsageError
@@ -33,7 +35,8 @@ class _LazyQueryEmbedder:
 def search(s: Session, a: dict[str, Any], _p: Progress | None, _c: threading.Event | None) -> dict[str, Any]:
     """Results plus the label's freshness; `fresh` (seconds) waits for the label to reflect its
     branch first; `max_tokens` packs the results into that budget."""
-    from monodex.indexer import budget, freshness
+    from monodex.indexer.read import budget
+    from monodex.indexer.write import freshness
 
     cat = s.config().catalog(a["catalog"])
     max_tokens = a.get("max_tokens")
@@ -56,7 +59,7 @@ def search(s: Session, a: dict[str, Any], _p: Progress | None, _c: threading.Eve
     )
     results = found["results"]
     if not results and (filters.lang or filters.package):
-        from monodex.indexer import filterhints
+        from monodex.indexer.read import filterhints
 
         filterhints.check(s.store, catalog=a["catalog"], label=a["label"], filters=filters)
     if fresh is None:
@@ -82,7 +85,7 @@ def view(s: Session, a: dict[str, Any], _p: Progress | None, _c: threading.Event
 def _registered_or_left(s: Session, catalog: str) -> None:
     """A registered catalog, or one removed from config.json whose labels or chunks are still in
     the index (so they can be listed, removed and collected); else the unknown-catalog error."""
-    from monodex.indexer.labelmeta import LABEL_METADATA
+    from monodex.indexer.points.labelmeta import LABEL_METADATA
     from monodex.indexer.store.base import Filter, Match, MatchAny
 
     cfg = s.config()
@@ -130,7 +133,7 @@ def _name(validate: Callable[[str], str], kind: str, value: Any) -> str:
 def remove_label(
     s: Session, a: dict[str, Any], _p: Progress | None, _c: threading.Event | None
 ) -> dict[str, Any]:
-    from monodex.indexer import lifecycle
+    from monodex.indexer.upkeep import lifecycle
 
     _registered_or_left(s, a["catalog"])
     return lifecycle.remove_label(s.store, s.paths, a["catalog"], a["label"])
@@ -140,7 +143,7 @@ def purge_catalog(
     s: Session, a: dict[str, Any], _p: Progress | None, _c: threading.Event | None
 ) -> dict[str, Any]:
     """Every label of the catalog removed, then its leftovers collected (`catalog rm --purge`)."""
-    from monodex.indexer import lifecycle
+    from monodex.indexer.upkeep import lifecycle
 
     catalog = a["catalog"]
     _registered_or_left(s, catalog)
@@ -148,7 +151,7 @@ def purge_catalog(
 
 
 def verify(s: Session, a: dict[str, Any], _p: Progress | None, _c: threading.Event | None) -> dict[str, Any]:
-    from monodex.indexer import verify as verifying
+    from monodex.indexer.upkeep import verify as verifying
 
     return verifying.verify(
         s, catalog=a.get("catalog"), label=a.get("label"), repair_drift=bool(a.get("repair"))

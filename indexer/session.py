@@ -28,7 +28,7 @@ def store(cfg: Config, paths: Paths) -> Store:
 
 
 def engine(cfg: Config) -> Engine:
-    from monodex.indexer.embed import Embedder, spec_for
+    from monodex.indexer.embed.model import Embedder, spec_for
     from monodex.indexer.engine import Engine
 
     spec = spec_for(cfg.embedder.model)

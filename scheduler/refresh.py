@@ -8,9 +8,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from monodex.indexer import crawlrun, gc, gitobjects
-from monodex.indexer.crawl import Progress
+from monodex.indexer.git import gitobjects
 from monodex.indexer.session import Session
+from monodex.indexer.upkeep import gc
+from monodex.indexer.write import crawlrun
+from monodex.indexer.write.crawl import Progress
 
 from monodex.errors import MonodexError
 from monodex.spool import Request
@@ -59,7 +61,7 @@ def collect_garbage(s: Session) -> dict[str, Any]:
 def verify_labels(s: Session, stop: threading.Event) -> dict[str, Any]:
     """Nightly: drop labels whose branch is gone (catalogs with prune_labels), then verify every
     label from git and repair any drift found."""
-    from monodex.indexer import lifecycle, verify
+    from monodex.indexer.upkeep import lifecycle, verify
 
     cfg = s.config()
     pruned = []

@@ -34,6 +34,8 @@ def _imports(folder: Path) -> set[tuple[str, str]]:
         for node in ast.walk(ast.parse(file.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module:
                 found.add((str(file.relative_to(ROOT)), node.module))
+                # `from monodex.indexer import session` imports monodex.indexer.session too
+                found.update((str(file.relative_to(ROOT)), f"{node.module}.{a.name}") for a in node.names)
             elif isinstance(node, ast.Import):
                 found.update((str(file.relative_to(ROOT)), a.name) for a in node.names)
     return found
@@ -53,9 +55,9 @@ def test_dependencies_point_one_way() -> None:
 
 def test_heavy_dependencies_have_one_importer_each() -> None:
     owners = {
-        "dulwich": {"indexer/gitobjects.py"},
-        "onnxruntime": {"indexer/embed.py"},
-        "tokenizers": {"indexer/embed.py"},
+        "dulwich": {"indexer/git/gitobjects.py"},
+        "onnxruntime": {"indexer/embed/model.py"},
+        "tokenizers": {"indexer/embed/model.py"},
         "qdrant_edge": {"indexer/store/edge.py"},
         "qdrant_client": {"indexer/store/server.py"},
         "tree_sitter": {"indexer/chunkers/typescript.py"},
@@ -76,3 +78,83 @@ def test_cli_start_imports_no_heavy_dependency() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     loaded = set(out.strip().split(","))
     assert not {m for m in loaded if m.split(".")[0] in HEAVY}
+
+
+# The indexer's rooms (subpackages of indexer/, or the modules at its top) and the rooms each may
+# import: dependencies point one way, from the front (ops) down to the store, chunkers and model.
+ROOMS: dict[str, set[str]] = {
+    "store": set(),  # the Store Protocol and its two Qdrant adapters
+    "chunkers": set(),  # source text -> chunks
+    "embed": set(),  # the model: its spec, its sha256 stamp, the ONNX run
+    "models": set(),  # package data only
+    "points": {"store", "chunkers"},  # the point schema: ids, payloads, label metadata, filters
+    "git": {"points"},  # reading git and planning what a label holds
+    "read": {"points", "store", "chunkers"},  # search, ranking, token budgets
+    "engine": {"chunkers", "embed"},  # the chunkers and the model as one implementation
+    "session": {"store", "embed", "engine"},  # opening the heavy parts from config
+    "write": {"git", "points", "store", "chunkers", "embed", "engine", "session"},  # crawls, freshness
+    "upkeep": {"write", "read", "git", "points", "store", "chunkers", "session"},  # gc, verify, removal
+    "ops": {"write", "read", "upkeep", "points", "store", "session"},  # the front layer's entry
+}
+
+
+def _room(file: str) -> str:
+    """indexer/git/plan.py -> git; indexer/session.py -> session."""
+    parts = Path(file).relative_to("indexer").parts
+    return parts[0] if len(parts) > 1 else Path(parts[0]).stem
+
+
+def test_every_indexer_module_is_in_a_room() -> None:
+    rooms = {_room(str(f.relative_to(ROOT))) for f in (ROOT / "indexer").rglob("*.py")}
+    assert rooms - {"__init__"} <= ROOMS.keys()
+
+
+def test_rooms_import_only_rooms_below_them() -> None:
+    bad = []
+    for file, module in _imports(ROOT / "indexer"):
+        if not module.startswith("monodex.indexer."):
+            continue
+        room, target = _room(file), module.split(".")[2]
+        if target != room and target not in ROOMS[room]:
+            bad.append((file, module))
+    assert bad == []
+
+
+def test_room_rules_have_no_cycle() -> None:
+    seen: set[str] = set()
+
+    def visit(room: str, path: tuple[str, ...]) -> None:
+        assert room not in path, path + (room,)
+        if room not in seen:
+            for below in ROOMS[room]:
+                visit(below, path + (room,))
+            seen.add(room)
+
+    for room in ROOMS:
+        visit(room, ())
+
+
+def test_each_room_reads_in_one_sitting() -> None:
+    """A room is small enough to read in one go; past this, split it by concept."""
+    lines: dict[str, int] = {}
+    for f in (ROOT / "indexer").rglob("*.py"):
+        room = _room(str(f.relative_to(ROOT)))
+        lines[room] = lines.get(room, 0) + len(f.read_text().splitlines())
+    assert {r: n for r, n in lines.items() if n > 1500} == {}
+
+
+# The kernel (monodex/*.py) is what the hook path and every command load first: stdlib, structlog
+# and itself. Front-layer files waiting for their move out of the kernel (issue 13, h/front):
+KERNEL_ALLOWED_FOR_NOW = {"monodex/dispatch.py", "monodex/mcp_server.py"}
+NOT_IN_KERNEL = ("monodex.indexer", "monodex.scheduler", "mcp", "mcp_types", "pydantic")
+
+
+def test_kernel_imports_no_component() -> None:
+    bad = [
+        (f, m)
+        for f, m in _imports(ROOT / "monodex")
+        if Path(f).parent == Path("monodex")
+        and f not in KERNEL_ALLOWED_FOR_NOW
+        and (m in NOT_IN_KERNEL or m.startswith(tuple(p + "." for p in NOT_IN_KERNEL)))
+    ]
+    assert bad == []

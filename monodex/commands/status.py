@@ -98,8 +98,8 @@ def _job_line(name: str, job: dict[str, Any]) -> str:
 
 def _labels(p: paths.Paths) -> list[dict[str, Any]]:
     from monodex.errors import MonodexError
-    from monodex.indexer import gitobjects
-    from monodex.indexer.freshness import tracked_branch
+    from monodex.indexer.git import gitobjects
+    from monodex.indexer.write.freshness import tracked_branch
 
     cfg = config.load(p)
     try:

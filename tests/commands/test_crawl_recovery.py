@@ -7,11 +7,14 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from monodex.indexer import crawlpolicy, gc, gitobjects, labelmeta, session
-from monodex.indexer.crawl import Crawl, CrawlSettings, CrawlTarget
-from monodex.indexer.labelmeta import CODE
-from monodex.indexer.plan import plan_commit
+from monodex.indexer import session
+from monodex.indexer.git import crawlpolicy, gitobjects
+from monodex.indexer.git.plan import plan_commit
+from monodex.indexer.points import labelmeta
+from monodex.indexer.points.labelmeta import CODE
 from monodex.indexer.store.base import Filter, Match, Point
+from monodex.indexer.upkeep import gc
+from monodex.indexer.write.crawl import Crawl, CrawlSettings, CrawlTarget
 
 from monodex import config, paths
 from monodex.errors import MonodexError

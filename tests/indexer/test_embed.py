@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import onnx
 import pytest
-from monodex.indexer.embed import (
+from monodex.indexer.embed.model import (
     DEFAULT_EMBEDDER_ID,
     DEFAULT_SHA256,
     Embedder,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from monodex.indexer import labelmeta
-from monodex.indexer.labelmeta import CODE
+from monodex.indexer.points import labelmeta
+from monodex.indexer.points.labelmeta import CODE
 from monodex.indexer.store.base import Filter, Match, Store
 
 # A label whose crawl was marked in progress this recently may still be writing its files.

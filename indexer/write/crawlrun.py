@@ -9,14 +9,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from monodex.indexer import chunkers, crawlpolicy, gitobjects, identity, labelmeta
+from monodex.indexer import chunkers
 from monodex.indexer.chunkers.base import FileContext
-from monodex.indexer.crawl import Crawl, CrawlSettings, CrawlSummary, CrawlTarget, Progress, file_info
-from monodex.indexer.delta import plan_delta
-from monodex.indexer.gitobjects import GitRepo
-from monodex.indexer.labelmeta import LabelState
-from monodex.indexer.plan import Plan, plan_commit, plan_working_dir
+from monodex.indexer.git import crawlpolicy, gitobjects
+from monodex.indexer.git.delta import plan_delta
+from monodex.indexer.git.gitobjects import GitRepo
+from monodex.indexer.git.plan import Plan, plan_commit, plan_working_dir
+from monodex.indexer.points import identity, labelmeta
+from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.session import Session
+from monodex.indexer.write.crawl import Crawl, CrawlSettings, CrawlSummary, CrawlTarget, Progress, file_info
 
 from monodex import jsonfile, known_labels
 from monodex.config import Catalog, Config
@@ -166,7 +168,7 @@ def crawl(s: Session, req: Request, *, progress: Progress | None = None, cancel:
 def dry_run(cfg: Config, paths: Paths, req: Request) -> dict[str, Any]:
     """What a crawl would index: no model, no store; chunks are counted for real."""
     from monodex.indexer import chunkers
-    from monodex.indexer.embed import spec_for
+    from monodex.indexer.embed.model import spec_for
 
     plan, _ = _plan(paths, req)
     budget = chunkers.budget_for(spec_for(cfg.embedder.model).max_tokens)

@@ -26,14 +26,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from monodex.indexer import crawlpolicy, crawlrun, gc, gitobjects, labelmeta
 from monodex.indexer.chunkers.base import FileContext
-from monodex.indexer.crawl import file_info
-from monodex.indexer.identity import chunk_point_id
-from monodex.indexer.labelmeta import CODE, LabelState
-from monodex.indexer.plan import plan_commit
+from monodex.indexer.git import crawlpolicy, gitobjects
+from monodex.indexer.git.plan import plan_commit
+from monodex.indexer.points import labelmeta
+from monodex.indexer.points.identity import chunk_point_id
+from monodex.indexer.points.labelmeta import CODE, LabelState
 from monodex.indexer.session import Session
 from monodex.indexer.store.base import Filter, IsEmpty, Match
+from monodex.indexer.upkeep import gc
+from monodex.indexer.write import crawlrun
+from monodex.indexer.write.crawl import file_info
 
 from monodex.config import Catalog
 from monodex.errors import MonodexError
@@ -179,7 +182,7 @@ def verify(
         return {"labels": []}
     states = [st for st in labelmeta.list_all(s.store, catalog) if label is None or st.label == label]
     if label is not None and not states:
-        from monodex.indexer.search import require_label
+        from monodex.indexer.points.labelmeta import require_label
 
         require_label(s.store, catalog or "", label)
     rows = []

@@ -11,14 +11,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from monodex.indexer import labelmeta, membership
 from monodex.indexer.chunkers.base import FileContext
-from monodex.indexer.identity import chunk_point_id, file_id
-from monodex.indexer.labelmeta import CODE
-from monodex.indexer.payloads import FileInfo, chunk_payload, embed_text
-from monodex.indexer.pipeline import _DONE, EmbedLoop, FileJob, Uploader
-from monodex.indexer.sources import Reader, SourceFile
+from monodex.indexer.git.sources import Reader, SourceFile
+from monodex.indexer.points import labelmeta
+from monodex.indexer.points.identity import chunk_point_id, file_id
+from monodex.indexer.points.labelmeta import CODE
+from monodex.indexer.points.payloads import FileInfo, chunk_payload, embed_text
 from monodex.indexer.store.base import Filter, Match, MatchAny, Store
+from monodex.indexer.write import membership
+from monodex.indexer.write.pipeline import _DONE, EmbedLoop, FileJob, Uploader
 
 from monodex.errors import MonodexError
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from monodex.indexer.identity import label_point_id
+from monodex.indexer.points.identity import label_point_id
 from monodex.indexer.store.base import Filter, Match, Point, Store
+
+from monodex.errors import MonodexError, UsageError
 
 CODE = "code"
 LABEL_METADATA = "label-metadata"
@@ -70,6 +72,20 @@ def target_commit(state: LabelState) -> str:
     if state.crawl_complete:
         return state.commit_oid
     return str(state.extra.get("target_commit_oid") or state.commit_oid)
+
+
+def require_label(store: Store, catalog: str, label: str) -> LabelState:
+    """The label's metadata, or an error that says what to run."""
+    crawl = f"monodex crawl --catalog {catalog} --label {label} --commit HEAD"
+    if store.info() is None:
+        raise MonodexError("the index is empty", f"index something first: '{crawl}'")
+    state = read(store, f"{catalog}:{label}")
+    if state is None:
+        raise UsageError(
+            f"label {label!r} of catalog {catalog!r} is not indexed",
+            f"see 'monodex labels' for what is indexed, or run '{crawl}'",
+        )
+    return state
 
 
 def read(store: Store, label_id: str) -> LabelState | None:

@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from monodex.indexer.labelmeta import CODE
+from monodex.indexer.points.labelmeta import CODE
 from monodex.indexer.store.base import Filter, Match, MatchAny, Record, Store
 
 _FILE_BATCH = 256

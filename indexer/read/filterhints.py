@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import difflib
 
-from monodex.indexer import labelmeta
-from monodex.indexer.search import Filters
+from monodex.indexer.points import labelmeta
+from monodex.indexer.read.search import Filters
 from monodex.indexer.store.base import Filter, Match, Store
 
 from monodex.errors import UsageError

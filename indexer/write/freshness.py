@@ -12,10 +12,12 @@ import threading
 import time
 from typing import Any
 
-from monodex.indexer import crawlrun, gitobjects, labelmeta
-from monodex.indexer.crawl import Interrupted
-from monodex.indexer.labelmeta import LabelState
+from monodex.indexer.git import gitobjects
+from monodex.indexer.points import labelmeta
+from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.session import Session
+from monodex.indexer.write import crawlrun
+from monodex.indexer.write.crawl import Interrupted
 
 from monodex import names, spool
 from monodex.config import Catalog
@@ -96,7 +98,7 @@ def wait_fresh(s: Session, catalog: Catalog, label: str, seconds: float) -> dict
 
 
 def _state(s: Session, catalog: Catalog, label: str) -> LabelState:
-    from monodex.indexer.search import require_label
+    from monodex.indexer.points.labelmeta import require_label
 
     return require_label(s.store, catalog.name, label)
 

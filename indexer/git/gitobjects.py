@@ -23,7 +23,7 @@ from dulwich.errors import NotGitRepository, NotTreeError
 from dulwich.object_store import tree_lookup_path
 from dulwich.objects import Commit, Tag, Tree
 from dulwich.repo import Repo
-from monodex.indexer import packsizes
+from monodex.indexer.git import packsizes
 
 from monodex.errors import MonodexError, UsageError
 

@@ -7,15 +7,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from monodex.indexer import labelmeta, lexical
-from monodex.indexer import ranking as ranking_
 from monodex.indexer.chunkers import POINT_FORMAT
 from monodex.indexer.chunkers.base import CHUNK_KINDS
-from monodex.indexer.labelmeta import CODE, LabelState
+from monodex.indexer.points import labelmeta, lexical
+from monodex.indexer.points.labelmeta import CODE
+from monodex.indexer.points.labelmeta import require_label as require_label  # ops.py: search.require_label
+from monodex.indexer.read import ranking as ranking_
 from monodex.indexer.store.base import Condition, Filter, Match, MatchAny, SparseVector, Store
 
 from monodex import rpc
-from monodex.errors import MonodexError, UsageError
+from monodex.errors import UsageError
 
 RESULT_FIELDS = (
     "file_id",
@@ -34,20 +35,6 @@ RESULT_FIELDS = (
 
 class QueryEmbedder(Protocol):
     def embed_query(self, text: str) -> Sequence[float]: ...
-
-
-def require_label(store: Store, catalog: str, label: str) -> LabelState:
-    """The label's metadata, or an error that says what to run."""
-    crawl = f"monodex crawl --catalog {catalog} --label {label} --commit HEAD"
-    if store.info() is None:
-        raise MonodexError("the index is empty", f"index something first: '{crawl}'")
-    state = labelmeta.read(store, f"{catalog}:{label}")
-    if state is None:
-        raise UsageError(
-            f"label {label!r} of catalog {catalog!r} is not indexed",
-            f"see 'monodex labels' for what is indexed, or run '{crawl}'",
-        )
-    return state
 
 
 @dataclass(frozen=True)
