@@ -13,24 +13,25 @@ from monodex.indexer.session import Session
 from monodex.indexer.upkeep import gc
 from monodex.indexer.write import crawlrun
 from monodex.indexer.write.crawl import Progress
+from monodex.indexer.write.request import Request
 
+from monodex import names, spool
 from monodex.errors import MonodexError
-from monodex.spool import Request
 
 
 def refresh_label(
     s: Session,
-    request: Request,
+    request: spool.Request,
     cancel: threading.Event | None = None,
     *,
     progress: Progress | None = None,
 ) -> dict[str, Any]:
     catalog = s.config().catalog(request.catalog)
-    req = crawlrun.Request(catalog, request.label, target_commit(catalog.path, request))
+    req = Request.from_spool(catalog, request, target_commit(catalog.path, request))
     return crawlrun.crawl(s, req, progress=progress, cancel=cancel).as_json()
 
 
-def target_commit(repo_path: Path, request: Request) -> str:
+def target_commit(repo_path: Path, request: spool.Request) -> str:
     """Where the label's branch is now; the request's commit once the branch is gone.
 
     Hooks write their entries in the background, so two commits in a row can land in either
@@ -72,7 +73,7 @@ def verify_labels(s: Session, stop: threading.Event) -> dict[str, Any]:
             try:
                 for label in lifecycle.branchless_labels(s.store, cat):
                     lifecycle.remove_label(s.store, s.paths, cat.name, label)
-                    pruned.append(f"{cat.name}:{label}")
+                    pruned.append(names.label_id(cat.name, label))
             except MonodexError as exc:
                 pruned.append(f"{cat.name}: {exc.problem}")
     result = verify.verify(s, repair_drift=True, should_stop=stop.is_set)

@@ -9,13 +9,13 @@ from typing import Any, Protocol
 
 from monodex.indexer.chunkers import POINT_FORMAT
 from monodex.indexer.chunkers.base import CHUNK_KINDS
+from monodex.indexer.points import filters as stored
 from monodex.indexer.points import labelmeta, lexical
-from monodex.indexer.points.labelmeta import CODE
 from monodex.indexer.points.labelmeta import require_label as require_label  # ops.py: search.require_label
 from monodex.indexer.read import ranking as ranking_
 from monodex.indexer.store.base import Condition, Filter, Match, MatchAny, SparseVector, Store
 
-from monodex import rpc
+from monodex import names, rpc
 from monodex.errors import UsageError
 
 RESULT_FIELDS = (
@@ -156,8 +156,7 @@ def search(
                 "this label predates lexical vectors, so the search was dense only; "
                 f"for hybrid search run '{recrawl}'"
             )
-    base = labelmeta.code_filter(catalog, f"{catalog}:{label}")
-    flt = Filter(must=(*base.must, *filters.conditions()))
+    flt = stored.label_chunks(names.label_id(catalog, label), *filters.conditions())
     n = _candidates(limit, ranking.per_file)
     dense = embedder.embed_query(text) if mode != "lexical" else None
     sparse = lexical.query_vector(text) if mode != "dense" else None
@@ -236,13 +235,8 @@ def file_id_at(store: Store, *, catalog: str, label: str, path: str) -> str:
     """The file_id of `path` in the label, or an error saying the path is not indexed there."""
     require_label(store, catalog, label)
     rel = _norm_path(path)
-    flt = Filter(
-        must=(
-            *labelmeta.code_filter(catalog, f"{catalog}:{label}").must,
-            Match("relative_path", rel),
-            Match("chunk_ordinal", 1),
-        )
-    )
+    lid = names.label_id(catalog, label)
+    flt = stored.label_chunks(lid, Match("relative_path", rel), Match("chunk_ordinal", 1))
     for record in store.scroll(flt):
         return str(record.payload["file_id"])
     raise UsageError(
@@ -253,12 +247,7 @@ def file_id_at(store: Store, *, catalog: str, label: str, path: str) -> str:
 
 def view(store: Store, *, catalog: str, label: str, selector: Selector) -> dict[str, Any]:
     require_label(store, catalog, label)
-    flt = Filter(
-        must=(
-            *labelmeta.code_filter(catalog, f"{catalog}:{label}").must,
-            Match("file_id", selector.file_id),
-        )
-    )
+    flt = stored.label_chunks(names.label_id(catalog, label), Match("file_id", selector.file_id))
     chunks = sorted((r.payload for r in store.scroll(flt)), key=lambda p: int(p["chunk_ordinal"]))
     if not chunks:
         raise UsageError(
@@ -300,7 +289,7 @@ def labels(store: Store, catalog: str | None = None) -> list[dict[str, Any]]:
         return []
     rows = []
     for s in labelmeta.list_all(store, catalog):
-        count = store.count(Filter(must=(Match("source_type", CODE), Match("active_label_ids", s.label_id))))
+        count = store.count(stored.label_chunks(s.label_id))
         rows.append(
             {
                 "catalog": s.catalog,

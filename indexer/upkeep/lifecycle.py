@@ -21,10 +21,11 @@ def remove_label(store: Store, paths: Paths, catalog: str, label: str) -> dict[s
     """Membership removed from every chunk (chunks left with no label deleted), then the
     metadata point: a crash in between leaves a label that lists no chunks, and rm again works."""
     require_label(store, catalog, label)
-    report = membership.remove_label(store, f"{catalog}:{label}")
-    labelmeta.delete(store, f"{catalog}:{label}")
+    lid = names.label_id(catalog, label)
+    report = membership.remove_label(store, lid)
+    labelmeta.delete(store, lid)
     known_labels.remove(paths.state_dir, catalog, label)  # hooks stop tracking its branch
-    logs.get("monodex.labels").info("label.removed", label=f"{catalog}:{label}", chunks=report.points_deleted)
+    logs.get("monodex.labels").info("label.removed", label=lid, chunks=report.points_deleted)
     return {
         "catalog": catalog,
         "label": label,
