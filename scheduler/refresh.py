@@ -51,12 +51,9 @@ def collect_garbage(s: Session) -> dict[str, Any]:
     reports = {
         name: gc.collect(s.store, name, dry_run=False, now=time.time()).as_json() for name in cfg.catalogs
     }
-    optimize = getattr(s.store, "optimize", None)
-    if optimize is not None:  # Edge builds its HNSW and merges segments only when asked; nights are idle
-        started = time.monotonic()
-        optimize()
-        return {"catalogs": reports, "optimize_seconds": round(time.monotonic() - started, 2)}
-    return {"catalogs": reports}
+    started = time.monotonic()
+    s.store.optimize()  # Edge builds its HNSW and merges segments only when asked; nights are idle
+    return {"catalogs": reports, "optimize_seconds": round(time.monotonic() - started, 2)}
 
 
 def verify_labels(s: Session, stop: threading.Event) -> dict[str, Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -158,3 +159,15 @@ def test_kernel_imports_no_component() -> None:
         and (m in NOT_IN_KERNEL or m.startswith(tuple(p + "." for p in NOT_IN_KERNEL)))
     ]
     assert bad == []
+
+
+def test_only_paths_reads_the_xdg_folders_and_home() -> None:
+    """monodex.paths is the one reader of XDG_* and HOME: every location comes from Paths."""
+    reads = re.compile(r"Path\.home\(|environ\b[^\n]*[\"'](?:XDG_\w+|HOME)[\"']")
+    readers = {
+        str(f.relative_to(ROOT))
+        for folder in ("monodex", "hooks", "scheduler", "indexer", "systemd")
+        for f in (ROOT / folder).rglob("*.py")
+        if reads.search(f.read_text())
+    }
+    assert readers == {"monodex/paths.py"}
