@@ -27,12 +27,16 @@ def store(cfg: Config, paths: Paths) -> Store:
     return open_store(cfg.qdrant, paths)
 
 
-def engine(cfg: Config) -> Engine:
-    from monodex.indexer.embed.model import Embedder, spec_for
+def engine(cfg: Config, paths: Paths | None = None) -> Engine:
+    from monodex.indexer.embed.model import Embedder
+    from monodex.indexer.embed.spec import spec_for
     from monodex.indexer.engine import Engine
 
     spec = spec_for(cfg.embedder.model)
-    return Engine(Embedder(spec, threads=cfg.embedder.threads, batch_size=cfg.embedder.batch_size))
+    stamps = paths.model_stamp_dir if paths else None
+    return Engine(
+        Embedder(spec, threads=cfg.embedder.threads, batch_size=cfg.embedder.batch_size, stamp_dir=stamps)
+    )
 
 
 class Session:
@@ -81,7 +85,7 @@ class Session:
     def engine(self) -> Engine:
         with self._open:
             if self._engine is None:
-                self._engine = engine(self.cfg)
+                self._engine = engine(self.cfg, self.paths)
             return self._engine
 
     def close(self) -> None:

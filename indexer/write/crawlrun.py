@@ -131,7 +131,7 @@ def crawl(s: Session, req: Request, *, progress: Progress | None = None, cancel:
 
 def dry_run(cfg: Config, paths: Paths, req: Request) -> dict[str, Any]:
     """What a crawl would index: no model, no store; chunks are counted for real."""
-    from monodex.indexer.embed.model import spec_for
+    from monodex.indexer.embed.spec import spec_for
 
     source = open_source(req.catalog, paths)
     plan = source.working_dir() if req.working_dir else source.at_commit(source.resolve(req.commit))

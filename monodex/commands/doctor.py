@@ -29,7 +29,8 @@ def _check(name: str, fn: Callable[[], tuple[str, str, str]]) -> Check:
 
 
 def _model(cfg: config.Config) -> tuple[str, str, str]:
-    from monodex.indexer.embed.model import check_files, spec_for
+    from monodex.indexer.embed.spec import spec_for
+    from monodex.indexer.embed.stamp import check_files
 
     spec = spec_for(cfg.embedder.model)
     check_files(spec)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from monodex.indexer.embed.model import default_spec
+from monodex.indexer.embed.spec import default_spec
 from monodex.indexer.read import budget
 from tokenizers import Tokenizer
 
