@@ -74,6 +74,13 @@ def test_heavy_dependencies_have_one_importer_each() -> None:
         assert importers <= allowed, (module, importers - allowed)
 
 
+def test_the_model_spec_and_stamp_load_no_model_runtime() -> None:
+    """A dry run and doctor read the model's spec and check its files without onnxruntime."""
+    code = "import sys, monodex.indexer.embed.spec, monodex.indexer.embed.stamp; print(','.join(sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert not {m for m in out.strip().split(",") if m.split(".")[0] in HEAVY}
+
+
 def test_cli_start_imports_no_heavy_dependency() -> None:
     code = "import sys, monodex.main; print(','.join(sorted(m for m in sys.modules)))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
