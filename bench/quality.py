@@ -1,6 +1,12 @@
 """Search quality on the evaluation set in bench/eval/, every mode side by side with baselines.
 
-Usage: .venv/bin/python bench/quality.py [sparo|rushstack ...] [--raw-variant]
+Usage: .venv/bin/python bench/quality.py [sparo|rushstack|pnpm ...] [--raw-variant] [--split tune|test|all]
+
+Every query belongs to one split, fixed by a hash of its id (`split_of`): `tune` (the default) is
+what ranking changes are tried on; `test` is run only to report a change already chosen, and a
+change that helps `tune` but not `test` is not kept (issue 14). `--split all` reports both,
+side by side. A target in HELD_OUT (pnpm, the third repository) has no tune half: nothing was
+ever tuned on it, so every one of its queries is `test` (`bench/quality.py pnpm --split test`).
 
 For each target: crawl (kept under bench/.work/xdg-<target>, so a second run reuses it), start the
 runner, and run every query through the real CLI (`monodex search --json`, answered over the
@@ -16,6 +22,7 @@ path / package / symbol header) and scores it: the effect of the contextual embe
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
@@ -66,19 +73,63 @@ TARGETS = {
             "patternsToKeep": [],
         },
     ),
+    "pnpm": (
+        "pnpm+pnpm",
+        "36e5ae6ac8d03743442f083680fa3015e4a774b3",
+        {  # the TypeScript CLI's packages under pnpm11/ (tests included) and root docs; not the
+            # Rust parts (pnpm/, pnpr/) nor the release notes waiting in .changeset/
+            "version": 1,
+            "fileTypes": {".ts": "typescript", ".tsx": "typescript", ".md": "markdown"},
+            "patternsToExclude": [
+                "**/*.d.ts",
+                "lib/",
+                "dist/",
+                "node_modules/",
+                "__fixtures__/",
+                ".changeset/",
+                ".github/",
+                ".agents/",
+                ".meta-updater/",
+                "docker/",
+                "pnpm/**",  # a glob: the folder pattern "pnpm/" would also drop pnpm11/pnpm/
+                "pnpr/**",
+            ],
+            "patternsToKeep": [],
+        },
+    ),
 }
+# Targets no ranking change was ever tried on: all their queries are held out for reporting.
+HELD_OUT = frozenset({"pnpm"})
 STOP = set(
     "a an and are as at be by can do does for from how i in is it of on or the this to use used "
     "uses using what when where which with why add fix support feat should not".split()
 )
 
 
+def split_of(query_id: str, target: str = "") -> str:
+    """Half the queries of every set are held out for reporting, by a hash of the id: stable as
+    queries are added, and independent of order or content. A HELD_OUT target's are all held out."""
+    if target in HELD_OUT:
+        return "test"
+    return "test" if hashlib.sha256(query_id.encode()).digest()[0] < 128 else "tune"
+
+
+def splits() -> tuple[str, ...]:
+    arg = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--split=")), None)
+    if arg is None and "--split" in sys.argv:
+        arg = sys.argv[sys.argv.index("--split") + 1]
+    chosen = arg or "tune"
+    if chosen not in ("tune", "test", "all"):
+        raise SystemExit(f"--split takes tune, test or all, not {chosen!r}")
+    return ("tune", "test") if chosen == "all" else (chosen,)
+
+
 def queries(name: str) -> list[dict[str, Any]]:
     out = []
     for f in sorted(EVAL.glob(f"{name}-*.json")):
         doc = json.loads(f.read_text())
-        out += [{**q, "set": f.stem} for q in doc["queries"]]
-    return out
+        out += [{**q, "set": f.stem, "split": split_of(q["id"], name)} for q in doc["queries"]]
+    return [q for q in out if q["split"] in splits()]
 
 
 # --- metrics -------------------------------------------------------------------------------
@@ -267,11 +318,13 @@ def evaluate(name: str, raw_variant: bool) -> dict[str, dict[str, float]]:
         finally:
             runner.terminate()
             runner.wait(timeout=120)
-        sets = sorted({q["set"] for q in qs})
+        sets = sorted({f"{q['set']}/{q['split']}" for q in qs})
         for sys_name, rows in per_query.items():
             by_set = []
             for name_of_set in sets:
-                picked = [r for r, q in zip(rows, qs, strict=True) if q["set"] == name_of_set]
+                picked = [
+                    r for r, q in zip(rows, qs, strict=True) if f"{q['set']}/{q['split']}" == name_of_set
+                ]
                 m = mean(picked)
                 by_set.append(f"{name_of_set} ({len(picked)}): R@10 {m['R@10']:.3f} MRR@10 {m['MRR@10']:.3f}")
             print(f"  {sys_name}: " + "; ".join(by_set))
@@ -294,6 +347,7 @@ def raw(
     from monodex.indexer.write import crawlrun
 
     from monodex import config, paths
+    from monodex.requests import SearchRequest
 
     p = paths.resolve()
     cfg = config.load(p)
@@ -306,7 +360,7 @@ def raw(
         print(f"{name}: bare-text index crawled in {time.perf_counter() - t0:.0f} s", flush=True)
         rows = []
         for q in qs:
-            found = ops.run(s, "search", {"catalog": name, "label": "main", "text": q["query"], "limit": 10})
+            found = ops.run(s, SearchRequest(name, "main", q["query"]))
             rows.append(metrics([r["relative_path"] for r in found["results"]], q["relevant"]))
     store.close()
     return mean(rows)
@@ -338,17 +392,16 @@ def latency(name: str, texts: list[str]) -> None:
     from monodex.indexer.session import Session
 
     from monodex import config, paths
+    from monodex.requests import SearchRequest
 
     p = paths.resolve()
     with Session(config.load(p), p) as s:
         for mode in ("hybrid", "dense", "lexical"):
-            ops.run(
-                s, "search", {"catalog": name, "label": "main", "text": "warm up", "limit": 10, "mode": mode}
-            )
+            ops.run(s, SearchRequest(name, "main", "warm up", mode=mode))
             samples = []
             for t in texts:
                 t0 = time.perf_counter()
-                ops.run(s, "search", {"catalog": name, "label": "main", "text": t, "limit": 10, "mode": mode})
+                ops.run(s, SearchRequest(name, "main", t, mode=mode))
                 samples.append(time.perf_counter() - t0)
             ordered = sorted(samples)
             p95 = ordered[round(0.95 * (len(ordered) - 1))]
@@ -358,10 +411,20 @@ def latency(name: str, texts: list[str]) -> None:
 
 
 def main() -> None:
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    args = [a for a in sys.argv[1:] if not a.startswith("--") and a not in ("tune", "test", "all")]
+    print(f"splits: {', '.join(splits())}")
     raw_variant = "--raw-variant" in sys.argv
+    names = args or ["sparo", "rushstack"]
+    for name in names:  # before any crawl: a wrong name or an empty split costs minutes otherwise
+        if name not in TARGETS:
+            raise SystemExit(f"unknown target {name!r}: choose from {', '.join(TARGETS)}")
+        if not queries(name):
+            raise SystemExit(
+                f"{name} has no queries in split {'/'.join(splits())}"
+                + (" (it is held out: run it with --split test)" if name in HELD_OUT else "")
+            )
     overall: dict[str, list[tuple[int, dict[str, float]]]] = defaultdict(list)
-    for name in args or ["sparo", "rushstack"]:
+    for name in names:
         results = evaluate(name, raw_variant)
         n = sum(1 for _ in queries(name))
         keys = ["R@1", "R@5", "R@10", "MRR@10", "nDCG@10"]

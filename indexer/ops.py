@@ -1,25 +1,22 @@
-"""The operations that need the index, as one function each over a Session and plain JSON
-arguments: the CLI runs them in-process, the runner runs the same functions for its socket
-clients, so both paths give the same answers."""
+"""The executor: each front request (monodex/requests.py, validated there) run over a
+Session. The CLI and MCP run it in-process when no runner is up; the runner runs the same
+functions for its socket clients, so every path gives the same answers.
+
+Indexer modules are imported per operation: listing labels (what `monodex status` asks when the
+runner is down) must not load git, tree-sitter or the model."""
 
 from __future__ import annotations
 
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, assert_never
 
-from monodex.indexer.points import labelmeta
-from monodex.indexer.read import search as searching
 from monodex.indexer.session import Session
-from monodex.indexer.upkeep import gc
-from monodex.indexer.write import crawlrun
 
-from monodex import names
-from monodex.errors import UsageError
+from monodex import requests as rq
 
 Progress = Callable[[int, int, int], None]
-Op = Callable[[Session, dict[str, Any], Progress | None, threading.Event | None], dict[str, Any]]
 
 
 class _LazyQueryEmbedder:
@@ -32,28 +29,26 @@ class _LazyQueryEmbedder:
         return self.s.engine.embed_query(text)
 
 
-def search(s: Session, a: dict[str, Any], _p: Progress | None, _c: threading.Event | None) -> dict[str, Any]:
+def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
     """Results plus the label's freshness; `fresh` (seconds) waits for the label to reflect its
     branch first; `max_tokens` packs the results into that budget."""
     from monodex.indexer.read import budget
+    from monodex.indexer.read import search as searching
     from monodex.indexer.write import freshness
 
-    cat = s.config().catalog(a["catalog"])
-    max_tokens = a.get("max_tokens")
-    if max_tokens is not None and int(max_tokens) < 1:
-        raise UsageError(f"max_tokens must be at least 1, got {max_tokens}", "pass a budget such as 2000")
-    filters = searching.Filters.from_args(a)
-    ranking = searching.Ranking.from_args(a)
-    fresh = None
-    if a.get("fresh") is not None:
-        fresh = freshness.wait_fresh(s, cat, a["label"], float(a["fresh"]))
+    cat = s.config().catalog(r.catalog)
+    filters = searching.Filters(paths=r.paths, package=r.package, kind=r.kind, lang=r.lang)
+    ranking = searching.Ranking(
+        mode=r.mode, per_file=r.per_file, include_tests=r.include_tests, explain=r.explain
+    )
+    fresh = freshness.wait_fresh(s, cat, r.label, r.fresh) if r.fresh is not None else None
     found = searching.search(
         s.store,
         _LazyQueryEmbedder(s),
-        catalog=a["catalog"],
-        label=a["label"],
-        text=a["text"],
-        limit=int(a["limit"]),
+        catalog=r.catalog,
+        label=r.label,
+        text=r.text,
+        limit=r.limit,
         filters=filters,
         ranking=ranking,
     )
@@ -61,127 +56,118 @@ def search(s: Session, a: dict[str, Any], _p: Progress | None, _c: threading.Eve
     if not results and (filters.lang or filters.package):
         from monodex.indexer.read import filterhints
 
-        filterhints.check(s.store, catalog=a["catalog"], label=a["label"], filters=filters)
+        filterhints.check(s.store, catalog=r.catalog, label=r.label, filters=filters)
     if fresh is None:
-        fresh = freshness.describe(s, cat, searching.require_label(s.store, cat.name, a["label"]))
+        fresh = freshness.describe(s, cat, searching.require_label(s.store, cat.name, r.label))
     answer: dict[str, Any] = {"results": results, "mode": found["mode"], "freshness": fresh}
     if found["notes"]:
         answer["notes"] = found["notes"]
-    if max_tokens is not None:
-        answer["results"], answer["budget"] = budget.pack(results, int(max_tokens), s.engine.count_tokens)
+    if r.max_tokens is not None:
+        answer["results"], answer["budget"] = budget.pack(results, r.max_tokens, s.engine.count_tokens)
     return answer
 
 
-def view(s: Session, a: dict[str, Any], _p: Progress | None, _c: threading.Event | None) -> dict[str, Any]:
-    s.config().catalog(a["catalog"])
-    if a.get("path"):  # by path: the file as this label has it
-        fid = searching.file_id_at(s.store, catalog=a["catalog"], label=a["label"], path=str(a["path"]))
-        selector = searching.parse_selector(fid + (f":{a['range']}" if a.get("range") else ""))
-    else:
-        selector = searching.parse_selector(a["id"])
-    return searching.view(s.store, catalog=a["catalog"], label=a["label"], selector=selector)
+def view(s: Session, r: rq.ViewRequest) -> dict[str, Any]:
+    from monodex.indexer.read import search as searching
+
+    s.config().catalog(r.catalog)
+    first, last = r.selection()
+    file_id = r.file_id
+    if r.path:  # by path: the file as this label has it
+        file_id = searching.file_id_at(s.store, catalog=r.catalog, label=r.label, path=r.path)
+    assert file_id is not None  # the request has one of the two
+    selector = searching.Selector(file_id, first, last)
+    return searching.view(s.store, catalog=r.catalog, label=r.label, selector=selector)
 
 
 def _registered_or_left(s: Session, catalog: str) -> None:
     """A registered catalog, or one removed from config.json whose labels or chunks are still in
     the index (so they can be listed, removed and collected); else the unknown-catalog error."""
-    from monodex.indexer.points.labelmeta import LABEL_METADATA
+    from monodex.indexer.points import labelmeta
     from monodex.indexer.store.base import Filter, Match, MatchAny
 
     cfg = s.config()
     if catalog in cfg.catalogs or s.store.info() is None:
         cfg.catalog(catalog)
         return
-    kinds = MatchAny("source_type", (LABEL_METADATA, labelmeta.CODE))
+    kinds = MatchAny("source_type", (labelmeta.LABEL_METADATA, labelmeta.CODE))
     if not s.store.count(Filter(must=(Match("catalog", catalog), kinds))):
         cfg.catalog(catalog)
 
 
-def labels(s: Session, a: dict[str, Any], _p: Progress | None, _c: threading.Event | None) -> dict[str, Any]:
-    if a.get("catalog"):
-        _registered_or_left(s, a["catalog"])
-    return {"labels": searching.labels(s.store, a.get("catalog"))}
+def labels(s: Session, r: rq.LabelsRequest) -> dict[str, Any]:
+    from monodex.indexer.read import search as searching
+
+    if r.catalog:
+        _registered_or_left(s, r.catalog)
+    return {"labels": searching.labels(s.store, r.catalog)}
 
 
-def collect_garbage(
-    s: Session, a: dict[str, Any], _p: Progress | None, _c: threading.Event | None
+def collect_garbage(s: Session, r: rq.GcRequest) -> dict[str, Any]:
+    from monodex.indexer.upkeep import gc
+
+    _registered_or_left(s, r.catalog)
+    return gc.collect(s.store, r.catalog, dry_run=r.dry_run, now=time.time()).as_json()
+
+
+def crawl(
+    s: Session, r: rq.CrawlRequest, progress: Progress | None, cancel: threading.Event | None
 ) -> dict[str, Any]:
-    _registered_or_left(s, a["catalog"])
-    return gc.collect(s.store, a["catalog"], dry_run=bool(a.get("dry_run")), now=time.time()).as_json()
+    from monodex.indexer.write import crawlrun
 
-
-def crawl(s: Session, a: dict[str, Any], p: Progress | None, c: threading.Event | None) -> dict[str, Any]:
-    cfg = s.config()
     req = crawlrun.Request(
-        catalog=cfg.catalog(_name(names.validate_catalog, "catalog", a.get("catalog"))),
-        label=_name(names.validate_label, "label", a.get("label")),
-        commit=a.get("commit"),
-        working_dir=bool(a.get("working_dir")),
-        full=bool(a.get("full")),
+        catalog=s.config().catalog(r.catalog),
+        label=r.label,
+        commit=r.commit,
+        working_dir=r.working_dir,
+        full=r.full,
     )
-    return crawlrun.crawl(s, req, progress=p, cancel=c).as_json()
+    return crawlrun.crawl(s, req, progress=progress, cancel=cancel).as_json()
 
 
-def _name(validate: Callable[[str], str], kind: str, value: Any) -> str:
-    """The crawl creates labels: one outside the grammar (from a socket client, say) would be a
-    label the CLI cannot name, so it could never be removed."""
-    if not isinstance(value, str):
-        raise UsageError(f"invalid {kind} name {value!r}: expected a string", f"pass the {kind} as a string")
-    return validate(value)
-
-
-def remove_label(
-    s: Session, a: dict[str, Any], _p: Progress | None, _c: threading.Event | None
-) -> dict[str, Any]:
+def remove_label(s: Session, r: rq.RemoveLabelRequest) -> dict[str, Any]:
     from monodex.indexer.upkeep import lifecycle
 
-    _registered_or_left(s, a["catalog"])
-    return lifecycle.remove_label(s.store, s.paths, a["catalog"], a["label"])
+    _registered_or_left(s, r.catalog)
+    return lifecycle.remove_label(s.store, s.paths, r.catalog, r.label)
 
 
-def purge_catalog(
-    s: Session, a: dict[str, Any], _p: Progress | None, _c: threading.Event | None
-) -> dict[str, Any]:
+def purge_catalog(s: Session, r: rq.PurgeCatalogRequest) -> dict[str, Any]:
     """Every label of the catalog removed, then its leftovers collected (`catalog rm --purge`)."""
     from monodex.indexer.upkeep import lifecycle
 
-    catalog = a["catalog"]
-    _registered_or_left(s, catalog)
-    return lifecycle.purge_catalog(s.store, s.paths, catalog, now=time.time())
+    _registered_or_left(s, r.catalog)
+    return lifecycle.purge_catalog(s.store, s.paths, r.catalog, now=time.time())
 
 
-def verify(s: Session, a: dict[str, Any], _p: Progress | None, _c: threading.Event | None) -> dict[str, Any]:
+def verify(s: Session, r: rq.VerifyRequest) -> dict[str, Any]:
     from monodex.indexer.upkeep import verify as verifying
 
-    return verifying.verify(
-        s, catalog=a.get("catalog"), label=a.get("label"), repair_drift=bool(a.get("repair"))
-    )
-
-
-OPS: dict[str, Op] = {
-    "search": search,
-    "view": view,
-    "labels": labels,
-    "gc": collect_garbage,
-    "crawl": crawl,
-    "labels-rm": remove_label,
-    "catalog-purge": purge_catalog,
-    "verify": verify,
-}
-WRITES = frozenset(
-    {"gc", "crawl", "labels-rm", "catalog-purge", "verify"}
-)  # the runner runs these one at a time with its own jobs
+    return verifying.verify(s, catalog=r.catalog, label=r.label, repair_drift=r.repair)
 
 
 def run(
     s: Session,
-    op: str,
-    args: dict[str, Any],
+    request: rq.Request,
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
 ) -> dict[str, Any]:
-    try:
-        fn = OPS[op]
-    except KeyError:
-        raise UsageError(f"unknown operation {op!r}", f"use one of: {', '.join(sorted(OPS))}") from None
-    return fn(s, args, progress, cancel)
+    """The answer to one request (progress and cancel reach the crawl, the one long write)."""
+    match request:
+        case rq.SearchRequest():
+            return search(s, request)
+        case rq.ViewRequest():
+            return view(s, request)
+        case rq.LabelsRequest():
+            return labels(s, request)
+        case rq.GcRequest():
+            return collect_garbage(s, request)
+        case rq.CrawlRequest():
+            return crawl(s, request, progress, cancel)
+        case rq.RemoveLabelRequest():
+            return remove_label(s, request)
+        case rq.PurgeCatalogRequest():
+            return purge_catalog(s, request)
+        case rq.VerifyRequest():
+            return verify(s, request)
+    assert_never(request)

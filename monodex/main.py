@@ -12,7 +12,9 @@ from datetime import UTC, datetime
 
 from monodex import __version__, logs, paths
 from monodex.commands import REGISTRY
+from monodex.commands.common import flag
 from monodex.errors import MonodexError
+from monodex.requests import FieldError
 
 
 class _Parser(argparse.ArgumentParser):
@@ -67,7 +69,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.run(args)
         return code
     except MonodexError as exc:
-        sys.stderr.write(exc.render() + "\n")
+        shown = exc.spelled(flag) if isinstance(exc, FieldError) else exc
+        sys.stderr.write(shown.render() + "\n")
         return exc.exit_code
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from monodex.errors import UsageError
 
@@ -91,6 +91,21 @@ def label_for_branch(branch: str) -> str:
         raise UsageError(
             f"branch {branch!r} maps to no valid label: {exc.problem}", _HINTS["label"]
         ) from None
+
+
+def tracked_branch(label: str, branches: Iterable[str]) -> str | None:
+    """The local branch a label tracks: the branch of that name, else the first (by name) the
+    hooks map to it. One rule for search freshness (indexer) and `status` (front)."""
+    names = sorted(branches)
+    if label in names:
+        return label
+    for branch in names:
+        try:
+            if label_for_branch(branch) == label:
+                return branch
+        except UsageError:
+            continue
+    return None
 
 
 def _map_branch(branch: str) -> str:

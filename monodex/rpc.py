@@ -2,7 +2,8 @@
 
 One request per connection: the client writes one JSON line {"v", "op", "args"}; the runner
 answers with any number of {"progress": [files, total, chunks]} or {"waiting": text} lines and
-then one {"ok": true, "result": ...} or {"ok": false, "error": {"problem", "hint", "exit"}}.
+then one {"ok": true, "result": ...} or {"ok": false, "error": {"problem", "hint", "exit"}} (plus
+"field" when one request field was bad: the client names it as its surface does).
 A request line is at most MAX_REQUEST bytes. `connect` is the one socket-or-local decision of the
 CLI and MCP: local only when no runner is alive.
 """
@@ -20,30 +21,18 @@ from typing import Any
 from monodex import runnerpid
 from monodex.errors import MonodexError, UsageError
 from monodex.paths import Paths
+from monodex.requests import FieldError
 
-VERSION = 1
-# A request is a few hundred bytes (a search text is capped below), so 1 MiB is generous; before
-# the bound a 10 MB query took the runner 30 s and 1.5 GB (issue 12).
+# 2: the arguments are a monodex/requests.py request (view by file_id/path + chunks).
+VERSION = 2
+# A request is a few hundred bytes (a search text is capped in requests.py), so 1 MiB is
+# generous; before the bound a 10 MB query took the runner 30 s and 1.5 GB (issue 12).
 MAX_REQUEST = 1024 * 1024
-# A question, or a pasted function to find its like; not a pasted file. JSON escapes a character
-# to at most 12 bytes, so a capped text always fits in MAX_REQUEST.
-MAX_QUERY_CHARS = 16 * 1024
 # How long a client keeps knocking while a live runner does not accept (a burst filled the
 # backlog, it is still loading the model, it is shutting down) before it reports the runner stuck.
 CONNECT_PATIENCE = 10.0
 
 Progress = Callable[[int, int, int], None]
-
-
-def check_query(text: str) -> None:
-    """A search text the CLI, MCP and the runner all accept: not empty, at most MAX_QUERY_CHARS."""
-    if not text.strip():
-        raise UsageError("the search text is empty", "pass --text 'what you are looking for'")
-    if len(text) > MAX_QUERY_CHARS:
-        raise UsageError(
-            f"the search text is {len(text):,} characters; at most {MAX_QUERY_CHARS:,} are searched",
-            "ask in a sentence or paste a function, not a whole file",
-        )
 
 
 def attempt(path: Path, timeout: float = 2.0) -> socket.socket | None:
@@ -119,6 +108,8 @@ def call(
                     return result
                 else:
                     err = msg.get("error") or {}
+                    if isinstance(err.get("field"), dict):
+                        raise FieldError.from_wire(err["field"])
                     kind = UsageError if err.get("exit") == 2 else MonodexError
                     raise kind(str(err.get("problem", "the runner failed")), str(err.get("hint", "")))
     raise MonodexError(

@@ -28,6 +28,7 @@ _DONE_FIELDS = (
     "chunks_embedded",
     "chunks_reused",
     "seconds",
+    "not_refreshed",
 )
 
 

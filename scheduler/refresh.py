@@ -15,7 +15,7 @@ from monodex.indexer.write import crawlrun
 from monodex.indexer.write.crawl import Progress
 from monodex.indexer.write.request import Request
 
-from monodex import names, spool
+from monodex import known_labels, names, spool
 from monodex.errors import MonodexError
 
 
@@ -27,6 +27,10 @@ def refresh_label(
     progress: Progress | None = None,
 ) -> dict[str, Any]:
     catalog = s.config().catalog(request.catalog)
+    if request.hook != "cli" and request.label in known_labels.removed(s.paths.state_dir, catalog.name):
+        # queued by a hook before the user's `labels rm`: an explicit remove wins over the hooks
+        why = "removed with 'monodex labels rm'"
+        return {"catalog": catalog.name, "label": request.label, "not_refreshed": why}
     req = Request.from_spool(catalog, request, target_commit(catalog.path, request))
     return crawlrun.crawl(s, req, progress=progress, cancel=cancel).as_json()
 

@@ -1,8 +1,9 @@
 """The runner's unix socket: search, view and labels against the shard and model it keeps open,
 and crawls or GC handed over by the CLI (run one at a time with the runner's own jobs).
-Wire format: monodex/rpc.py. Connections are accepted and their requests read by listener.py;
-a fixed set of worker threads answers them (reads and writes apart, so queued crawls never
-hold up a search)."""
+Wire format: monodex/rpc.py; each request is checked through the monodex/requests.py types the
+CLI and MCP build, so a socket client gets the same errors. Connections are accepted and their
+requests read by listener.py; a fixed set of worker threads answers them (reads and writes apart,
+so queued crawls never hold up a search)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from monodex.indexer import ops
 from monodex.indexer.session import Session
 from monodex.scheduler.listener import Listener
 
-from monodex import logs, rpc
+from monodex import logs, requests, rpc
 from monodex.errors import MonodexError, UsageError
 
 MAX_PATH = 107  # sun_path holds 108 bytes with the terminating NUL
@@ -120,7 +121,8 @@ class Server:
             request = _parse(line)
         except (ValueError, MonodexError) as exc:
             request = exc
-        write = isinstance(request, dict) and request.get("op") in ops.WRITES
+        kind = requests.TYPES.get(str(request.get("op"))) if isinstance(request, dict) else None
+        write = kind is not None and kind.WRITES
         assert self._reads is not None and self._writes is not None
         (self._writes if write else self._reads).submit(lambda: self._answer(conn, request))
 
@@ -155,7 +157,10 @@ class Server:
                 raise request
             return {"ok": True, "result": self.serve(request, send)}
         except MonodexError as exc:
-            return {"ok": False, "error": {"problem": exc.problem, "hint": exc.hint, "exit": exc.exit_code}}
+            error = {"problem": exc.problem, "hint": exc.hint, "exit": exc.exit_code}
+            if isinstance(exc, requests.FieldError):  # the client names the field its own way
+                error["field"] = exc.wire()
+            return {"ok": False, "error": error}
         except ValueError as exc:
             problem = f"malformed request to the runner: {exc}"
             return {"ok": False, "error": {"problem": problem, "hint": "", "exit": 2}}
@@ -179,8 +184,9 @@ class Server:
             )
         if op == "ping":
             return {"pid": os.getpid()}
-        if op not in ops.WRITES:
-            return ops.run(self.session, op, args)
+        typed = requests.parse(op, args)
+        if not typed.WRITES:
+            return ops.run(self.session, typed)
         cancel = threading.Event()
         last = [0.0]
 
@@ -203,7 +209,7 @@ class Server:
                 self.work_lock.acquire()
             try:
                 self.busy_with = f"a {op} handed over by the CLI"
-                return ops.run(self.session, op, args, progress, cancel)
+                return ops.run(self.session, typed, progress, cancel)
             finally:
                 self.busy_with = ""
                 self.work_lock.release()

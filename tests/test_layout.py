@@ -64,7 +64,7 @@ def test_heavy_dependencies_have_one_importer_each() -> None:
         "tree_sitter": {"indexer/chunkers/typescript.py"},
         "tree_sitter_typescript": {"indexer/chunkers/typescript.py"},
         "apscheduler": {"scheduler/runner.py"},
-        "mcp": {"monodex/mcp_server.py"},
+        "mcp": {"monodex/front/mcp.py"},
     }
     everything = set()
     for folder in ("monodex", "hooks", "scheduler", "indexer", "systemd"):
@@ -151,23 +151,6 @@ def test_each_room_reads_in_one_sitting() -> None:
     assert {r: n for r, n in lines.items() if n > 1500} == {}
 
 
-# The kernel (monodex/*.py) is what the hook path and every command load first: stdlib, structlog
-# and itself. Front-layer files waiting for their move out of the kernel (issue 13, h/front):
-KERNEL_ALLOWED_FOR_NOW = {"monodex/dispatch.py", "monodex/mcp_server.py"}
-NOT_IN_KERNEL = ("monodex.indexer", "monodex.scheduler", "mcp", "mcp_types", "pydantic")
-
-
-def test_kernel_imports_no_component() -> None:
-    bad = [
-        (f, m)
-        for f, m in _imports(ROOT / "monodex")
-        if Path(f).parent == Path("monodex")
-        and f not in KERNEL_ALLOWED_FOR_NOW
-        and (m in NOT_IN_KERNEL or m.startswith(tuple(p + "." for p in NOT_IN_KERNEL)))
-    ]
-    assert bad == []
-
-
 def test_only_paths_reads_the_xdg_folders_and_home() -> None:
     """monodex.paths is the one reader of XDG_* and HOME: every location comes from Paths."""
     reads = re.compile(r"Path\.home\(|environ\b[^\n]*[\"'](?:XDG_\w+|HOME)[\"']")
@@ -178,3 +161,24 @@ def test_only_paths_reads_the_xdg_folders_and_home() -> None:
         if reads.search(f.read_text())
     }
     assert readers == {"monodex/paths.py"}
+
+
+def test_the_kernel_imports_no_component_and_no_sdk() -> None:
+    """monodex/*.py is the kernel every part may import: it reaches into none of them."""
+    banned = ("monodex.indexer", "monodex.scheduler", "monodex.front", "mcp", "pydantic")
+    kernel = {(f, m) for f, m in _imports(ROOT / "monodex") if f.count("/") == 1}
+    bad = [(f, m) for f, m in kernel if any(m == b or m.startswith(b + ".") for b in banned)]
+    assert bad == []
+
+
+def test_the_front_reaches_the_indexer_only_through_the_executor() -> None:
+    """The index is reached through one door: route.py (socket or local); commands that never
+    touch the index (a dry run, chunk, doctor's file checks) may call the indexer directly."""
+    found = _imports(ROOT / "monodex" / "front") | _imports(ROOT / "monodex" / "commands")
+    users = {f for f, m in found if m.startswith("monodex.indexer")}
+    assert users <= {
+        "monodex/front/route.py",
+        "monodex/commands/crawl.py",  # --dry-run reads git only, never the index
+        "monodex/commands/chunk.py",  # chunks a file: no index
+        "monodex/commands/doctor.py",  # checks the model files and repositories themselves
+    }

@@ -5,6 +5,16 @@ are the answer. Deterministic: run it again and the same set comes out.
 Usage: python bench/eval/build_prs.py MIRROR COMMIT PREFIX COUNT OUT.json
   MIRROR  a git directory (e.g. $MONODEX_BENCH_MIRRORS/microsoft+rushstack/repo)
   PREFIX  only files under this folder count (e.g. libraries/)
+
+The sets in bench/eval/ were made with (MIRRORS is $MONODEX_BENCH_MIRRORS):
+  build_prs.py $MIRRORS/tiktok+sparo/repo ca06251a491699b020e0529903ba8a726ff135e2 "" 100 sparo-prs.json
+  build_prs.py $MIRRORS/microsoft+rushstack/repo ae8073b330ea1004921cad9065f9dce60fc35a5b libraries/ 50 \
+      rushstack-prs.json
+  build_prs.py $MIRRORS/pnpm+pnpm/repo 36e5ae6ac8d03743442f083680fa3015e4a774b3 pnpm11/ 300 pnpm-prs.json
+
+Each query carries `date`, the committer date of its squash commit in UTC (when the PR landed
+on the main line), so weights fitted from data can be checked on a time split: fit on the
+queries with `q["date"] < cut`, test on the rest (one time zone, so the strings compare).
 """
 
 from __future__ import annotations
@@ -13,6 +23,7 @@ import json
 import re
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -33,13 +44,20 @@ def git(mirror: str, *args: str) -> str:
     return subprocess.run(["git", "-C", mirror, *args], capture_output=True, text=True, check=True).stdout
 
 
+def repo_name(mirror: str) -> str:
+    """The owner/name of a mirror at <owner>+<name>/repo (the form the hand-written sets use)."""
+    parts = Path(mirror).resolve().parts
+    folder = parts[-2] if parts[-1] == "repo" and len(parts) > 1 else parts[-1]
+    return folder.replace("+", "/", 1) if "+" in folder else mirror
+
+
 def main() -> None:
     mirror, commit, prefix, count, out = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
     present = set(git(mirror, "ls-tree", "-r", "--name-only", commit, *([prefix] if prefix else [])).split())
     queries = []
-    log = git(mirror, "log", "--first-parent", "--format=%H%x09%s%x09%b%x00", commit, "-n", "3000")
+    log = git(mirror, "log", "--first-parent", "--format=%H%x09%ct%x09%s%x09%b%x00", commit, "-n", "3000")
     for record in filter(None, (r.strip("\n") for r in log.split("\x00"))):
-        sha, subject, body = (record.split("\t", 2) + [""])[:3]
+        sha, stamp, subject, body = (record.split("\t", 3) + [""])[:4]
         merged = MERGE.match(subject)  # "Merge pull request #N from ...": the title is the body
         if merged:
             subject = (
@@ -63,12 +81,13 @@ def main() -> None:
                 "query": title,
                 "relevant": relevant,
                 "origin": f"#{m.group(1)} {sha[:10]}",
+                "date": datetime.fromtimestamp(int(stamp), UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             }
         )
         if len(queries) == count:
             break
     doc = {
-        "repo": mirror,
+        "repo": repo_name(mirror),
         "commit": git(mirror, "rev-parse", commit).strip(),
         "source": "squash-merged pull requests: title -> changed .ts source files under " + prefix,
         "queries": queries,

@@ -1,17 +1,17 @@
 """Fit search results into a token budget: an agent's context window is the scarce resource.
 
-Hits are taken greedily by score. A hit next to a block already taken from the same file joins
-that block (one header, no repeated context); one that does not fit whole is cut at a line
-boundary when enough of it fits, else left out and listed. A block costs the tokens of its
-header line (`path:start-end`) plus its text, counted with the embedder's own tokenizer.
+Hits are taken in rank order. A hit next to a block already taken from the same file joins that
+block (one header, no repeated context). The first hit that does not fit whole is cut at a line
+boundary to the room left (or left out when not even its first line fits), and packing stops
+there: a hit ranked lower is never packed in place of a higher one (issue 14). Every hit not
+packed is listed. A block costs the tokens of its header line (`path:start-end`) plus its text,
+counted with the embedder's own tokenizer.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
-
-MIN_TRUNCATED_LINES = 3  # fewer lines than this rarely show what the hit was about
 
 Count = Callable[[str], int]
 
@@ -32,7 +32,11 @@ def pack(
     blocks: list[dict[str, Any]] = []
     omitted: list[dict[str, Any]] = []
     used = 0
+    full = False  # a hit did not fit whole: everything ranked below it is left out
     for hit in sorted(results, key=lambda r: -float(r["score"])):
+        if full:
+            omitted.append(_omitted(hit, cost({**hit, "chunk_ordinals": [hit["chunk_ordinal"]]}, count)))
+            continue
         single = {**hit, "chunk_ordinals": [hit["chunk_ordinal"]], "truncated": False}
         single["tokens"] = cost(single, count)
         neighbour = next((b for b in blocks if _adjacent(b, hit)), None)
@@ -47,13 +51,13 @@ def pack(
             blocks.append(single)
             used += single["tokens"]
             continue
+        full = True
         cut = _truncate(single, max_tokens - used, count)
         if cut is not None:
             blocks.append(cut)
             used += cut["tokens"]
             continue
-        omitted.append({k: hit[k] for k in ("relative_path", "start_line", "end_line", "score", "file_id")})
-        omitted[-1]["tokens"] = single["tokens"]
+        omitted.append(_omitted(hit, single["tokens"]))
     summary = {
         "max_tokens": max_tokens,
         "used_tokens": used,
@@ -62,6 +66,11 @@ def pack(
         "omitted": omitted,
     }
     return blocks, summary
+
+
+def _omitted(hit: dict[str, Any], tokens: int) -> dict[str, Any]:
+    row = {k: hit[k] for k in ("relative_path", "start_line", "end_line", "score", "file_id")}
+    return {**row, "tokens": tokens}
 
 
 def _adjacent(block: dict[str, Any], hit: dict[str, Any]) -> bool:
@@ -92,7 +101,7 @@ def _truncate(single: dict[str, Any], room: int, count: Count) -> dict[str, Any]
     best: dict[str, Any] | None = None
     while lo <= hi:
         mid = (lo + hi) // 2
-        if mid < MIN_TRUNCATED_LINES:
+        if mid < 1:
             lo = mid + 1
             continue
         cand = {

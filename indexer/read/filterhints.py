@@ -11,7 +11,7 @@ from monodex.indexer.read.search import Filters
 from monodex.indexer.store.base import Match, Store
 
 from monodex import names
-from monodex.errors import UsageError
+from monodex.requests import FieldError
 
 
 def _values(store: Store, label_id: str, key: str) -> list[str]:
@@ -21,22 +21,32 @@ def _values(store: Store, label_id: str, key: str) -> list[str]:
 
 
 def check(store: Store, *, catalog: str, label: str, filters: Filters) -> None:
-    """UsageError naming what the label holds when `lang` or `package` matches none of it."""
+    """FieldError naming what the label holds when `lang` or `package` matches none of it (each
+    surface names the field: --lang for the CLI, lang for MCP)."""
     lid = names.label_id(catalog, label)
     if filters.lang and not store.count(stored.label_chunks(lid, Match("lang", filters.lang))):
         langs = _values(store, lid, "lang")
-        raise UsageError(
-            f"label {label!r} has no {filters.lang} files (it has: {', '.join(langs) or 'no files'})",
-            "pass --lang with one of those, or drop --lang",
+        raise FieldError(
+            "lang",
+            "label {label!r} has no {value} files (it has: {langs})",
+            value=filters.lang,
+            advice="pass {name} with one of those, or drop {name}",
+            facts={"label": label, "langs": ", ".join(langs) or "no files"},
         )
     if filters.package and not store.count(stored.label_chunks(lid, Match("package_name", filters.package))):
         packages = _values(store, lid, "package_name")
         close = difflib.get_close_matches(filters.package, packages, n=5, cutoff=0.5)
         shown = close or packages[:10]
         more = f" (of {len(packages)})" if len(shown) < len(packages) else ""
-        raise UsageError(
-            f"label {label!r} has no package {filters.package!r}",
-            (f"did you mean {', '.join(close)}?" if close else f"packages{more}: {', '.join(shown)}")
-            if packages
-            else "this label has no package.json names; drop --package",
+        raise FieldError(
+            "package",
+            "label {label!r} has no package {value!r}",
+            value=filters.package,
+            advice="{known}" if packages else "this label has no package.json names; drop {name}",
+            facts={
+                "label": label,
+                "known": f"did you mean {', '.join(close)}?"
+                if close
+                else f"packages{more}: {', '.join(shown)}",
+            },
         )

@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from monodex.indexer.chunkers import POINT_FORMAT
-from monodex.indexer.chunkers.base import CHUNK_KINDS
 from monodex.indexer.points import filters as stored
 from monodex.indexer.points import labelmeta, lexical
 from monodex.indexer.points.labelmeta import require_label as require_label  # ops.py: search.require_label
 from monodex.indexer.read import ranking as ranking_
 from monodex.indexer.store.base import Condition, Filter, Match, MatchAny, SparseVector, Store
 
-from monodex import names, rpc
+from monodex import names
 from monodex.errors import UsageError
 
 RESULT_FIELDS = (
@@ -47,21 +44,6 @@ class Filters:
     kind: str | None = None
     lang: str | None = None
 
-    @classmethod
-    def from_args(cls, a: dict[str, Any]) -> Filters:
-        paths = a.get("paths") or ()
-        if isinstance(paths, str):
-            paths = (paths,)
-        f = cls(
-            paths=tuple(_norm_path(p) for p in paths),
-            package=a.get("package") or None,
-            kind=a.get("kind") or None,
-            lang=(a.get("lang") or "").lower() or None,
-        )
-        if f.kind is not None and f.kind not in CHUNK_KINDS:
-            raise UsageError(f"unknown chunk kind {f.kind!r}", f"use one of: {', '.join(CHUNK_KINDS)}")
-        return f
-
     def conditions(self) -> tuple[Condition, ...]:
         out: list[Condition] = []
         if self.paths:
@@ -75,20 +57,6 @@ class Filters:
         return tuple(out)
 
 
-def _norm_path(value: str) -> str:
-    p = value.strip().replace("\\", "/")
-    while p.startswith("./"):
-        p = p[2:]
-    p = p.strip("/")
-    if not p or p.startswith("../") or p == "..":
-        raise UsageError(
-            f"invalid path filter {value!r}",
-            "give a folder or file relative to the repository root, e.g. --path libraries/net",
-        )
-    return p
-
-
-MODES = ("hybrid", "dense", "lexical")
 # The lexical list's weight in the fusion, the dense list's being 1 (bench/quality.py measures it).
 LEXICAL_WEIGHT = 1.0
 
@@ -100,22 +68,6 @@ class Ranking:
     include_tests: bool = False
     explain: bool = False
     lexical_weight: float = LEXICAL_WEIGHT
-
-    @classmethod
-    def from_args(cls, a: dict[str, Any]) -> Ranking:
-        r = cls(
-            mode=str(a.get("mode") or "hybrid"),
-            per_file=int(a.get("per_file") or 1),
-            include_tests=bool(a.get("include_tests")),
-            explain=bool(a.get("explain")),
-            lexical_weight=float(a.get("lexical_weight", LEXICAL_WEIGHT)),
-        )
-        if r.mode not in MODES:
-            raise UsageError(f"unknown search mode {r.mode!r}", f"use one of: {', '.join(MODES)}")
-        if r.per_file < 1:
-            raise UsageError(f"--per-file must be at least 1, got {r.per_file}", "pass --per-file 1")
-        return r
-
 
 def _candidates(limit: int, per_file: int) -> int:
     """Hits fetched before demotion and grouping: enough that `limit` distinct files remain."""
@@ -134,10 +86,11 @@ def search(
     ranking: Ranking = Ranking(),
 ) -> dict[str, Any]:
     """{"results", "mode", "notes"}: hits ranked by `ranking.mode` (hybrid: Qdrant fuses dense and
-    lexical by RRF), secondary files pushed down, at most per_file hits a file."""
-    rpc.check_query(text)
-    if limit < 1:
-        raise UsageError(f"--limit must be at least 1, got {limit}", "pass --limit 10")
+    lexical by RRF), secondary files pushed down, at most per_file hits a file. The text, limit
+    and options come checked by monodex/requests.py."""
+    # here, not at the top: chunkers load tree-sitter, and listing labels (status) must not
+    from monodex.indexer.chunkers import POINT_FORMAT
+
     state = require_label(store, catalog, label)
     mode, notes = ranking.mode, []
     if int(state.extra.get("point_format", 1)) < POINT_FORMAT:
@@ -212,29 +165,11 @@ class Selector:
     last: int | None  # None: to the end
 
 
-_SEL = re.compile(r"^(?P<fid>[0-9a-f]{16})(?::(?P<a>\d+)(?:-(?P<b>\d+|end))?)?$")
-
-
-def parse_selector(value: str) -> Selector:
-    m = _SEL.match(value)
-    if not m or (m["a"] is not None and int(m["a"]) < 1):
-        raise UsageError(
-            f"invalid --id {value!r}",
-            "use FILE_ID (16 hex digits) optionally followed by :N, :N-M or :N-end (1-based)",
-        )
-    if m["a"] is None:
-        return Selector(m["fid"], 1, None)
-    first = int(m["a"])
-    last = None if m["b"] == "end" else int(m["b"] or first)
-    if last is not None and last < first:
-        raise UsageError(f"invalid --id {value!r}: range {first}-{last} is backwards", "use :N-M with N <= M")
-    return Selector(m["fid"], first, last)
-
-
 def file_id_at(store: Store, *, catalog: str, label: str, path: str) -> str:
-    """The file_id of `path` in the label, or an error saying the path is not indexed there."""
+    """The file_id of `path` (normalised by ViewRequest) in the label, or an error saying the
+    path is not indexed there."""
     require_label(store, catalog, label)
-    rel = _norm_path(path)
+    rel = path
     lid = names.label_id(catalog, label)
     flt = stored.label_chunks(lid, Match("relative_path", rel), Match("chunk_ordinal", 1))
     for record in store.scroll(flt):

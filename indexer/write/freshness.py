@@ -28,16 +28,8 @@ POLL_SECONDS = 0.05
 
 
 def tracked_branch(repo: gitobjects.GitRepo, label: str) -> str | None:
-    """The local branch whose label is `label`: the branch of that name, else one that maps to it."""
-    if repo.branch_commit(label) is not None:
-        return label
-    for branch in repo.branches():
-        try:
-            if names.label_for_branch(branch) == label:
-                return branch
-        except MonodexError:
-            continue
-    return None
+    """The local branch whose label is `label` (names.tracked_branch: the rule status uses too)."""
+    return names.tracked_branch(label, repo.branches())
 
 
 def describe(s: Session, catalog: Catalog, state: LabelState) -> dict[str, Any]:

@@ -7,8 +7,10 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from monodex import config, dispatch, known_labels, names, output, paths
+from monodex import config, known_labels, names, output, paths
+from monodex import requests as rq
 from monodex.errors import UsageError
+from monodex.front import route
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -86,7 +88,7 @@ def _remove(p: paths.Paths, cfg: config.Config, args: argparse.Namespace) -> dic
     elif not args.purge:
         raise UsageError(f"unknown catalog {name!r}", "see 'monodex catalog list'")
     if args.purge:  # before unregistering: a failure leaves the catalog registered, rm again works
-        result.update(dispatch.execute(p, "catalog-purge", {"catalog": name}, quiet=args.json))
+        result.update(route.execute(p, rq.PurgeCatalogRequest(name), quiet=args.json))
         result.pop("catalog", None)
     if name in cfg.catalogs:
         catalogs = {k: v for k, v in cfg.catalogs.items() if k != name}

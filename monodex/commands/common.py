@@ -32,5 +32,14 @@ def label_of(args: argparse.Namespace) -> str | None:
     return label
 
 
+# Request fields (monodex/requests.py) the CLI spells otherwise than --field-name.
+_FLAGS = {"paths": "--path", "file_id": "--id"}
+
+
+def flag(field: str) -> str:
+    """The CLI's flag for a request field: errors about a field name it the way the user typed it."""
+    return _FLAGS.get(field) or "--" + field.replace("_", "-")
+
+
 def add_json(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON document on stdout")

@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from monodex import config, context, dispatch, output, paths
+from monodex import config, context, output, paths
+from monodex import requests as rq
 from monodex.commands.common import add_json, add_target, label_of
 from monodex.errors import UsageError
+from monodex.front import route
 from monodex.progress import Progress
 
 
@@ -56,25 +58,22 @@ def run(args: argparse.Namespace) -> int:
     p = paths.resolve()
     cfg = config.load(p)
     catalog, label = context.resolve(p, args.catalog, label_of(args))
-    entry = cfg.catalog(catalog)
     if args.files and not args.dry_run:
         raise UsageError("--files lists what a dry run would index", "add --dry-run")
     if args.dry_run:  # reads git only, never the index: no need for the runner
         from monodex.indexer.write import crawlrun  # heavy: dulwich, tree-sitter
 
+        entry = cfg.catalog(catalog)
         request = crawlrun.Request(entry, label, commit=args.commit, working_dir=args.working_dir)
         result = crawlrun.dry_run(cfg, p, request)
     else:
-        job = {
-            "catalog": catalog,
-            "label": label,
-            "commit": args.commit,
-            "working_dir": args.working_dir,
-            "full": args.full,
-        }
+        # the op checks the catalog is registered, with the config of whoever runs it
+        job = rq.CrawlRequest(
+            catalog, label, commit=args.commit, working_dir=args.working_dir, full=args.full
+        )
         progress = Progress(enabled=None if not args.json else False)
         try:  # handed to the runner when it is up (it owns the shard), else run here
-            result = dispatch.execute(p, "crawl", job, progress=progress, quiet=args.json)
+            result = route.execute(p, job, progress=progress, quiet=args.json)
         finally:
             progress.done()
     listing = bool(args.files or getattr(args, "verbose", False))

@@ -11,6 +11,8 @@ from typing import Any
 from monodex import config, output, paths, spool, writable
 from monodex.commands.common import add_json
 from monodex.errors import MonodexError
+from monodex.front import route
+from monodex.requests import LabelsRequest
 
 Check = dict[str, Any]
 
@@ -38,9 +40,7 @@ def _model(cfg: config.Config) -> tuple[str, str, str]:
 
 
 def _index(p: paths.Paths, cfg: config.Config) -> tuple[str, str, str]:
-    from monodex import dispatch
-
-    labels = dispatch.execute(p, "labels", {}, quiet=True)["labels"]
+    labels = route.execute(p, LabelsRequest(), quiet=True)["labels"]
     where = "served by the runner" if p.socket_path.exists() else f"{cfg.qdrant.url or p.shard_dir}"
     if not labels:
         return (
@@ -60,9 +60,7 @@ def _index(p: paths.Paths, cfg: config.Config) -> tuple[str, str, str]:
 
 def _leftovers(p: paths.Paths, cfg: config.Config) -> tuple[str, str, str] | None:
     """Labels of catalogs no longer in config.json: nothing refreshes them and gc keeps them."""
-    from monodex import dispatch
-
-    labels = dispatch.execute(p, "labels", {}, quiet=True)["labels"]
+    labels = route.execute(p, LabelsRequest(), quiet=True)["labels"]
     left: dict[str, int] = {}
     for r in labels:
         if r["catalog"] not in cfg.catalogs:
@@ -144,7 +142,7 @@ def _folders(p: paths.Paths, cfg: config.Config) -> tuple[str, str, str]:
 
 
 def _spool(p: paths.Paths) -> tuple[str, str, str]:
-    from monodex.commands.status import quarantine_hint
+    from monodex.front.status import quarantine_hint
 
     queue = spool.default(p.state_dir)
     failed = queue.failed()

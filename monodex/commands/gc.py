@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from monodex import context, dispatch, names, output, paths
+from monodex import context, output, paths
+from monodex import requests as rq
 from monodex.commands.common import add_json
+from monodex.front import route
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     catalog = args.catalog or context.load(p).catalog
     if not catalog:
         catalog, _ = context.resolve(p, None, None)
-    names.validate_catalog(catalog)  # the index decides: it may hold a catalog no longer registered
-    result = dispatch.execute(p, "gc", {"catalog": catalog, "dry_run": args.dry_run}, quiet=args.json)
+    # the index decides whether the catalog is known: it may hold one no longer registered
+    result = route.execute(p, rq.GcRequest(catalog, dry_run=args.dry_run), quiet=args.json)
     output.emit(result, as_json=args.json, render=_render)
     return 0

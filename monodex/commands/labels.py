@@ -6,9 +6,11 @@ import argparse
 import time
 from typing import Any
 
-from monodex import context, dispatch, names, output, paths
+from monodex import context, output, paths
+from monodex import requests as rq
 from monodex.commands.common import add_json, add_label, label_of
 from monodex.errors import UsageError
+from monodex.front import route
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -60,15 +62,12 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("labels rm needs --label", "pass --catalog C --label L (see 'monodex labels')")
         catalog, label = context.resolve(p, args.catalog, label)
         # no config check: the labels of a catalog removed from config.json can be removed too
-        job = {"catalog": catalog, "label": label}
-        output.emit(
-            dispatch.execute(p, "labels-rm", job, quiet=args.json), as_json=args.json, render=_render_rm
-        )
+        job = rq.RemoveLabelRequest(catalog, label)
+        output.emit(route.execute(p, job, quiet=args.json), as_json=args.json, render=_render_rm)
         return 0
     if label:
         raise UsageError("--label is only for 'labels rm'", "drop --label, or use 'monodex labels rm'")
-    if args.catalog:
-        names.validate_catalog(args.catalog)  # the index knows catalogs no longer in config.json
-    result = dispatch.execute(p, "labels", {"catalog": args.catalog}, quiet=args.json)
+    # no config check here: the index knows catalogs no longer in config.json (the op decides)
+    result = route.execute(p, rq.LabelsRequest(args.catalog), quiet=args.json)
     output.emit(result, as_json=args.json, render=_render)
     return 0

@@ -15,7 +15,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from monodex.mcp_server import build
+    from monodex.front.mcp import build
 
     build(paths.resolve()).run("stdio")
     return 0

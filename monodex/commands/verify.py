@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from monodex import config, context, dispatch, output, paths
+from monodex import context, output, paths
+from monodex import requests as rq
 from monodex.commands.common import add_json, add_label, label_of
+from monodex.front import route
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,15 +44,12 @@ def _render(r: dict[str, Any]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     p = paths.resolve()
-    cfg = config.load(p)
     catalog, label = args.catalog, label_of(args)
     if label:
         catalog, _ = context.resolve(p, args.catalog, label)
-    if catalog:
-        cfg.catalog(catalog)
-    job = {"catalog": catalog, "label": label, "repair": args.repair}
-    result = dispatch.execute(p, "verify", job, quiet=args.json)
+    # the op checks the catalog is registered (in the runner, against its config)
+    job = rq.VerifyRequest(catalog, label, repair=args.repair)
+    result = route.execute(p, job, quiet=args.json)
     output.emit(result, as_json=args.json, render=_render)
     # Every `ok: false` left unrepaired fails (indexer.verify.failures; `ok: null` = not checkable).
     return 1 if any(r["ok"] is False and not r.get("ok_after_repair") for r in result["labels"]) else 0
-

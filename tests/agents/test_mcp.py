@@ -169,7 +169,10 @@ def test_budget_packing_never_exceeds_max_tokens(repo, max_tokens) -> None:  # t
     assert sum(spent) <= max_tokens and sum(spent) == s["budget"]["used_tokens"]
     hits = len(plain.structured_content["results"])
     assert sum(len(b["chunk_ordinals"]) for b in s["results"]) + len(s["budget"]["omitted"]) == hits
-    assert f"{s['budget']['used_tokens']} of {max_tokens} tokens" in found.content[0].text
+    if s["results"]:
+        assert f"{s['budget']['used_tokens']} of {max_tokens} tokens" in found.content[0].text
+    else:  # the top hit's first line does not fit, and nothing ranked lower takes its place
+        assert f"nothing fits in {max_tokens} tokens" in found.content[0].text
     if max_tokens == 30:
         assert s["budget"]["omitted"]
 
@@ -244,3 +247,22 @@ def test_path_prefix_as_a_string_mcp_words_in_errors_and_a_version(repo) -> None
     for answer, word in ((bad_id, "file_id"), (bad_range, "chunks")):
         text = answer.content[0].text
         assert answer.is_error and word in text and "--id" not in text, text
+
+
+def test_the_cli_only_options_now_reach_agents_and_errors_use_their_names(repo) -> None:  # type: ignore[no-untyped-def]
+    """lang, per_file and explain were CLI-only (issue 13); a bad path named the CLI's --path."""
+    by_lang, explained, per_file, bad_path, no_lang = call(
+        ("search", {"query": "networking and terminals", "lang": "Markdown"}),
+        ("search", {"query": "retry with backoff", "explain": True, "max_tokens": None}),
+        ("search", {"query": "color", "per_file": 3, "max_tokens": None, "path_prefix": "libraries/term"}),
+        ("search", {"query": "retry", "path_prefix": "../outside"}),
+        ("search", {"query": "retry", "lang": "json"}),  # found by the indexer, not the request
+    )
+    assert {r["relative_path"] for r in by_lang.structured_content["results"]} == {"README.md"}
+    first = explained.structured_content["results"][0]
+    assert first["explain"]["mode"] == "hybrid" and first["explain"]["fused_rank"] == 1
+    assert len(per_file.structured_content["results"]) == 3  # one file, three of its chunks
+    text = bad_path.content[0].text
+    assert bad_path.is_error and "path_prefix" in text and "--path" not in text, text
+    text = no_lang.content[0].text
+    assert no_lang.is_error and "pass lang with one of those" in text and "--lang" not in text, text

@@ -169,3 +169,31 @@ def test_pack_cuts_at_a_line_and_merges_neighbours() -> None:
     assert summary["used_tokens"] == 51 + 16  # the merged pair, then 3 of 5 lines in the 19 left
     assert [o["file_id"] for o in summary["omitted"]] == ["b" * 16]
     assert json.dumps(summary)  # plain JSON for every transport
+
+
+def test_budget_packing_never_drops_a_higher_hit_for_a_lower_one() -> None:
+    """Issue 14: with a tight budget the top hit was skipped and hits ranked 7 and 10 were packed.
+    The first hit that does not fit whole is cut at a line to the room left, and packing stops
+    there: every hit ranked below it is listed as omitted, never packed in its place."""
+
+    def words(text: str) -> int:
+        return len(text.split())
+
+    def hit(fid: str, score: float, lines: int) -> dict[str, object]:
+        return {
+            "file_id": fid * 16,
+            "relative_path": f"src/{fid}.ts",
+            "chunk_ordinal": 1,
+            "start_line": 1,
+            "end_line": lines,
+            "score": score,
+            "text": "".join(f"word word word word {k}\n" for k in range(lines)),
+        }
+
+    hits = [hit("a", 0.9, 20), hit("b", 0.5, 1), hit("c", 0.4, 1)]  # a: 101 words, b and c: 6
+    blocks, summary = budget.pack(hits, 13, words)  # room for b and c whole, or 2 lines of a
+    assert [b["file_id"] for b in blocks] == ["a" * 16]
+    assert blocks[0]["truncated"] and blocks[0]["end_line"] == 2 and summary["used_tokens"] == 11
+    assert [o["file_id"] for o in summary["omitted"]] == ["b" * 16, "c" * 16]  # in rank order
+    blocks, summary = budget.pack(hits, 5, words)  # not even one line of a: nothing ranked lower
+    assert blocks == [] and [o["file_id"] for o in summary["omitted"]] == ["a" * 16, "b" * 16, "c" * 16]

@@ -100,3 +100,31 @@ def test_catalog_rm_purge_of_a_registered_catalog(monorepo, run_json) -> None:  
     assert code == 0 and out["labels_removed"] == ["main"] and out["chunks_deleted"] > 0, err
     assert _config()["catalogs"] == {}
     assert run_json("labels", "--json")[1]["labels"] == []
+
+
+def test_a_request_queued_before_labels_rm_does_not_bring_the_label_back(monorepo, run_json) -> None:  # type: ignore[no-untyped-def]
+    """The hook queued a refresh, then the user removed the label before the runner drained it:
+    the remove wins (the drain skips the request, the mark stays), as it does for later hooks."""
+    from monodex.indexer.session import Session
+    from monodex.scheduler import jobs, refresh
+
+    from monodex import config, known_labels
+    from monodex.spool import Spool
+
+    assert run_json("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD")[0] == 0
+    queued = decide("post-commit", [], {}, monorepo.path)
+    assert isinstance(queued, Request)
+    p = paths.resolve()
+    spool = Spool(p.spool_dir)
+    spool.enqueue(queued)
+    assert run_json("labels", "rm", "--catalog", "acme", "--label", "main")[0] == 0
+
+    def run(request: Request) -> dict[str, object]:
+        with Session(config.load(p), p) as s:
+            return refresh.refresh_label(s, request)
+
+    report = jobs.drain(spool, run)
+    assert not report.failed and not spool.pending()
+    code, out, _ = run_json("labels", "--json")
+    assert code == 0 and out["labels"] == []
+    assert "main" in known_labels.removed(p.state_dir, "acme")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from monodex.indexer.chunkers.base import CHUNK_KINDS
 
-from monodex.commands.search import KINDS
+from monodex.requests import KINDS
 
 SEARCH = ("search", "--catalog", "acme", "--label", "main", "--limit", "20", "--json")
 

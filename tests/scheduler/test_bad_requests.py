@@ -13,7 +13,7 @@ from monodex.indexer import ops
 from monodex.indexer.session import Session
 from monodex.scheduler import jobs, refresh
 
-from monodex import config, paths, rpc, runnerpid
+from monodex import config, paths, requests, rpc, runnerpid
 from monodex.errors import UsageError
 from monodex.main import main
 from monodex.spool import Request, Spool
@@ -50,7 +50,7 @@ def test_a_crawl_op_with_a_label_outside_the_grammar_is_a_usage_error(repo, caps
     with Session(config.load(p), p) as s:
         for label in ("Bad Label:x", 7):
             with pytest.raises(UsageError) as err:
-                ops.run(s, "crawl", {"catalog": "acme", "label": label, "commit": "HEAD"})
+                ops.run(s, requests.parse("crawl", {"catalog": "acme", "label": label, "commit": "HEAD"}))
             assert err.value.exit_code == 2 and "label" in err.value.problem and err.value.hint
     assert _labels(capsys) == {"main"}
 

@@ -81,6 +81,11 @@ def test_errors_come_back_with_the_same_exit_code_and_advice(runner, capsys) -> 
     assert code == 2 and "label 'nope' of catalog 'acme' is not indexed" in err and "monodex labels" in err
     code, _, err = _cli(capsys, "view", "--catalog", "acme", "--label", "main", "--id", "0123456789abcdef")
     assert code == 2 and "not in label 'main'" in err
+    # a bad field found by the runner crosses the socket whole: the CLI names its own flag
+    code, _, err = _cli(
+        capsys, "search", "--catalog", "acme", "--label", "main", "--text", "x", "--lang", "json"
+    )
+    assert code == 2 and "has no json files" in err and "pass --lang with one of those, or drop --lang" in err
     with pytest.raises(UsageError, match="unknown operation"):
         rpc.call(paths.resolve(), "drop-everything", {})
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from monodex.scheduler import server
 
-from monodex import paths, rpc, runnerpid
+from monodex import paths, requests, rpc, runnerpid
 from monodex.errors import MonodexError, UsageError
 from monodex.main import main
 
@@ -104,18 +104,18 @@ def test_an_oversize_request_is_refused_without_buffering_it(runner) -> None:  #
 
 
 def test_the_search_text_is_bounded_the_same_way_locally_and_through_the_runner(indexed, capsys) -> None:  # type: ignore[no-untyped-def]
-    long = "where is a " * (rpc.MAX_QUERY_CHARS // 10 + 1)
+    long = "where is a " * (requests.MAX_QUERY_CHARS // 10 + 1)
     args = ("search", "--catalog", "acme", "--label", "main", "--text", long)
     assert main(list(args)) == 2
-    assert f"at most {rpc.MAX_QUERY_CHARS:,}" in capsys.readouterr().err
+    assert f"at most {requests.MAX_QUERY_CHARS:,}" in capsys.readouterr().err
     from monodex.indexer import ops
     from monodex.indexer.session import Session
 
     from monodex import config
 
     p = paths.resolve()
-    with Session(config.load(p), p) as s, pytest.raises(UsageError, match="search text is"):
-        ops.run(s, "search", {"catalog": "acme", "label": "main", "text": long, "limit": 3})
+    with Session(config.load(p), p) as s, pytest.raises(UsageError, match="search text"):
+        ops.run(s, requests.parse("search", {"catalog": "acme", "label": "main", "text": long, "limit": 3}))
 
 
 def test_a_live_runner_that_does_not_answer_is_an_error_not_a_local_open(indexed, monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -1,15 +1,14 @@
 """`monodex mcp`: the index as Model Context Protocol tools over stdio, for AI coding agents.
 
-Built on the official `mcp` SDK. Each tool runs the same operation as the CLI: through the
-runner's socket when it is up (warm model, shard owned there), else in this process with a model
-kept warm here and the shard opened only for the call, so a runner can start at any time.
-Failures come back as tool errors carrying the CLI's "problem + next step" text.
+Built on the official `mcp` SDK. Each tool builds the same request as the CLI command
+(monodex/requests.py) and runs it the same way (front/route.py): through the runner's socket when
+it is up, else in this process with a model kept warm here and the shard opened only for the
+call, so a runner can start at any time. Failures come back as tool errors with the problem and
+the next step, naming the tool's parameters (not the CLI's flags).
 """
 
 from __future__ import annotations
 
-import re
-import threading
 from typing import Annotated, Any, Literal
 
 from mcp.server import MCPServer
@@ -17,8 +16,11 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 
-from monodex import __version__, config, context, rpc
+from monodex import __version__, context
+from monodex import requests as rq
 from monodex.errors import MonodexError
+from monodex.front import render, route
+from monodex.front import status as status_
 from monodex.paths import Paths
 
 INSTRUCTIONS = """monodex is a semantic index of a git monorepo (TypeScript, Markdown), kept up to date
@@ -27,6 +29,8 @@ not know the file; use `view` to read a file (or some of its chunks) once you kn
 answer says which commit it reflects and whether the branch has moved since (`freshness`)."""
 
 DEFAULT_MAX_TOKENS = 4000
+# Request fields this surface names differently (the rest keep the request's name).
+NAMES = {"text": "query", "paths": "path_prefix", "fresh": "wait_for_fresh"}
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
 
@@ -138,48 +142,10 @@ class StatusAnswer(_Open):
     jobs: dict[str, Any]
 
 
-class Backend:
-    """Runs an operation through the runner, or here with a model kept warm between calls."""
-
-    def __init__(self, paths: Paths) -> None:
-        self.paths = paths
-        self._lock = threading.Lock()
-        self._engine: Any = None
-        self._embedder: Any = None
-
-    def run(self, op: str, args: dict[str, Any]) -> dict[str, Any]:
-        answer = rpc.call(self.paths, op, args)
-        if answer is not None:
-            return answer
-        from monodex.indexer import ops
-        from monodex.indexer.session import Session
-        from monodex.indexer.session import engine as open_engine
-
-        with self._lock:  # one local shard open at a time: it is an exclusive lock
-            cfg = config.load(self.paths)
-            if self._engine is None or self._embedder != cfg.embedder:
-                self._engine, self._embedder = open_engine(cfg), cfg.embedder
-            with Session(cfg, self.paths, engine=self._engine) as s:
-                return ops.run(s, op, args)
-
-
 def _tool_error(exc: MonodexError) -> ToolError:
+    if isinstance(exc, rq.FieldError):
+        exc = exc.spelled(lambda field: NAMES.get(field, field), joiner="=")
     return ToolError(exc.problem + (f"\nNext step: {exc.hint}" if exc.hint else ""))
-
-
-_FILE_ID = re.compile(r"^[0-9a-f]{16}$")
-_CHUNKS = re.compile(r"^(?P<a>\d+)(?:-(?P<b>\d+|end))?$")
-
-
-def _check_view_args(file_id: str | None, chunks: str | None) -> None:
-    """In the tool's own words: the shared checks speak of the CLI's --id."""
-    if file_id and not _FILE_ID.match(file_id):
-        raise MonodexError(f"invalid file_id {file_id!r}", "pass the 16 hex digits of a search hit's file_id")
-    m = _CHUNKS.match(chunks) if chunks else None
-    if chunks and (not m or int(m["a"]) < 1 or (m["b"] not in (None, "end") and int(m["b"]) < int(m["a"]))):
-        raise MonodexError(
-            f"invalid chunks {chunks!r}", "use 'N', 'N-M' (N <= M) or 'N-end'; chunks count from 1"
-        )
 
 
 def _result(structured: dict[str, Any], text: str) -> CallToolResult:
@@ -187,16 +153,11 @@ def _result(structured: dict[str, Any], text: str) -> CallToolResult:
 
 
 def build(paths: Paths) -> MCPServer:
-    from monodex.commands import search as search_cmd
-    from monodex.commands import status as status_cmd
-
-    backend = Backend(paths)
+    local = route.Local(keep_model=True)
     server = MCPServer("monodex", version=__version__, instructions=INSTRUCTIONS)
 
-    def target(catalog: str | None, label: str | None) -> tuple[str, str]:
-        catalog, label = context.resolve(paths, catalog, label)
-        config.load(paths).catalog(catalog)
-        return catalog, label
+    def run(request: rq.Request) -> dict[str, Any]:
+        return route.execute(paths, request, quiet=True, local=local)
 
     @server.tool(
         description=(
@@ -214,7 +175,7 @@ def build(paths: Paths) -> MCPServer:
         query: Annotated[str, Field(description="what you are looking for, in plain words")],
         catalog: Annotated[str | None, Field(description="repository; default: `monodex use`")] = None,
         label: Annotated[str | None, Field(description="branch label; default: `monodex use`")] = None,
-        limit: Annotated[int, Field(ge=1, le=100, description="hits to consider")] = 10,
+        limit: Annotated[int, Field(ge=1, le=100, description="hits to consider")] = rq.DEFAULT_LIMIT,
         path_prefix: Annotated[
             list[str] | str | None,
             Field(description="only under this folder/file or these (repo-relative)"),
@@ -224,12 +185,19 @@ def build(paths: Paths) -> MCPServer:
             Literal["content", "imports", "changelog", "config"] | None,
             Field(description="only chunks of this kind"),
         ] = None,
+        lang: Annotated[
+            str | None, Field(description="only files in this language, e.g. typescript or markdown")
+        ] = None,
         mode: Annotated[
             Literal["hybrid", "dense", "lexical"],
             Field(description="hybrid: meaning + keywords (best default); lexical: exact names"),
         ] = "hybrid",
+        per_file: Annotated[int, Field(ge=1, description="at most this many hits from one file")] = 1,
         include_tests: Annotated[
             bool, Field(description="rank tests, snapshots and changelogs like source")
+        ] = False,
+        explain: Annotated[
+            bool, Field(description="add each hit's dense rank, lexical rank and fused score")
         ] = False,
         max_tokens: Annotated[
             int | None, Field(ge=1, description="token budget of the answer; null: no budget")
@@ -240,25 +208,27 @@ def build(paths: Paths) -> MCPServer:
         ] = None,
     ) -> Annotated[CallToolResult, SearchAnswer]:
         try:
-            rpc.check_query(query)
-            catalog, label = target(catalog, label)
-            args: dict[str, Any] = {"catalog": catalog, "label": label, "text": query, "limit": limit}
-            extra = {
-                "paths": [path_prefix] if isinstance(path_prefix, str) else path_prefix,
-                "package": package,
-                "kind": kind,
-                "mode": mode,
-                "include_tests": include_tests,
-            }
-            args.update({k: v for k, v in extra.items() if v})
-            if max_tokens is not None:
-                args["max_tokens"] = max_tokens
-            if wait_for_fresh is not None:
-                args["fresh"] = wait_for_fresh
-            answer = {"catalog": catalog, "label": label, **backend.run("search", args)}
+            catalog, label = context.resolve(paths, catalog, label)
+            request = rq.SearchRequest(
+                catalog,
+                label,
+                query,
+                limit=limit,
+                paths=(path_prefix,) if isinstance(path_prefix, str) else tuple(path_prefix or ()),
+                package=package,
+                kind=kind,
+                lang=lang,
+                mode=mode,
+                per_file=per_file,
+                include_tests=include_tests,
+                explain=explain,
+                fresh=wait_for_fresh,
+                max_tokens=max_tokens,
+            )
+            answer = {"catalog": catalog, "label": label, **run(request)}
         except MonodexError as exc:
             raise _tool_error(exc) from None
-        return _result(answer, search_cmd.render(answer, whole=True))
+        return _result(answer, render.search(answer, whole=True, budget="max_tokens"))
 
     @server.tool(
         description=(
@@ -276,16 +246,9 @@ def build(paths: Paths) -> MCPServer:
         label: Annotated[str | None, Field(description="branch label; default: `monodex use`")] = None,
     ) -> Annotated[CallToolResult, ViewAnswer]:
         try:
-            if bool(file_id) == bool(path):
-                raise MonodexError("give exactly one of file_id and path", "pass the file_id of a search hit")
-            _check_view_args(file_id, chunks)
-            catalog, label = target(catalog, label)
-            args: dict[str, Any] = {"catalog": catalog, "label": label}
-            if path:
-                args.update(path=path, range=chunks)
-            else:
-                args["id"] = f"{file_id}:{chunks}" if chunks else str(file_id)
-            answer = {"catalog": catalog, "label": label, **backend.run("view", args)}
+            catalog, label = context.resolve(paths, catalog, label)
+            request = rq.ViewRequest(catalog, label, file_id=file_id, path=path, chunks=chunks)
+            answer = {"catalog": catalog, "label": label, **run(request)}
         except MonodexError as exc:
             raise _tool_error(exc) from None
         answer["text"] = "".join(str(c["text"]) for c in answer["chunks"])
@@ -301,9 +264,7 @@ def build(paths: Paths) -> MCPServer:
         catalog: Annotated[str | None, Field(description="only this repository")] = None,
     ) -> Annotated[CallToolResult, LabelsAnswer]:
         try:
-            if catalog:
-                config.load(paths).catalog(catalog)
-            answer = backend.run("labels", {"catalog": catalog} if catalog else {})
+            answer = run(rq.LabelsRequest(catalog or None))
         except MonodexError as exc:
             raise _tool_error(exc) from None
         rows = [
@@ -321,9 +282,9 @@ def build(paths: Paths) -> MCPServer:
     )
     def status() -> Annotated[CallToolResult, StatusAnswer]:
         try:
-            answer = status_cmd.collect(paths)
+            answer = status_.collect(paths)
         except MonodexError as exc:
             raise _tool_error(exc) from None
-        return _result(answer, status_cmd.render(answer))
+        return _result(answer, render.status(answer))
 
     return server

@@ -1,0 +1,165 @@
+"""Answers as text for people and text-only clients: the search and status renderers the CLI and
+the MCP tools share (a command's own one-surface renderer stays with the command)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from monodex import output, progress
+
+
+def freshness_line(f: dict[str, Any]) -> str:
+    """One line on whether the answer reflects the code, for people and text-only clients."""
+    at = (f.get("indexed_commit") or "")[:12] or "(working dir)"
+    if f.get("fresh") is True:
+        text = f"index at {at}, fresh with branch {f['branch']}"
+    elif f.get("fresh") is False:
+        text = f"index at {at}, STALE: branch {f['branch']} is at {str(f['branch_commit'])[:12]}"
+        text += "; a refresh is pending" if f.get("refresh_pending") else "; no refresh queued"
+    else:
+        text = f"index at {at}" + ("" if f.get("complete", True) else " (refresh in progress)")
+    if f.get("refresh_error"):
+        text += f"; last refresh failed: {f['refresh_error'].splitlines()[0]}"
+    wait = f.get("wait")
+    if wait and not wait["reached"]:
+        text += f" (waited {wait['waited_seconds']:.1f} s of {wait['seconds']:g} s for it)"
+    return text
+
+
+def explain_line(e: dict[str, Any]) -> str:
+    def at(rank: int | None) -> str:
+        return f"#{rank}" if rank else "-"
+
+    text = f"{e['mode']}: dense {at(e['dense_rank'])}, lexical {at(e['lexical_rank'])}"
+    text += f", fused #{e['fused_rank']} ({e['fused_score']:.4f})"
+    if e["demoted"]:
+        text += f", {e['role']}: moved down"
+    return text
+
+
+def budget_line(b: dict[str, Any]) -> str:
+    text = f"{b['used_tokens']} of {b['max_tokens']} tokens"
+    if b["truncated"]:
+        text += f"; {b['truncated']} block(s) cut at a line"
+    if b["omitted"]:
+        left = ", ".join(f"{o['relative_path']}:{o['start_line']}-{o['end_line']}" for o in b["omitted"])
+        text += f"; left out {len(b['omitted'])}: {left}"
+    return text
+
+
+def search(result: dict[str, Any], *, whole: bool = False, budget: str = "--max-tokens") -> str:
+    """Text for people and text-only clients: whole blocks with a budget (or `whole`), else
+    three lines a hit. `budget` names the token budget as the reader's surface spells it."""
+    lines = [f"# {freshness_line(result['freshness'])}"] if result.get("freshness") else []
+    lines += [f"# note: {n}" for n in result.get("notes", [])]
+    if not result["results"]:
+        b = result.get("budget") or {}
+        if b.get("omitted"):  # hits were found, but none fitted the budget
+            left = ", ".join(f"{o['relative_path']}:{o['start_line']}-{o['end_line']}" for o in b["omitted"])
+            text = f"nothing fits in {b['max_tokens']} tokens; left out {len(b['omitted'])}: {left}"
+            return "\n".join([*lines, output.sanitize(text), f"(raise {budget} to see them)"])
+        return "\n".join([*lines, "No results."])
+    if "budget" in result or whole:
+        tail = [f"# {budget_line(result['budget'])}"] if "budget" in result else []
+        return "\n\n".join([*lines, *map(_block, result["results"]), *tail])
+    blocks = lines
+    for r in result["results"]:
+        head = f"{r['relative_path']}:{r['start_line']}-{r['end_line']}  {r['score']:.3f}  {r['breadcrumb']}"
+        head += f"\n  id {r['file_id']}:{r['chunk_ordinal']} ({r['chunk_ordinal']}/{r['chunk_count']})"
+        if "explain" in r:
+            head += "\n  " + explain_line(r["explain"])
+        lines = [ln for ln in str(r["text"]).splitlines() if ln.strip()][:3]
+        blocks.append(output.sanitize(head + "".join(f"\n  > {ln}" for ln in lines)))
+    return "\n\n".join(blocks)
+
+
+def _block(r: dict[str, Any]) -> str:
+    cut = " (cut)" if r.get("truncated") else ""
+    head = f"{r['relative_path']}:{r['start_line']}-{r['end_line']}{cut}  {r['score']:.3f}  id {r['file_id']}"
+    return output.sanitize(head + "\n" + str(r["text"]).rstrip("\n"))
+
+
+def status(r: dict[str, Any]) -> str:
+    run = r["runner"]
+    lines = [f"runner: {_runner_line(run)}"]
+    if r.get("refresh"):
+        lines.append(_refresh_line(r["refresh"]))
+    lines.extend(_spool_lines(r["spool"], running=run["running"]))
+    running = (r.get("refresh") or {}).get("state") == "running"
+    for name, job in sorted(r["jobs"].items()):
+        # the last finished drain: while one runs, "drain: ok" alone would read as "nothing to do"
+        lines.append(
+            ("drain: running now; last " if running and name == "drain" else "") + _job_line(name, job)
+        )
+    for problem in r.get("problems", []):
+        lines += [f"ERROR {problem['problem']}", f"  next: {problem['hint']}"]
+    for lb in r["labels"]:
+        if "error" in lb:  # the index could not be read (full disk, busy): say why
+            lines.append(f"labels: {lb['error']}")
+            continue
+        fresh = lb["freshness"] + (" (refreshing)" if lb.get("refreshing") else "")
+        lines.append(f"{lb['catalog']}:{lb['label']}\t{_commit(lb)}\t{fresh}")
+    return output.sanitize("\n".join(lines))
+
+
+def _commit(lb: dict[str, Any]) -> str:
+    if lb.get("source_kind") == "working-directory":
+        return "(working dir)"
+    return str(lb.get("commit_oid", ""))[:12] + ("" if lb.get("crawl_complete", True) else " (incomplete)")
+
+
+def _runner_line(run: dict[str, Any]) -> str:
+    if not run["running"]:
+        return "not running (start it with 'monodex runner' or its systemd service)"
+    up = run.get("uptime_seconds")
+    since = f", up {progress.duration(up)}" if up is not None else ""
+    return f"running, pid {run['pid']}{since}"
+
+
+def _refresh_line(rf: dict[str, Any]) -> str:
+    done = f"{rf['files_done']}/{rf['files_total']} files embedded" if rf.get("files_total") else "planning"
+    what = f"{rf['label']} to {str(rf['commit'])[:12]}: {done}, {rf.get('chunks_embedded', 0)} chunks"
+    if rf["state"] == "running":
+        return f"refreshing {what}, started {progress.duration(time.time() - rf['started_at'])} ago"
+    return f"interrupted refresh of {what} (its runner stopped; the request stays queued and resumes)"
+
+
+def _spool_lines(sp: dict[str, Any], *, running: bool) -> list[str]:
+    queued = sp["pending"] + sp["claimed"]
+    if running:
+        lines = [f"spool: {sp['pending']} pending, {sp['claimed']} being refreshed, {sp['failed']} failing"]
+    elif queued:
+        lines = [
+            f"spool: {_n(queued, 'request')} queued, {sp['failed']} failing; they run when the runner starts"
+        ]
+    else:
+        lines = ["spool: empty"]
+    if sp["quarantined"]:
+        lines.append(
+            f"spool: {_n(sp['quarantined'], 'malformed request')} set aside in {sp['quarantine_dir']}:"
+        )
+        lines += [f"  {q['name']}: {q['reason']}" for q in sp["quarantine"][:10]]
+        lines.append(f"  next: {sp['quarantine_hint']}")
+    return lines
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+_JOB_NAMES = {"last_productive_drain": "last drain that had work"}
+
+
+def _job_line(name: str, job: dict[str, Any]) -> str:
+    when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(job["finished_at"]))
+    outcome = job.get("outcome") or ("ok" if job["ok"] else "failed")
+    line = f"{_JOB_NAMES.get(name, name)}: {outcome if outcome == 'ok' else outcome.upper()} at {when}"
+    result = job.get("result") or {}
+    if outcome == "ok" and result.get("refreshed"):
+        line += f", refreshed {result['refreshed']}"
+    if outcome == "interrupted" and result.get("interrupted"):
+        line += f" ({result['interrupted'].get('label')}; its request stays queued)"
+    elif outcome == "failed" and result.get("error"):
+        line += f": {result['error']}"
+    return line

@@ -1,0 +1,66 @@
+"""The one socket-or-local decision: a request runs in the runner whenever one is alive (it owns the
+shard and keeps the model warm; rpc.connect waits for it rather than bypass it), else here.
+
+The CLI runs each request with a fresh Local; the MCP server keeps one Local for its life, so its
+model stays warm between tool calls while the shard is opened only for each call (a runner may
+start at any time and needs it)."""
+
+from __future__ import annotations
+
+import sys
+import threading
+from typing import TYPE_CHECKING, Any
+
+from monodex import config, rpc
+from monodex.paths import Paths
+from monodex.requests import Request, to_wire
+
+if TYPE_CHECKING:
+    from monodex.indexer.engine import Engine
+
+
+class Local:
+    """Runs requests in this process; `keep_model` keeps the embedding model loaded between them."""
+
+    def __init__(self, *, keep_model: bool = False) -> None:
+        self.keep_model = keep_model
+        self._lock = threading.Lock()
+        self._engine: Engine | None = None
+        self._embedder: Any = None
+
+    def run(self, paths: Paths, request: Request, progress: rpc.Progress | None = None) -> dict[str, Any]:
+        # Imported here: the indexer is heavy, and a CLI talking to the runner never needs it.
+        from monodex.indexer import ops
+        from monodex.indexer.session import Session
+        from monodex.indexer.session import engine as open_engine
+
+        with self._lock:  # one local shard open at a time: it is an exclusive lock
+            cfg = config.load(paths)
+            warm = None
+            if self.keep_model:
+                if self._engine is None or self._embedder != cfg.embedder:
+                    self._engine, self._embedder = open_engine(cfg), cfg.embedder
+                warm = self._engine
+            with Session(cfg, paths, engine=warm) as s:
+                return ops.run(s, request, progress)
+
+
+def execute(
+    paths: Paths,
+    request: Request,
+    *,
+    progress: rpc.Progress | None = None,
+    quiet: bool = False,
+    local: Local | None = None,
+) -> dict[str, Any]:
+    """The answer to `request`, from the runner when one is alive, else from `local` (a fresh one
+    by default). `quiet`: no "waiting for the runner" lines on stderr (--json, MCP)."""
+
+    def waiting(text: str) -> None:
+        if not quiet:
+            sys.stderr.write(f"monodex: {text}\n")
+
+    answer = rpc.call(paths, request.OP, to_wire(request), on_progress=progress, on_waiting=waiting)
+    if answer is not None:
+        return answer
+    return (local or Local()).run(paths, request, progress)

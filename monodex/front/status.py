@@ -1,0 +1,131 @@
+"""The status answer (CLI `status --json`, the MCP status tool): the runner, the refresh in
+progress, the spool, the jobs' last outcomes and each label's freshness.
+
+Light on purpose: with the runner down it lists labels from the shard and reads branch heads
+with git itself, loading neither the scheduler, dulwich, tree-sitter nor the model (a test counts
+the modules)."""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+from monodex import config, names, spool, writable
+from monodex.errors import MonodexError
+from monodex.front import route
+from monodex.paths import Paths
+from monodex.requests import LabelsRequest
+from monodex.runnerpid import pid_file, running_pid
+from monodex.scheduler.state import JobState
+
+
+def collect(p: Paths) -> dict[str, Any]:
+    s = spool.default(p.state_dir)
+    pid = running_pid(p)
+    uptime = None
+    if pid is not None:
+        with contextlib.suppress(OSError):
+            uptime = round(time.time() - pid_file(p).stat().st_mtime, 1)
+    state = JobState(p.state_dir / "runner-state.json").read()
+    refresh = _refresh(state.pop("refresh", None), pid)
+    labels = _labels(p)
+    for row in labels:
+        row["refreshing"] = bool(refresh and refresh["state"] == "running" and refresh["label"] == _key(row))
+    return {
+        "runner": {
+            "running": pid is not None,
+            "pid": pid,
+            "uptime_seconds": uptime,
+            "socket": str(p.socket_path) if pid is not None and p.socket_path.exists() else None,
+        },
+        "refresh": refresh,
+        "spool": _spool(s),
+        "problems": writable.problems(
+            [p.state_dir, p.log_dir, s.root, s.new, s.claimed, s.quarantine, s.tmp]
+        ),
+        "labels": labels,
+        "jobs": state,
+    }
+
+
+def _labels(p: Paths) -> list[dict[str, Any]]:
+    cfg = config.load(p)
+    try:
+        rows: list[dict[str, Any]] = route.execute(p, LabelsRequest(), quiet=True)["labels"]
+    except MonodexError as exc:
+        return [{"error": exc.problem}]
+    heads: dict[str, dict[str, str] | None] = {}
+    for row in rows:
+        row["freshness"], row["branch"], row["branch_commit"] = "unknown", None, None
+        cat = cfg.catalogs.get(row["catalog"])
+        if cat is None or row["source_kind"] != "git-commit":
+            continue
+        if cat.name not in heads:
+            heads[cat.name] = branch_heads(cat.path)
+        branches = heads[cat.name]
+        if branches is None:
+            continue
+        row["branch"] = names.tracked_branch(row["label"], branches)
+        row["branch_commit"] = branches.get(row["branch"]) if row["branch"] else None
+        if row["branch_commit"]:
+            fresh = row["crawl_complete"] and row["branch_commit"] == row["commit_oid"]
+            row["freshness"] = "fresh" if fresh else "stale"
+    return rows
+
+
+def branch_heads(repo: Path) -> dict[str, str] | None:
+    """{branch: commit} of the repository's local branches, or None when it cannot be read.
+    git itself, not dulwich: ~3 ms against ~100 ms of imports, and status stays light."""
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(repo), "for-each-ref", "--format=%(objectname) %(refname)", "refs/heads/"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    pairs = (line.split(" ", 1) for line in out.splitlines() if " " in line)
+    return {ref.removeprefix("refs/heads/"): oid for oid, ref in pairs}
+
+
+def _refresh(record: Any, pid: int | None) -> dict[str, Any] | None:
+    """The runner's in-progress record; one left by a runner that is gone (killed) is interrupted."""
+    if not isinstance(record, dict):
+        return None
+    alive = pid is not None and record.get("pid") == pid
+    return {**record, "state": "running" if alive else "interrupted"}
+
+
+def _spool(s: spool.Spool) -> dict[str, Any]:
+    pending = s.pending()
+    claimed = sorted(s.claimed.glob("*.json")) if s.claimed.is_dir() else []
+    oldest = min((pth.stat().st_mtime for pth in pending + claimed), default=None)
+    failed = s.failed()
+    quarantined = s.quarantined()
+    return {
+        "pending": len(pending),
+        "claimed": len(claimed),  # being refreshed, or left by a runner that died (recovered at start)
+        "failed": len(failed),
+        "oldest_age_seconds": round(time.time() - oldest, 1) if oldest else None,
+        "errors": [{"label": f.key, "attempts": f.attempts, "error": f.last_error} for f in failed],
+        "quarantined": len(quarantined),
+        "quarantine": [{"name": q.name, "reason": q.reason} for q in quarantined],
+        "quarantine_dir": str(s.quarantine),
+        "quarantine_hint": quarantine_hint(s) if quarantined else "",
+    }
+
+
+def quarantine_hint(s: spool.Spool) -> str:
+    return (
+        f"these requests were never run; read the reasons, then delete them (rm {s.quarantine}/*); "
+        "the next commit queues the label again, or run 'monodex crawl'"
+    )
+
+
+def _key(row: dict[str, Any]) -> str:
+    return f"{row.get('catalog')}:{row.get('label')}"

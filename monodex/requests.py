@@ -1,0 +1,386 @@
+"""One typed request per operation, validated once, whichever surface built it.
+
+The CLI builds requests from its flags, the MCP server from its tools' arguments and the runner
+from the socket's wire (`parse`): one set of checks, one set of errors. A bad field raises
+FieldError, which names the field by its request name; each surface spells it as its own flag or
+parameter (`FieldError.spelled`), so an MCP client never reads about `--max-tokens`.
+Stdlib and kernel only: the CLI and `monodex status` load this without the indexer."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from monodex import names
+from monodex.errors import UsageError
+
+# The chunkers' CHUNK_KINDS, spelled here so the front needs no tree-sitter (a test keeps them equal).
+KINDS = ("content", "imports", "changelog", "config")
+MODES = ("hybrid", "dense", "lexical")
+# A question, or a pasted function to find its like; not a pasted file. JSON escapes a character
+# to at most 12 bytes, so a capped text always fits in the socket's MAX_REQUEST.
+MAX_QUERY_CHARS = 16 * 1024
+DEFAULT_LIMIT = 10
+DEFAULT_FRESH_SECONDS = 30.0
+
+
+class FieldError(UsageError):
+    """A bad value of one request field. `problem` and `advice` are format strings written here,
+    never holding user text: `{name}` is the field as a surface names it (the request's field name
+    by default, a flag or a parameter once `spelled`), `{value}` the bad value, other `{keys}`
+    come from `facts` (JSON values: the error crosses the socket whole, see `wire`)."""
+
+    def __init__(
+        self,
+        field: str,
+        problem: str,
+        *,
+        value: Any = None,
+        example: str = "",
+        advice: str = "",
+        facts: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.field, self.template, self.value = field, problem, value
+        self.example, self.advice, self.facts = example, advice, dict(facts or {})
+        super().__init__(*self._text(lambda f: f, "="))
+
+    def wire(self) -> dict[str, Any]:
+        """What the runner sends, so the client spells the field its own way."""
+        keys = ("field", "template", "value", "example", "advice", "facts")
+        return {k: getattr(self, k) for k in keys}
+
+    @classmethod
+    def from_wire(cls, d: Mapping[str, Any]) -> FieldError:
+        return cls(
+            str(d["field"]),
+            str(d["template"]),
+            value=d.get("value"),
+            example=str(d.get("example") or ""),
+            advice=str(d.get("advice") or ""),
+            facts=d.get("facts") or {},
+        )
+
+    def _text(self, name: Callable[[str], str], joiner: str) -> tuple[str, str]:
+        called = name(self.field)
+        hint = f"pass {called}{joiner}{self.example}" if self.example else ""
+        advice = self.advice.format(name=called, value=self.value, **self.facts)
+        problem = self.template.format(name=called, value=self.value, **self.facts)
+        return problem, "; ".join(h for h in (hint, advice) if h)
+
+    def spelled(self, name: Callable[[str], str], *, joiner: str = " ") -> UsageError:
+        """The same error in a surface's words: `name` maps a field to its flag or parameter."""
+        return UsageError(*self._text(name, joiner))
+
+
+def _norm_path(field: str, value: str) -> str:
+    """A folder or file relative to the repository root, in the index's spelling."""
+    p = value.strip().replace("\\", "/")
+    while p.startswith("./"):
+        p = p[2:]
+    p = p.strip("/")
+    if not p or p.startswith("../") or p == "..":
+        raise FieldError(
+            field,
+            "invalid {name} {value!r}: not a path inside the repository",
+            value=value,
+            example="libraries/net",
+            advice="give a folder or file relative to the repository root",
+        )
+    return p
+
+
+def _at_least(field: str, value: float | None, least: float, example: str) -> None:
+    if value is not None and value < least:
+        raise FieldError(field, f"{{name}} must be at least {least:g}, got {value:g}", example=example)
+
+
+def _one_of(field: str, value: str | None, allowed: tuple[str, ...]) -> None:
+    if value is not None and value not in allowed:
+        raise FieldError(
+            field, "{name} is {value!r}; use one of: " + ", ".join(allowed), value=value, example=allowed[0]
+        )
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    """Search one label with a question; every search option is a field here (and one CLI flag
+    and one MCP parameter: tests/front checks the three agree)."""
+
+    OP: ClassVar[str] = "search"
+    WRITES: ClassVar[bool] = False
+
+    catalog: str
+    label: str
+    text: str
+    limit: int = DEFAULT_LIMIT
+    paths: tuple[str, ...] = ()
+    package: str | None = None
+    kind: str | None = None
+    lang: str | None = None
+    mode: str = "hybrid"
+    per_file: int = 1
+    include_tests: bool = False
+    explain: bool = False
+    fresh: float | None = None  # seconds to wait for the label to reflect its branch
+    max_tokens: int | None = None  # pack the answer into this many tokens
+
+    def __post_init__(self) -> None:
+        _names(self.catalog, self.label)
+        if not self.text.strip():
+            raise FieldError(
+                "text", "the search text ({name}) is empty", example="'what you are looking for'"
+            )
+        if len(self.text) > MAX_QUERY_CHARS:
+            raise FieldError(
+                "text",
+                f"the search text ({{name}}) is {len(self.text):,} characters; "
+                f"at most {MAX_QUERY_CHARS:,} are searched",
+                advice="ask in a sentence or paste a function, not a whole file",
+            )
+        _at_least("limit", self.limit, 1, "10")
+        _at_least("per_file", self.per_file, 1, "1")
+        _at_least("max_tokens", self.max_tokens, 1, "2000")
+        _at_least("fresh", self.fresh, 0, f"{DEFAULT_FRESH_SECONDS:g}")
+        _one_of("kind", self.kind, KINDS)
+        _one_of("mode", self.mode, MODES)
+        _set(self, "paths", tuple(_norm_path("paths", p) for p in self.paths))
+        _set(self, "lang", self.lang.lower() if self.lang else None)
+        _set(self, "package", self.package or None)
+
+
+@dataclass(frozen=True)
+class ViewRequest:
+    """Read one indexed file, by file_id (from a search hit) or by path; `chunks` selects 'N',
+    'N-M' or 'N-end' (1-based), default all."""
+
+    OP: ClassVar[str] = "view"
+    WRITES: ClassVar[bool] = False
+
+    catalog: str
+    label: str
+    file_id: str | None = None
+    path: str | None = None
+    chunks: str | None = None
+
+    def __post_init__(self) -> None:
+        _names(self.catalog, self.label)
+        if bool(self.file_id) == bool(self.path):
+            raise FieldError(
+                "file_id", "give exactly one of {name} and path", advice="pass the file_id of a search hit"
+            )
+        if self.file_id and not _FILE_ID.match(self.file_id):
+            raise FieldError(
+                "file_id",
+                "invalid {name} {value!r}",
+                value=self.file_id,
+                advice="pass the 16 hex digits of a search hit's file_id",
+            )
+        if self.path:
+            _set(self, "path", _norm_path("path", self.path))
+        if self.chunks is not None:
+            self.selection()
+
+    def selection(self) -> tuple[int, int | None]:
+        """(first, last) chunk numbers, last None for 'to the end'."""
+        if self.chunks is None:
+            return 1, None
+        m = _CHUNKS.match(self.chunks)
+        bad = FieldError(
+            "chunks",
+            "invalid {name} {value!r}",
+            value=self.chunks,
+            advice="use 'N', 'N-M' (N <= M) or 'N-end'; chunks count from 1",
+        )
+        if not m or int(m["a"]) < 1:
+            raise bad
+        first = int(m["a"])
+        last = None if m["b"] == "end" else int(m["b"] or first)
+        if last is not None and last < first:
+            raise bad
+        return first, last
+
+    @classmethod
+    def from_id(cls, catalog: str, label: str, selector: str) -> ViewRequest:
+        """From FILE_ID, FILE_ID:N, FILE_ID:N-M or FILE_ID:N-end (what `search` prints)."""
+        file_id, _, chunks = selector.partition(":")
+        return cls(catalog, label, file_id=file_id, chunks=chunks or None)
+
+
+_FILE_ID = re.compile(r"^[0-9a-f]{16}$")
+_CHUNKS = re.compile(r"^(?P<a>\d+)(?:-(?P<b>\d+|end))?$")
+
+
+@dataclass(frozen=True)
+class LabelsRequest:
+    """List the indexed labels, of one catalog or all."""
+
+    OP: ClassVar[str] = "labels"
+    WRITES: ClassVar[bool] = False
+
+    catalog: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.catalog is not None:
+            names.validate_catalog(self.catalog)
+
+
+@dataclass(frozen=True)
+class RemoveLabelRequest:
+    OP: ClassVar[str] = "labels-rm"
+    WRITES: ClassVar[bool] = True
+
+    catalog: str
+    label: str
+
+    def __post_init__(self) -> None:
+        _names(self.catalog, self.label)
+
+
+@dataclass(frozen=True)
+class PurgeCatalogRequest:
+    OP: ClassVar[str] = "catalog-purge"
+    WRITES: ClassVar[bool] = True
+
+    catalog: str
+
+    def __post_init__(self) -> None:
+        names.validate_catalog(self.catalog)
+
+
+@dataclass(frozen=True)
+class GcRequest:
+    OP: ClassVar[str] = "gc"
+    WRITES: ClassVar[bool] = True
+
+    catalog: str
+    dry_run: bool = False
+
+    def __post_init__(self) -> None:
+        names.validate_catalog(self.catalog)
+
+
+@dataclass(frozen=True)
+class VerifyRequest:
+    OP: ClassVar[str] = "verify"
+    WRITES: ClassVar[bool] = True
+
+    catalog: str | None = None
+    label: str | None = None
+    repair: bool = False
+
+    def __post_init__(self) -> None:
+        if self.catalog is not None:
+            names.validate_catalog(self.catalog)
+        if self.label is not None:
+            names.validate_label(self.label)
+
+
+@dataclass(frozen=True)
+class CrawlRequest:
+    """Index a commit (or the working tree): the crawl creates the label, so its name is checked
+    here whoever asks (a label outside the grammar could never be named to remove it)."""
+
+    OP: ClassVar[str] = "crawl"
+    WRITES: ClassVar[bool] = True
+
+    catalog: str
+    label: str
+    commit: str | None = None
+    working_dir: bool = False
+    full: bool = False
+
+    def __post_init__(self) -> None:
+        _names(self.catalog, self.label)
+        if self.working_dir and self.commit is not None:  # neither: HEAD
+            raise FieldError(
+                "commit", "{name} and the working dir exclude each other", advice="drop one of them"
+            )
+
+
+Request = (
+    SearchRequest
+    | ViewRequest
+    | LabelsRequest
+    | RemoveLabelRequest
+    | PurgeCatalogRequest
+    | GcRequest
+    | VerifyRequest
+    | CrawlRequest
+)
+TYPES: dict[str, type[Request]] = {
+    t.OP: t
+    for t in (
+        SearchRequest,
+        ViewRequest,
+        LabelsRequest,
+        RemoveLabelRequest,
+        PurgeCatalogRequest,
+        GcRequest,
+        VerifyRequest,
+        CrawlRequest,
+    )
+}
+
+
+def to_wire(request: Request) -> dict[str, Any]:
+    """The request as JSON arguments for the socket (fields at their default are left out)."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(request):
+        value = getattr(request, f.name)
+        if f.default is dataclasses.MISSING or value != f.default:
+            out[f.name] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
+def parse(op: str, args: Mapping[str, Any]) -> Request:
+    """A request from the socket's wire, checked as strictly as one the CLI built."""
+    kind = TYPES.get(op)
+    if kind is None:
+        raise UsageError(f"unknown operation {op!r}", f"use one of: {', '.join(sorted(TYPES))}")
+    fields = {f.name: f for f in dataclasses.fields(kind)}
+    for key in args:
+        if key not in fields:
+            raise FieldError(
+                str(key), f"{{name}} is not an argument of {op!r}", advice=f"known: {', '.join(fields)}"
+            )
+    values = {k: _typed(k, str(fields[k].type), v) for k, v in args.items()}
+    missing = [k for k, f in fields.items() if f.default is dataclasses.MISSING and k not in values]
+    if missing:
+        raise FieldError(missing[0], f"{{name}} is required by {op!r}")
+    return kind(**values)
+
+
+def _typed(field: str, annotation: str, value: Any) -> Any:
+    """A wire value of the field's type (the annotation as written above), or FieldError."""
+    if value is None and annotation.endswith("| None"):
+        return None
+    base = annotation.removesuffix(" | None")
+    if base == "tuple[str, ...]":
+        items = [value] if isinstance(value, str) else value
+        if isinstance(items, list) and all(isinstance(i, str) for i in items):
+            return tuple(items)
+    elif base == "bool" and isinstance(value, bool):
+        return value
+    elif base == "int" and isinstance(value, int) and not isinstance(value, bool):
+        return value
+    elif base == "float" and isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    elif base == "str" and isinstance(value, str):
+        return value
+    raise FieldError(
+        field,
+        f"{{name}}: expected {base}, got {type(value).__name__}",
+        advice=f"send {{name}} as JSON {base}",
+    )
+
+
+def _names(catalog: str, label: str) -> None:
+    names.validate_catalog(catalog)
+    names.validate_label(label)
+
+
+def _set(obj: object, name: str, value: Any) -> None:
+    object.__setattr__(obj, name, value)  # normalising a frozen dataclass in __post_init__

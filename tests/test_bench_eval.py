@@ -1,0 +1,98 @@
+"""The evaluation sets in bench/eval/ are well-formed, and the tune/test split is fixed."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from monodex.indexer.git import crawlpolicy
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+SETS = sorted((BENCH / "eval").glob("*.json"))
+DATE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+
+
+def _quality(monkeypatch: pytest.MonkeyPatch, *argv: str) -> ModuleType:
+    # quality.py reads --split from sys.argv; pytest's own arguments must not leak into it.
+    monkeypatch.setattr("sys.argv", ["quality.py", *argv])
+    # It also puts bench/ on sys.path and imports its _common.py: both are undone after the test,
+    # so bench/hooks.py can't shadow anything for the other tests.
+    monkeypatch.setattr("sys.path", [*sys.path])
+    monkeypatch.setitem(sys.modules, "_common", None)  # undone last: the key ends as it was
+    monkeypatch.delitem(sys.modules, "_common")  # a fresh import of bench/_common.py
+    spec = importlib.util.spec_from_file_location("bench_quality", BENCH / "quality.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_there_are_sets_for_three_repositories() -> None:
+    assert {p.name for p in SETS} >= {"sparo-prs.json", "rushstack-prs.json", "pnpm-prs.json"}
+
+
+@pytest.mark.parametrize("path", SETS, ids=lambda p: p.name)
+def test_a_set_is_well_formed(path: Path) -> None:
+    doc: dict[str, Any] = json.loads(path.read_text())
+    assert re.fullmatch(r"[\w.-]+/[\w.-]+", doc["repo"]), "repo is owner/name, not a machine path"
+    assert re.fullmatch(r"[0-9a-f]{40}", doc["commit"])
+    ids = [q["id"] for q in doc["queries"]]
+    assert ids and len(ids) == len(set(ids)), "query ids are unique within a set"
+    for q in doc["queries"]:
+        assert q["query"].strip()
+        assert q["relevant"], f"{q['id']} has no relevant file"
+        for rel in q["relevant"]:
+            assert isinstance(rel, str) and rel and not rel.startswith("/") and "\\" not in rel
+        if path.stem.endswith("-prs"):
+            assert DATE.fullmatch(q["date"]), "PR queries carry their UTC landing date (time split)"
+
+
+def test_every_query_gets_a_split_and_the_third_repository_is_all_test(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    quality = _quality(monkeypatch, "--split", "all")
+    for name in quality.TARGETS:
+        qs = quality.queries(name)
+        assert qs, name
+        assert {q["split"] for q in qs} <= {"tune", "test"}
+        if name in quality.HELD_OUT:
+            assert {q["split"] for q in qs} == {"test"}
+        else:  # a hash splits a set roughly in half, so both halves are there
+            assert {q["split"] for q in qs} == {"tune", "test"}
+    assert "pnpm" in quality.HELD_OUT
+    assert quality.queries("pnpm") == _quality(monkeypatch, "--split", "test").queries("pnpm")
+    assert _quality(monkeypatch, "--split", "tune").queries("pnpm") == []
+
+
+def test_split_of_is_a_fixed_function_of_the_id(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    first, second = _quality(monkeypatch), _quality(monkeypatch)
+    ids = [f"pr-{n}" for n in range(200)]
+    assert [first.split_of(i) for i in ids] == [second.split_of(i) for i in ids]
+    # Pinned values: a change to the hash would silently move queries between tune and test.
+    pinned = {"pr-90": "test", "pr-5949": "tune", "sparo-h01": "tune", "sparo-h02": "test"}
+    assert {i: first.split_of(i) for i in pinned} == pinned
+    # pr-14080 hashes to tune, but the third repository was never tuned on.
+    assert first.split_of("pr-14080") == "tune"
+    assert first.split_of("pr-14080", "pnpm") == "test"
+    assert {first.split_of(i, "pnpm") for i in ids} == {"test"}
+
+
+def test_a_held_out_target_under_tune_stops_before_any_crawl(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    quality = _quality(monkeypatch, "pnpm")
+    monkeypatch.setattr(quality, "evaluate", lambda *a: pytest.fail("it crawled"))
+    with pytest.raises(SystemExit, match="held out: run it with --split test"):
+        quality.main()
+
+
+def test_the_pnpm_crawl_part_keeps_the_cli_package_and_drops_the_rust_side(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    _, _, part = _quality(monkeypatch).TARGETS["pnpm"]
+    policy = crawlpolicy.parse(part, "bench/quality.py pnpm")
+    assert policy.should_crawl("pnpm11/pnpm/src/main.ts")  # the CLI package itself
+    assert policy.should_crawl("pnpm11/config/reader/test/index.ts")  # tests are ranked, not dropped
+    assert policy.should_crawl("README.md")
+    for dropped in ("pnpm/npm/pnpm/install.ts", "pnpr/client/src/index.ts", ".changeset/x.md", "a/b.d.ts"):
+        assert not policy.should_crawl(dropped), dropped
