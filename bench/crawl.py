@@ -59,10 +59,11 @@ def cli(*args: str) -> tuple[dict[str, object], float]:
 
 
 def raw_embedder_rate(work: Path, policy_source: dict[str, object] | None, sample: int) -> float:
-    from monodex.indexer import crawlpolicy, gitobjects, session
+    from monodex.indexer import session
     from monodex.indexer.chunkers.base import FileContext
-    from monodex.indexer.payloads import FileInfo, embed_text
-    from monodex.indexer.plan import plan_commit
+    from monodex.indexer.git import crawlpolicy, gitobjects
+    from monodex.indexer.git.plan import plan_commit
+    from monodex.indexer.points.payloads import FileInfo, embed_text
 
     from monodex import paths
     from monodex.config import Config
@@ -84,7 +85,8 @@ def raw_embedder_rate(work: Path, policy_source: dict[str, object] | None, sampl
 
 
 def in_process_query_ms(label: str) -> list[float]:
-    from monodex.indexer import search, session
+    from monodex.indexer import session
+    from monodex.indexer.read import search
 
     from monodex import config, paths
 

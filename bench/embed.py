@@ -41,7 +41,9 @@ _LINES = [
 _STARTUP = """
 import time, json
 t0 = time.perf_counter()
-from monodex.indexer.embed import Embedder, default_spec, verify
+from monodex.indexer.embed.model import Embedder
+from monodex.indexer.embed.spec import default_spec
+from monodex.indexer.embed.stamp import verify
 t1 = time.perf_counter()
 spec = default_spec()
 t2 = time.perf_counter()
@@ -83,7 +85,8 @@ _THROUGHPUT = """
 import json, resource, sys, time
 sys.path.insert(0, {here!r})
 from embed import corpus
-from monodex.indexer.embed import Embedder, default_spec
+from monodex.indexer.embed.model import Embedder
+from monodex.indexer.embed.spec import default_spec
 texts = corpus({chunks})
 e = Embedder(default_spec(), threads={threads}, batch_size={batch})
 e.embed_documents(texts[:16])
@@ -135,7 +138,8 @@ def main() -> None:
             for r in startup(args.threads)
         ]
         print(table(rows, ["start-up", *[f"{k} ms" for k in _PHASES]]))
-        from monodex.indexer.embed import Embedder, default_spec
+        from monodex.indexer.embed.model import Embedder
+        from monodex.indexer.embed.spec import default_spec
 
         texts = corpus(args.chunks)
         tokens = [Embedder(default_spec(), threads=1).count_tokens(t) for t in texts]

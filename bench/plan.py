@@ -16,9 +16,10 @@ from collections import Counter
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
 
 from _common import checkout, isolated_xdg, peak_rss_mb, table, timer  # noqa: E402
-from monodex.indexer import chunkers, crawlpolicy, gitobjects  # noqa: E402
+from monodex.indexer import chunkers  # noqa: E402
 from monodex.indexer.chunkers.base import FileContext  # noqa: E402
-from monodex.indexer.plan import plan_commit  # noqa: E402
+from monodex.indexer.git import crawlpolicy, gitobjects
+from monodex.indexer.git.plan import plan_commit  # noqa: E402
 
 from monodex import paths  # noqa: E402
 

@@ -155,7 +155,7 @@ def mean(rows: list[dict[str, float]]) -> dict[str, float]:
 
 def demote_and_group(scored: list[tuple[str, str, float]], *, chunk_kind: dict[str, str]) -> list[str]:
     """(path, unit id, score) best first -> distinct paths with the default search's demotion."""
-    from monodex.indexer import ranking
+    from monodex.indexer.read import ranking
 
     keyed = []
     for pos, (path, unit, _) in enumerate(scored, start=1):
@@ -247,14 +247,14 @@ def cli_search(catalog: str, text: str, *flags: str) -> list[str]:
 
 
 def read_chunks(name: str) -> list[dict[str, Any]]:
-    from monodex.indexer import labelmeta
+    from monodex.indexer.points import filters
     from monodex.indexer.session import Session
 
     from monodex import config, paths
 
     p = paths.resolve()
     with Session(config.load(p), p) as s:
-        flt = labelmeta.code_filter(name, f"{name}:main")
+        flt = filters.label_chunks(f"{name}:main")
         return [{"id": r.id, **r.payload} for r in s.store.scroll(flt)]
 
 
@@ -339,11 +339,12 @@ def raw(
     name: str, part: Any, work: Path, commit: str, qs: list[dict[str, Any]], root: Path
 ) -> dict[str, float]:
     """A second index in-process whose embedded text is the bare chunk."""
-    from monodex.indexer import crawl as crawl_mod
-    from monodex.indexer import crawlrun, ops
-    from monodex.indexer import payloads as payloads_mod
+    from monodex.indexer import ops
+    from monodex.indexer.points import payloads as payloads_mod
     from monodex.indexer.session import Session
     from monodex.indexer.store.edge import EdgeStore
+    from monodex.indexer.write import crawl as crawl_mod
+    from monodex.indexer.write import crawlrun
 
     from monodex import config, paths
     from monodex.requests import SearchRequest
@@ -368,7 +369,7 @@ def raw(
 def sparse_cost(name: str, chunks: list[dict[str, Any]], root: Path, crawl_seconds: float) -> None:
     """What the lexical vectors add: encoding time against the crawl, stored bytes against the
     dense vectors and the shard on disk."""
-    from monodex.indexer import lexical
+    from monodex.indexer.points import lexical
 
     texts = [f"path: {c['relative_path']}\npackage: {c.get('package_name')}\n\n{c['text']}" for c in chunks]
     t0 = time.perf_counter()

@@ -74,9 +74,11 @@ def main() -> None:
     with isolated_xdg() as tmp:
         import json
 
-        from monodex.indexer import crawlrun, gitobjects, session
+        from monodex.indexer import session
+        from monodex.indexer.git import gitobjects
         from monodex.indexer.session import Session
         from monodex.indexer.store.edge import EdgeStore
+        from monodex.indexer.write import crawlrun
 
         from monodex import config, paths
 

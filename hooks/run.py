@@ -26,7 +26,7 @@ from monodex.hooks.policy import (
     untracked_reason,
 )
 
-from monodex import config, known_labels, paths
+from monodex import config, known_labels, names, paths
 from monodex.spool import Request, Spool
 
 
@@ -53,14 +53,9 @@ def _pre_commit_hook(env: dict[str, str]) -> str:
 
 def _default_branch(dirs: gitdir.GitDirs) -> str | None:
     remote = dirs.common_dir / "refs" / "remotes" / "origin" / "HEAD"
-    if remote.is_file():
-        text = remote.read_text().strip()
-        if text.startswith("ref:"):
-            return text.rsplit("/", 1)[-1]
-    for name in ("main", "master"):
-        if gitdir.read_ref(dirs, f"refs/heads/{name}"):
-            return name
-    return None
+    text = remote.read_text().strip() if remote.is_file() else ""
+    origin_head = text[4:].strip() if text.startswith("ref:") else None
+    return names.default_branch(origin_head, lambda name: bool(gitdir.read_ref(dirs, f"refs/heads/{name}")))
 
 
 REF_WAIT_SECONDS = 10.0

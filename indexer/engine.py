@@ -10,7 +10,7 @@ from monodex.indexer import chunkers
 from monodex.indexer.chunkers.base import Chunk, FileContext
 
 if TYPE_CHECKING:
-    from monodex.indexer.embed import Embedder
+    from monodex.indexer.embed.model import Embedder
 
 
 class Engine:

@@ -32,8 +32,9 @@ class _LazyQueryEmbedder:
 def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
     """Results plus the label's freshness; `fresh` (seconds) waits for the label to reflect its
     branch first; `max_tokens` packs the results into that budget."""
-    from monodex.indexer import budget, freshness
-    from monodex.indexer import search as searching
+    from monodex.indexer.read import budget
+    from monodex.indexer.read import search as searching
+    from monodex.indexer.write import freshness
 
     cat = s.config().catalog(r.catalog)
     filters = searching.Filters(paths=r.paths, package=r.package, kind=r.kind, lang=r.lang)
@@ -53,7 +54,7 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
     )
     results = found["results"]
     if not results and (filters.lang or filters.package):
-        from monodex.indexer import filterhints
+        from monodex.indexer.read import filterhints
 
         filterhints.check(s.store, catalog=r.catalog, label=r.label, filters=filters)
     if fresh is None:
@@ -67,7 +68,7 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
 
 
 def view(s: Session, r: rq.ViewRequest) -> dict[str, Any]:
-    from monodex.indexer import search as searching
+    from monodex.indexer.read import search as searching
 
     s.config().catalog(r.catalog)
     first, last = r.selection()
@@ -82,7 +83,7 @@ def view(s: Session, r: rq.ViewRequest) -> dict[str, Any]:
 def _registered_or_left(s: Session, catalog: str) -> None:
     """A registered catalog, or one removed from config.json whose labels or chunks are still in
     the index (so they can be listed, removed and collected); else the unknown-catalog error."""
-    from monodex.indexer import labelmeta
+    from monodex.indexer.points import labelmeta
     from monodex.indexer.store.base import Filter, Match, MatchAny
 
     cfg = s.config()
@@ -95,7 +96,7 @@ def _registered_or_left(s: Session, catalog: str) -> None:
 
 
 def labels(s: Session, r: rq.LabelsRequest) -> dict[str, Any]:
-    from monodex.indexer import search as searching
+    from monodex.indexer.read import search as searching
 
     if r.catalog:
         _registered_or_left(s, r.catalog)
@@ -103,7 +104,7 @@ def labels(s: Session, r: rq.LabelsRequest) -> dict[str, Any]:
 
 
 def collect_garbage(s: Session, r: rq.GcRequest) -> dict[str, Any]:
-    from monodex.indexer import gc
+    from monodex.indexer.upkeep import gc
 
     _registered_or_left(s, r.catalog)
     return gc.collect(s.store, r.catalog, dry_run=r.dry_run, now=time.time()).as_json()
@@ -112,7 +113,7 @@ def collect_garbage(s: Session, r: rq.GcRequest) -> dict[str, Any]:
 def crawl(
     s: Session, r: rq.CrawlRequest, progress: Progress | None, cancel: threading.Event | None
 ) -> dict[str, Any]:
-    from monodex.indexer import crawlrun
+    from monodex.indexer.write import crawlrun
 
     req = crawlrun.Request(
         catalog=s.config().catalog(r.catalog),
@@ -125,7 +126,7 @@ def crawl(
 
 
 def remove_label(s: Session, r: rq.RemoveLabelRequest) -> dict[str, Any]:
-    from monodex.indexer import lifecycle
+    from monodex.indexer.upkeep import lifecycle
 
     _registered_or_left(s, r.catalog)
     return lifecycle.remove_label(s.store, s.paths, r.catalog, r.label)
@@ -133,14 +134,14 @@ def remove_label(s: Session, r: rq.RemoveLabelRequest) -> dict[str, Any]:
 
 def purge_catalog(s: Session, r: rq.PurgeCatalogRequest) -> dict[str, Any]:
     """Every label of the catalog removed, then its leftovers collected (`catalog rm --purge`)."""
-    from monodex.indexer import lifecycle
+    from monodex.indexer.upkeep import lifecycle
 
     _registered_or_left(s, r.catalog)
     return lifecycle.purge_catalog(s.store, s.paths, r.catalog, now=time.time())
 
 
 def verify(s: Session, r: rq.VerifyRequest) -> dict[str, Any]:
-    from monodex.indexer import verify as verifying
+    from monodex.indexer.upkeep import verify as verifying
 
     return verifying.verify(s, catalog=r.catalog, label=r.label, repair_drift=r.repair)
 

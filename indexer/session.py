@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from monodex.indexer.store import open_store
-from monodex.indexer.store.base import CollectionInfo, Filter, Point, Record, Scored, SparseVector, Store
+from monodex.indexer.store.base import STORE_METHODS, Filter, Record, Store
 
 from monodex import config
 from monodex.config import Config
@@ -27,12 +27,16 @@ def store(cfg: Config, paths: Paths) -> Store:
     return open_store(cfg.qdrant, paths)
 
 
-def engine(cfg: Config) -> Engine:
-    from monodex.indexer.embed import Embedder, spec_for
+def engine(cfg: Config, paths: Paths | None = None) -> Engine:
+    from monodex.indexer.embed.model import Embedder
+    from monodex.indexer.embed.spec import spec_for
     from monodex.indexer.engine import Engine
 
     spec = spec_for(cfg.embedder.model)
-    return Engine(Embedder(spec, threads=cfg.embedder.threads, batch_size=cfg.embedder.batch_size))
+    stamps = paths.model_stamp_dir if paths else None
+    return Engine(
+        Embedder(spec, threads=cfg.embedder.threads, batch_size=cfg.embedder.batch_size, stamp_dir=stamps)
+    )
 
 
 class Session:
@@ -74,14 +78,14 @@ class Session:
         with self._open:
             if self._store is None:
                 opened = open_store(self.cfg.qdrant, self.paths)
-                self._store = Serialized(opened) if self.shared else opened
+                self._store = cast(Store, Serialized(opened)) if self.shared else opened
             return self._store
 
     @property
     def engine(self) -> Engine:
         with self._open:
             if self._engine is None:
-                self._engine = engine(self.cfg)
+                self._engine = engine(self.cfg, self.paths)
             return self._engine
 
     def close(self) -> None:
@@ -99,27 +103,24 @@ class Session:
 
 class Serialized:
     """A Store whose calls run one at a time: a search from a socket client interleaves with a
-    crawl's batches instead of racing them inside the engine."""
+    crawl's batches instead of racing them inside the engine.
+
+    Every method of the Store Protocol is wrapped by name (a method added to the Protocol is
+    serialized without a line here); only scroll differs, holding the lock per page."""
 
     def __init__(self, inner: Store) -> None:
         self.inner = inner
         self.lock = threading.RLock()
+        for name in STORE_METHODS:
+            if name != "scroll":
+                setattr(self, name, self._locked(getattr(inner, name)))
 
-    def ensure_collection(self, *, dim: int, embedder_id: str) -> None:
-        with self.lock:
-            self.inner.ensure_collection(dim=dim, embedder_id=embedder_id)
+    def _locked(self, method: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            with self.lock:
+                return method(*args, **kwargs)
 
-    def info(self) -> CollectionInfo | None:
-        with self.lock:
-            return self.inner.info()
-
-    def upsert(self, points: Sequence[Point]) -> None:
-        with self.lock:
-            self.inner.upsert(points)
-
-    def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[Record]:
-        with self.lock:
-            return self.inner.retrieve(ids, with_vectors=with_vectors)
+        return call
 
     def scroll(
         self,
@@ -136,48 +137,3 @@ class Serialized:
             if record is None:
                 return
             yield record
-
-    def count(self, flt: Filter) -> int:
-        with self.lock:
-            return self.inner.count(flt)
-
-    def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
-        with self.lock:
-            self.inner.set_payload(ids, payload)
-
-    def delete(self, ids: Sequence[str]) -> None:
-        with self.lock:
-            self.inner.delete(ids)
-
-    def search(self, vector: Sequence[float], flt: Filter, *, limit: int) -> list[Scored]:
-        with self.lock:
-            return self.inner.search(vector, flt, limit=limit)
-
-    def search_sparse(self, sparse: SparseVector, flt: Filter, *, limit: int) -> list[Scored]:
-        with self.lock:
-            return self.inner.search_sparse(sparse, flt, limit=limit)
-
-    def query_hybrid(
-        self,
-        dense: Sequence[float],
-        sparse: SparseVector,
-        flt: Filter,
-        *,
-        limit: int,
-        prefetch_limit: int,
-        weights: tuple[float, float] = (1.0, 1.0),
-    ) -> list[Scored]:
-        with self.lock:
-            return self.inner.query_hybrid(
-                dense, sparse, flt, limit=limit, prefetch_limit=prefetch_limit, weights=weights
-            )
-
-    def optimize(self) -> None:
-        with self.lock:
-            optimize = getattr(self.inner, "optimize", None)
-            if optimize is not None:
-                optimize()
-
-    def close(self) -> None:
-        with self.lock:
-            self.inner.close()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from monodex.errors import UsageError
 
@@ -71,6 +71,15 @@ def validate_label(value: str) -> str:
 
 def label_id(catalog: str, label: str) -> str:
     return f"{catalog}:{label}"
+
+
+def default_branch(origin_head: str | None, has_branch: Callable[[str], bool]) -> str | None:
+    """The repository's default branch: where origin/HEAD points (`origin_head`, the ref it names,
+    e.g. refs/remotes/origin/main), else main or master if present. Hooks refresh it by default."""
+    prefix = "refs/remotes/origin/"
+    if origin_head and origin_head.startswith(prefix):
+        return origin_head[len(prefix) :]
+    return next((name for name in ("main", "master") if has_branch(name)), None)
 
 
 def label_for_branch(branch: str) -> str:

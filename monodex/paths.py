@@ -59,6 +59,16 @@ class Paths:
     def socket_path(self) -> Path:
         return self.runtime_dir / "runner.sock"
 
+    @property
+    def model_stamp_dir(self) -> Path:
+        """Stamps of model files whose sha256 was checked (embed/stamp.py)."""
+        return self.state_dir / "model-verified"
+
+    @property
+    def unit_dir(self) -> Path:
+        """systemd's folder of user units: $XDG_CONFIG_HOME/systemd/user."""
+        return self.config_dir.parent / "systemd" / "user"
+
 
 def resolve() -> Paths:
     runtime = os.environ.get("XDG_RUNTIME_DIR")

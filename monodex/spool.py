@@ -42,7 +42,7 @@ class Request:
 
     @property
     def key(self) -> str:
-        return f"{self.catalog}:{self.label}"
+        return names.label_id(self.catalog, self.label)
 
 
 class Malformed(ValueError):

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from monodex.indexer.crawl import Interrupted
+from monodex.indexer.write.crawl import Interrupted
 from monodex.scheduler.state import JobState
 
 from monodex import logs, writable

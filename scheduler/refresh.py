@@ -8,18 +8,20 @@ import time
 from pathlib import Path
 from typing import Any
 
-from monodex.indexer import crawlrun, gc, gitobjects
-from monodex.indexer.crawl import Progress
+from monodex.indexer.git import gitobjects
 from monodex.indexer.session import Session
+from monodex.indexer.upkeep import gc
+from monodex.indexer.write import crawlrun
+from monodex.indexer.write.crawl import Progress
+from monodex.indexer.write.request import Request
 
-from monodex import known_labels
+from monodex import known_labels, names, spool
 from monodex.errors import MonodexError
-from monodex.spool import Request
 
 
 def refresh_label(
     s: Session,
-    request: Request,
+    request: spool.Request,
     cancel: threading.Event | None = None,
     *,
     progress: Progress | None = None,
@@ -29,11 +31,11 @@ def refresh_label(
         # queued by a hook before the user's `labels rm`: an explicit remove wins over the hooks
         why = "removed with 'monodex labels rm'"
         return {"catalog": catalog.name, "label": request.label, "not_refreshed": why}
-    req = crawlrun.Request(catalog, request.label, target_commit(catalog.path, request))
+    req = Request.from_spool(catalog, request, target_commit(catalog.path, request))
     return crawlrun.crawl(s, req, progress=progress, cancel=cancel).as_json()
 
 
-def target_commit(repo_path: Path, request: Request) -> str:
+def target_commit(repo_path: Path, request: spool.Request) -> str:
     """Where the label's branch is now; the request's commit once the branch is gone.
 
     Hooks write their entries in the background, so two commits in a row can land in either
@@ -53,18 +55,15 @@ def collect_garbage(s: Session) -> dict[str, Any]:
     reports = {
         name: gc.collect(s.store, name, dry_run=False, now=time.time()).as_json() for name in cfg.catalogs
     }
-    optimize = getattr(s.store, "optimize", None)
-    if optimize is not None:  # Edge builds its HNSW and merges segments only when asked; nights are idle
-        started = time.monotonic()
-        optimize()
-        return {"catalogs": reports, "optimize_seconds": round(time.monotonic() - started, 2)}
-    return {"catalogs": reports}
+    started = time.monotonic()
+    s.store.optimize()  # Edge builds its HNSW and merges segments only when asked; nights are idle
+    return {"catalogs": reports, "optimize_seconds": round(time.monotonic() - started, 2)}
 
 
 def verify_labels(s: Session, stop: threading.Event) -> dict[str, Any]:
     """Nightly: drop labels whose branch is gone (catalogs with prune_labels), then verify every
     label from git and repair any drift found."""
-    from monodex.indexer import lifecycle, verify
+    from monodex.indexer.upkeep import lifecycle, verify
 
     cfg = s.config()
     pruned = []
@@ -75,7 +74,7 @@ def verify_labels(s: Session, stop: threading.Event) -> dict[str, Any]:
             try:
                 for label in lifecycle.branchless_labels(s.store, cat):
                     lifecycle.remove_label(s.store, s.paths, cat.name, label)
-                    pruned.append(f"{cat.name}:{label}")
+                    pruned.append(names.label_id(cat.name, label))
             except MonodexError as exc:
                 pruned.append(f"{cat.name}: {exc.problem}")
     result = verify.verify(s, repair_drift=True, should_stop=stop.is_set)

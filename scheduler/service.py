@@ -4,20 +4,19 @@ longer matches."""
 
 from __future__ import annotations
 
-import os
 import sys
 from importlib import resources
 from pathlib import Path
 
+from monodex import paths as locations
 from monodex.paths import Paths
 
 UNIT = "monodex-runner.service"
 _TMP = (Path("/tmp"), Path("/var/tmp"))
 
 
-def unit_dir() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "systemd" / "user"
+def unit_dir(paths: Paths | None = None) -> Path:
+    return (paths or locations.resolve()).unit_dir
 
 
 def _under_tmp(path: Path) -> bool:
@@ -58,7 +57,7 @@ def render(paths: Paths, repos: list[Path]) -> str:
 
 
 def install(paths: Paths, repos: list[Path]) -> Path:
-    target = unit_dir() / UNIT
+    target = unit_dir(paths) / UNIT
     target.parent.mkdir(parents=True, exist_ok=True)
     for folder in (paths.data_dir, paths.state_dir, paths.runtime_dir):
         # ReadWritePaths skips a missing folder ('-'), which would leave it read-only for good.
@@ -67,15 +66,15 @@ def install(paths: Paths, repos: list[Path]) -> Path:
     return target
 
 
-def installed() -> Path | None:
-    target = unit_dir() / UNIT
+def installed(paths: Paths | None = None) -> Path | None:
+    target = unit_dir(paths) / UNIT
     return target if target.is_file() else None
 
 
 def drift(paths: Paths, repos: list[Path]) -> list[str]:
     """Lines the installed unit lacks compared with one rendered for this config ([] when in
     step); comments and blank lines do not count."""
-    target = installed()
+    target = installed(paths)
     if target is None:
         return []
 
@@ -86,8 +85,8 @@ def drift(paths: Paths, repos: list[Path]) -> list[str]:
     return sorted(want - have)
 
 
-def uninstall() -> Path | None:
-    target = unit_dir() / UNIT
+def uninstall(paths: Paths | None = None) -> Path | None:
+    target = unit_dir(paths) / UNIT
     if target.exists():
         target.unlink()
         return target

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -34,6 +35,8 @@ def _imports(folder: Path) -> set[tuple[str, str]]:
         for node in ast.walk(ast.parse(file.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module:
                 found.add((str(file.relative_to(ROOT)), node.module))
+                # `from monodex.indexer import session` imports monodex.indexer.session too
+                found.update((str(file.relative_to(ROOT)), f"{node.module}.{a.name}") for a in node.names)
             elif isinstance(node, ast.Import):
                 found.update((str(file.relative_to(ROOT)), a.name) for a in node.names)
     return found
@@ -53,9 +56,9 @@ def test_dependencies_point_one_way() -> None:
 
 def test_heavy_dependencies_have_one_importer_each() -> None:
     owners = {
-        "dulwich": {"indexer/gitobjects.py"},
-        "onnxruntime": {"indexer/embed.py"},
-        "tokenizers": {"indexer/embed.py"},
+        "dulwich": {"indexer/git/gitobjects.py"},
+        "onnxruntime": {"indexer/embed/model.py"},
+        "tokenizers": {"indexer/embed/model.py"},
         "qdrant_edge": {"indexer/store/edge.py"},
         "qdrant_client": {"indexer/store/server.py"},
         "tree_sitter": {"indexer/chunkers/typescript.py"},
@@ -71,11 +74,93 @@ def test_heavy_dependencies_have_one_importer_each() -> None:
         assert importers <= allowed, (module, importers - allowed)
 
 
+def test_the_model_spec_and_stamp_load_no_model_runtime() -> None:
+    """A dry run and doctor read the model's spec and check its files without onnxruntime."""
+    code = "import sys, monodex.indexer.embed.spec, monodex.indexer.embed.stamp; print(','.join(sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert not {m for m in out.strip().split(",") if m.split(".")[0] in HEAVY}
+
+
 def test_cli_start_imports_no_heavy_dependency() -> None:
     code = "import sys, monodex.main; print(','.join(sorted(m for m in sys.modules)))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     loaded = set(out.strip().split(","))
     assert not {m for m in loaded if m.split(".")[0] in HEAVY}
+
+
+# The indexer's rooms (subpackages of indexer/, or the modules at its top) and the rooms each may
+# import: dependencies point one way, from the front (ops) down to the store, chunkers and model.
+ROOMS: dict[str, set[str]] = {
+    "store": set(),  # the Store Protocol and its two Qdrant adapters
+    "chunkers": set(),  # source text -> chunks
+    "embed": set(),  # the model: its spec, its sha256 stamp, the ONNX run
+    "models": set(),  # package data only
+    "points": {"store", "chunkers"},  # the point schema: ids, payloads, label metadata, filters
+    "git": {"points"},  # reading git and planning what a label holds
+    "read": {"points", "store", "chunkers"},  # search, ranking, token budgets
+    "engine": {"chunkers", "embed"},  # the chunkers and the model as one implementation
+    "session": {"store", "embed", "engine"},  # opening the heavy parts from config
+    "write": {"git", "points", "store", "chunkers", "embed", "engine", "session"},  # crawls, freshness
+    "upkeep": {"write", "read", "git", "points", "store", "chunkers", "session"},  # gc, verify, removal
+    "ops": {"write", "read", "upkeep", "points", "store", "session"},  # the front layer's entry
+}
+
+
+def _room(file: str) -> str:
+    """indexer/git/plan.py -> git; indexer/session.py -> session."""
+    parts = Path(file).relative_to("indexer").parts
+    return parts[0] if len(parts) > 1 else Path(parts[0]).stem
+
+
+def test_every_indexer_module_is_in_a_room() -> None:
+    rooms = {_room(str(f.relative_to(ROOT))) for f in (ROOT / "indexer").rglob("*.py")}
+    assert rooms - {"__init__"} <= ROOMS.keys()
+
+
+def test_rooms_import_only_rooms_below_them() -> None:
+    bad = []
+    for file, module in _imports(ROOT / "indexer"):
+        if not module.startswith("monodex.indexer."):
+            continue
+        room, target = _room(file), module.split(".")[2]
+        if target != room and target not in ROOMS[room]:
+            bad.append((file, module))
+    assert bad == []
+
+
+def test_room_rules_have_no_cycle() -> None:
+    seen: set[str] = set()
+
+    def visit(room: str, path: tuple[str, ...]) -> None:
+        assert room not in path, path + (room,)
+        if room not in seen:
+            for below in ROOMS[room]:
+                visit(below, path + (room,))
+            seen.add(room)
+
+    for room in ROOMS:
+        visit(room, ())
+
+
+def test_each_room_reads_in_one_sitting() -> None:
+    """A room is small enough to read in one go; past this, split it by concept."""
+    lines: dict[str, int] = {}
+    for f in (ROOT / "indexer").rglob("*.py"):
+        room = _room(str(f.relative_to(ROOT)))
+        lines[room] = lines.get(room, 0) + len(f.read_text().splitlines())
+    assert {r: n for r, n in lines.items() if n > 1500} == {}
+
+
+def test_only_paths_reads_the_xdg_folders_and_home() -> None:
+    """monodex.paths is the one reader of XDG_* and HOME: every location comes from Paths."""
+    reads = re.compile(r"Path\.home\(|environ\b[^\n]*[\"'](?:XDG_\w+|HOME)[\"']")
+    readers = {
+        str(f.relative_to(ROOT))
+        for folder in ("monodex", "hooks", "scheduler", "indexer", "systemd")
+        for f in (ROOT / folder).rglob("*.py")
+        if reads.search(f.read_text())
+    }
+    assert readers == {"monodex/paths.py"}
 
 
 def test_the_kernel_imports_no_component_and_no_sdk() -> None:

@@ -34,6 +34,12 @@ def test_wheel_holds_only_the_monodex_package_and_its_data(tmp_path: Path) -> No
     for expected in (
         "monodex/hooks/__init__.py",
         "monodex/indexer/chunkers/typescript.py",
+        "monodex/indexer/git/gitobjects.py",
+        "monodex/indexer/points/filters.py",
+        "monodex/indexer/write/crawl.py",
+        "monodex/indexer/read/search.py",
+        "monodex/indexer/upkeep/verify.py",
+        "monodex/indexer/embed/model.py",
         "monodex/indexer/store/edge.py",
         "monodex/indexer/models/minilm/tokenizer.json",
         "monodex/indexer/models/minilm/NOTICE",

@@ -156,4 +156,12 @@ class Store(Protocol):
     ) -> list[Scored]:
         """Dense and sparse prefetches fused by Qdrant's own RRF, weighted (dense, lexical)."""
 
+    def optimize(self) -> bool:
+        """Build the vector index and merge segments now, blocking; whether there was anything to
+        do (Edge does this only when asked; a Qdrant server optimizes by itself: always False)."""
+
     def close(self) -> None: ...
+
+
+# Every operation of a Store, by name: a wrapper (session.Serialized) covers each one.
+STORE_METHODS = tuple(name for name in vars(Store) if not name.startswith("_"))

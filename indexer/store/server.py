@@ -277,5 +277,8 @@ class ServerStore:
         fusion = m.RrfQuery(rrf=m.Rrf(k=RRF_K, weights=list(weights)))
         return self._query(query=fusion, using=None, flt=flt, limit=limit, prefetch=prefetch)
 
+    def optimize(self) -> bool:
+        return False  # the server optimizes its segments itself
+
     def close(self) -> None:
         self._call(self.client.close)

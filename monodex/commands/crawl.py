@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     if args.files and not args.dry_run:
         raise UsageError("--files lists what a dry run would index", "add --dry-run")
     if args.dry_run:  # reads git only, never the index: no need for the runner
-        from monodex.indexer import crawlrun  # heavy: dulwich, tree-sitter
+        from monodex.indexer.write import crawlrun  # heavy: dulwich, tree-sitter
 
         entry = cfg.catalog(catalog)
         request = crawlrun.Request(entry, label, commit=args.commit, working_dir=args.working_dir)

@@ -31,7 +31,8 @@ def _check(name: str, fn: Callable[[], tuple[str, str, str]]) -> Check:
 
 
 def _model(cfg: config.Config) -> tuple[str, str, str]:
-    from monodex.indexer.embed import check_files, spec_for
+    from monodex.indexer.embed.spec import spec_for
+    from monodex.indexer.embed.stamp import check_files
 
     spec = spec_for(cfg.embedder.model)
     check_files(spec)
@@ -73,7 +74,7 @@ def _leftovers(p: paths.Paths, cfg: config.Config) -> tuple[str, str, str] | Non
 
 def _catalog(cat: config.Catalog) -> tuple[str, str, str]:
     from monodex.hooks.install import installed, outdated
-    from monodex.indexer import gitobjects
+    from monodex.indexer.git import gitobjects
 
     gitobjects.open_repo(cat.path)
     how = installed(cat.path)

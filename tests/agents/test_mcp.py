@@ -10,7 +10,7 @@ import anyio
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
-from monodex.indexer.embed import default_spec
+from monodex.indexer.embed.spec import default_spec
 from tokenizers import Tokenizer
 
 from monodex.main import main

@@ -7,11 +7,15 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from monodex.indexer import crawlpolicy, gc, gitobjects, labelmeta, session
-from monodex.indexer.crawl import Crawl, CrawlSettings, CrawlTarget
-from monodex.indexer.labelmeta import CODE
-from monodex.indexer.plan import plan_commit
+from monodex.indexer import session
+from monodex.indexer.git import crawlpolicy, gitobjects
+from monodex.indexer.git.plan import plan_commit
+from monodex.indexer.points import labelmeta
+from monodex.indexer.points.labelmeta import CODE
 from monodex.indexer.store.base import Filter, Match, Point
+from monodex.indexer.upkeep import gc
+from monodex.indexer.write.crawl import Crawl, CrawlSettings
+from monodex.indexer.write.request import Request
 
 from monodex import config, paths
 from monodex.errors import MonodexError
@@ -69,7 +73,7 @@ def _crawl(store: Any, engine: Any, repo: Any, *, label: str = "main", upload_po
     git = gitobjects.open_repo(repo.path)
     commit = git.resolve("HEAD")
     plan = plan_commit(git, commit, crawlpolicy.load(git.workdir, paths.resolve()), "acme")
-    target = CrawlTarget("acme", label, commit, "git-commit", repo.path)
+    target = Request(config.Catalog("acme", repo.path), label, commit)
     settings = CrawlSettings(batch_size=4, upload_points=upload_points, retries=2, backoff_seconds=0)
     return Crawl(store, engine, target, settings=settings).run(plan.files, plan.reader)
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from monodex.indexer import budget
-from monodex.indexer.embed import default_spec
+from monodex.indexer.embed.spec import default_spec
+from monodex.indexer.read import budget
 from tokenizers import Tokenizer
 
 from monodex import paths, spool

@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from monodex.indexer import labelmeta, ranking
+from monodex.indexer.points import labelmeta
+from monodex.indexer.read import ranking
 from monodex.indexer.session import Session
 
 from monodex import config, paths

@@ -7,11 +7,11 @@ import json
 from typing import Any
 
 import pytest
-from monodex.indexer import crawl, crawlrun
-from monodex.indexer.identity import chunk_point_id
-from monodex.indexer.labelmeta import CODE
+from monodex.indexer.points.identity import chunk_point_id
+from monodex.indexer.points.labelmeta import CODE
 from monodex.indexer.session import Session
 from monodex.indexer.store.base import Filter, Match
+from monodex.indexer.write import crawl, crawlrun
 
 from monodex import config, paths
 
@@ -173,7 +173,7 @@ def test_root_files_of_two_catalogs_of_one_repository_do_not_fight(history, run_
 
 def _old_file_id(**kw: str) -> str:
     """The file id before package names were part of it (the seed's four fields)."""
-    from monodex.indexer import identity
+    from monodex.indexer.points import identity
 
     return identity.file_id(
         embedder_id=kw["embedder_id"],

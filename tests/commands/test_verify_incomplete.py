@@ -8,9 +8,10 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from monodex.indexer import crawlrun, session
+from monodex.indexer import session
 from monodex.indexer.session import Session
 from monodex.indexer.store.base import Point
+from monodex.indexer.write import crawlrun
 
 from monodex import config, paths
 

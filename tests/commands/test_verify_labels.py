@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from monodex.indexer.identity import chunk_point_id
-from monodex.indexer.labelmeta import CODE
+from monodex.indexer.points.identity import chunk_point_id
+from monodex.indexer.points.labelmeta import CODE
 from monodex.indexer.session import Session
 from monodex.indexer.store.base import Filter, Match
 

@@ -15,7 +15,7 @@ from monodex.hooks.run import decide
 
 from monodex import paths
 from monodex.main import main
-from monodex.spool import Spool, parse
+from monodex.spool import Request, Spool, parse
 
 
 def entries() -> list[dict[str, str]]:
@@ -202,3 +202,13 @@ def test_pre_commit_framework_runs_the_hook(repo, tmp_path) -> None:  # type: ig
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert any(e["hook"] == "post-commit" and e["label"] == "main" for e in wait_for(1))
+
+
+def test_a_default_branch_with_a_slash_is_refreshed_by_default(git_repo) -> None:  # type: ignore[no-untyped-def]
+    r = git_repo({"src/a.ts": "export const a = 1;\n"}, name="acme")
+    assert main(["catalog", "add", "acme", str(r.path)]) == 0
+    r.git("checkout", "-q", "-b", "release/v2")
+    r.git("update-ref", "refs/remotes/origin/release/v2", r.head())
+    r.git("symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/release/v2")
+    found = decide("post-commit", [], {}, r.path)
+    assert isinstance(found, Request) and (found.label, found.ref) == ("release/v2", "refs/heads/release/v2")

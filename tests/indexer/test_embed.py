@@ -8,18 +8,19 @@ from pathlib import Path
 import numpy as np
 import onnx
 import pytest
-from monodex.indexer.embed import (
+from monodex.indexer.embed.model import Embedder
+from monodex.indexer.embed.spec import (
     DEFAULT_EMBEDDER_ID,
     DEFAULT_SHA256,
-    Embedder,
     default_spec,
     spec_for,
     spec_from_folder,
-    verify,
 )
+from monodex.indexer.embed.stamp import verify
 from onnx import TensorProto, helper
 from tokenizers import Tokenizer, models, pre_tokenizers
 
+from monodex import paths
 from monodex.errors import MonodexError, UsageError
 
 JSON_TS = "export function loadJson(path: string): unknown { return JSON.parse(readFileSync(path, 'utf8')); }"
@@ -284,6 +285,15 @@ def test_corrupt_files_become_monodex_errors(tmp_path: Path) -> None:
     with pytest.raises(MonodexError, match="cannot load the ONNX model") as info:
         Embedder(spec)
     assert "replace it" in info.value.hint
+
+
+def test_the_sha256_stamp_lives_where_paths_says(tmp_path: Path) -> None:
+    model = default_spec().model_path
+    stamps = paths.resolve().model_stamp_dir
+    assert verify(model, DEFAULT_SHA256) is True and len(list(stamps.iterdir())) == 1
+    elsewhere = tmp_path / "stamps"  # a session passes its own Paths' folder
+    assert verify(model, DEFAULT_SHA256, stamp_dir=elsewhere) is True
+    assert verify(model, DEFAULT_SHA256, stamp_dir=elsewhere) is False and len(list(elsewhere.iterdir())) == 1
 
 
 def test_sha256_in_the_folder_description_is_checked(tmp_path: Path) -> None:

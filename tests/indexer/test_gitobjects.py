@@ -7,7 +7,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from monodex.indexer.gitobjects import open_repo
+from monodex.indexer.git.gitobjects import open_repo
 
 from monodex.errors import MonodexError, UsageError
 
@@ -181,7 +181,7 @@ def test_an_unclosed_repo_exits_quietly(git_repo) -> None:  # type: ignore[no-un
     r = git_repo({"a.ts": "export const a = 1;\n"})
     r.git("repack", "-a", "-d", "-q")  # dulwich's pack __del__ is what complained at exit
     code = (
-        "import sys; from monodex.indexer.gitobjects import open_repo\n"
+        "import sys; from monodex.indexer.git.gitobjects import open_repo\n"
         f"g = open_repo({str(r.path)!r}); print(len(g.tree_entries(g.resolve('HEAD'), sizes=True)))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

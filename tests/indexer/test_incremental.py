@@ -10,11 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from monodex.indexer import crawlrun, labelmeta, session
-from monodex.indexer.labelmeta import CODE
+from monodex.indexer import session
+from monodex.indexer.points import labelmeta
+from monodex.indexer.points.labelmeta import CODE
 from monodex.indexer.session import Session
 from monodex.indexer.store.base import Filter, Match
 from monodex.indexer.store.edge import EdgeStore
+from monodex.indexer.write import crawlrun
 
 from monodex import config, paths
 from monodex.config import Catalog
@@ -306,7 +308,7 @@ def test_working_dir_labels_refresh_only_the_edited_files(setup, engine, tmp_pat
 def test_the_stat_cache_rehashes_only_changed_files(git_repo) -> None:  # type: ignore[no-untyped-def]
     import os
 
-    from monodex.indexer import worktree
+    from monodex.indexer.git import worktree
 
     repo = git_repo({f"src/f{i}.ts": f"export const v{i} = {i};\n" for i in range(5)}, name="acme")
     old = 1_600_000_000

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from monodex.indexer import lexical
+from monodex.indexer.points import lexical
 
 
 def test_compounds_identifiers_and_words() -> None:

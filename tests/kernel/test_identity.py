@@ -3,7 +3,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from monodex.indexer import identity
+from monodex.indexer.points import identity
 
 
 def test_golden_values_match_the_original_monodex() -> None:

@@ -5,14 +5,25 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from monodex.indexer.session import Serialized
 from monodex.indexer.store import edge, open_store
-from monodex.indexer.store.base import Filter, IsEmpty, Match, MatchAny, Point, SparseVector, Store
+from monodex.indexer.store.base import (
+    STORE_METHODS,
+    Filter,
+    IsEmpty,
+    Match,
+    MatchAny,
+    Point,
+    SparseVector,
+    Store,
+)
 from monodex.indexer.store.edge import EdgeStore
 from monodex.indexer.store.server import ServerStore
 from qdrant_client import QdrantClient
@@ -258,3 +269,35 @@ def test_an_older_edge_shard_gains_the_new_payload_index(tmp_path: Path) -> None
     hits = list(s.scroll(Filter(must=(MatchAny("embedded_text_hash", ("sha256:x",)),))))
     s.close()
     assert len(hits) == 1 and "embedded_text_hash" in json.loads(meta_file.read_text())["keyword_indexes"]
+
+
+def test_optimize_is_part_of_every_store(store: Store) -> None:
+    store.ensure_collection(dim=DIM, embedder_id="e")
+    store.upsert([_pt(i, ["acme:main"]) for i in range(1, 4)])
+    optimized = store.optimize()  # Edge builds its index when asked; a server does so by itself
+    assert optimized is False if isinstance(store, ServerStore) else isinstance(optimized, bool)
+    assert store.count(Filter()) == 3  # nothing lost
+
+
+def test_serialized_store_runs_every_store_method_under_its_lock(store: Store) -> None:
+    wrapped = Serialized(store)
+    assert {"ensure_collection", "scroll", "query_hybrid", "optimize", "close"} <= set(STORE_METHODS)
+    for name in STORE_METHODS:  # each one is the wrapper's, none the adapter's own
+        assert getattr(wrapped, name) != getattr(store, name)
+    wrapped.ensure_collection(dim=DIM, embedder_id="e")
+    wrapped.upsert([_pt(i, ["acme:main"]) for i in range(1, 6)])
+    started, done = threading.Event(), threading.Event()
+
+    def count() -> None:
+        started.set()
+        wrapped.count(Filter())
+        done.set()
+
+    with wrapped.lock:  # a crawl's batch in progress: a socket client's call waits for it
+        other = threading.Thread(target=count)
+        other.start()
+        started.wait(5)
+        assert not done.wait(0.2)
+    other.join(5)
+    assert done.is_set()
+    assert [r.id for r in wrapped.scroll(Filter(), batch=2)] == [r.id for r in store.scroll(Filter())]

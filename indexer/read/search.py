@@ -6,12 +6,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from monodex.indexer import labelmeta, lexical
-from monodex.indexer import ranking as ranking_
-from monodex.indexer.labelmeta import CODE, LabelState
+from monodex.indexer.points import filters as stored
+from monodex.indexer.points import labelmeta, lexical
+from monodex.indexer.points.labelmeta import require_label as require_label  # ops.py: search.require_label
+from monodex.indexer.read import ranking as ranking_
 from monodex.indexer.store.base import Condition, Filter, Match, MatchAny, SparseVector, Store
 
-from monodex.errors import MonodexError, UsageError
+from monodex import names
+from monodex.errors import UsageError
 
 RESULT_FIELDS = (
     "file_id",
@@ -30,20 +32,6 @@ RESULT_FIELDS = (
 
 class QueryEmbedder(Protocol):
     def embed_query(self, text: str) -> Sequence[float]: ...
-
-
-def require_label(store: Store, catalog: str, label: str) -> LabelState:
-    """The label's metadata, or an error that says what to run."""
-    crawl = f"monodex crawl --catalog {catalog} --label {label} --commit HEAD"
-    if store.info() is None:
-        raise MonodexError("the index is empty", f"index something first: '{crawl}'")
-    state = labelmeta.read(store, f"{catalog}:{label}")
-    if state is None:
-        raise UsageError(
-            f"label {label!r} of catalog {catalog!r} is not indexed",
-            f"see 'monodex labels' for what is indexed, or run '{crawl}'",
-        )
-    return state
 
 
 @dataclass(frozen=True)
@@ -121,8 +109,7 @@ def search(
                 "this label predates lexical vectors, so the search was dense only; "
                 f"for hybrid search run '{recrawl}'"
             )
-    base = labelmeta.code_filter(catalog, f"{catalog}:{label}")
-    flt = Filter(must=(*base.must, *filters.conditions()))
+    flt = stored.label_chunks(names.label_id(catalog, label), *filters.conditions())
     n = _candidates(limit, ranking.per_file)
     dense = embedder.embed_query(text) if mode != "lexical" else None
     sparse = lexical.query_vector(text) if mode != "dense" else None
@@ -183,13 +170,8 @@ def file_id_at(store: Store, *, catalog: str, label: str, path: str) -> str:
     path is not indexed there."""
     require_label(store, catalog, label)
     rel = path
-    flt = Filter(
-        must=(
-            *labelmeta.code_filter(catalog, f"{catalog}:{label}").must,
-            Match("relative_path", rel),
-            Match("chunk_ordinal", 1),
-        )
-    )
+    lid = names.label_id(catalog, label)
+    flt = stored.label_chunks(lid, Match("relative_path", rel), Match("chunk_ordinal", 1))
     for record in store.scroll(flt):
         return str(record.payload["file_id"])
     raise UsageError(
@@ -200,12 +182,7 @@ def file_id_at(store: Store, *, catalog: str, label: str, path: str) -> str:
 
 def view(store: Store, *, catalog: str, label: str, selector: Selector) -> dict[str, Any]:
     require_label(store, catalog, label)
-    flt = Filter(
-        must=(
-            *labelmeta.code_filter(catalog, f"{catalog}:{label}").must,
-            Match("file_id", selector.file_id),
-        )
-    )
+    flt = stored.label_chunks(names.label_id(catalog, label), Match("file_id", selector.file_id))
     chunks = sorted((r.payload for r in store.scroll(flt)), key=lambda p: int(p["chunk_ordinal"]))
     if not chunks:
         raise UsageError(
@@ -247,7 +224,7 @@ def labels(store: Store, catalog: str | None = None) -> list[dict[str, Any]]:
         return []
     rows = []
     for s in labelmeta.list_all(store, catalog):
-        count = store.count(Filter(must=(Match("source_type", CODE), Match("active_label_ids", s.label_id))))
+        count = store.count(stored.label_chunks(s.label_id))
         rows.append(
             {
                 "catalog": s.catalog,

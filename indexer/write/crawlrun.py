@@ -1,47 +1,29 @@
-"""From a CLI request to a crawl: open the repository, plan, then run or just count."""
+"""From a request to a crawl: open the repository, plan, then run or just count."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from monodex.indexer import chunkers, crawlpolicy, gitobjects, identity, labelmeta
+from monodex.indexer import chunkers
 from monodex.indexer.chunkers.base import FileContext
-from monodex.indexer.crawl import Crawl, CrawlSettings, CrawlSummary, CrawlTarget, Progress, file_info
-from monodex.indexer.delta import plan_delta
-from monodex.indexer.gitobjects import GitRepo
-from monodex.indexer.labelmeta import LabelState
-from monodex.indexer.plan import Plan, plan_commit, plan_working_dir
+from monodex.indexer.git.gitobjects import GitRepo
+from monodex.indexer.git.plan import Plan
+from monodex.indexer.git.source import open_source
+from monodex.indexer.points import filters, identity, labelmeta
+from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.session import Session
+from monodex.indexer.write.crawl import Crawl, CrawlSettings, CrawlSummary, Progress, file_info
+from monodex.indexer.write.request import Request as Request  # re-exported: ops.py names crawlrun.Request
 
 from monodex import jsonfile, known_labels
-from monodex.config import Catalog, Config
+from monodex.config import Config
 from monodex.paths import Paths
 
 if TYPE_CHECKING:
     from monodex.indexer.engine import Engine
-
-
-@dataclass(frozen=True)
-class Request:
-    catalog: Catalog
-    label: str
-    commit: str | None  # a revision; None with working_dir
-    working_dir: bool = False
-    full: bool = False  # never incremental
-
-
-def _plan(paths: Paths, req: Request) -> tuple[Plan, str]:
-    repo = gitobjects.open_repo(req.catalog.path)
-    policy = crawlpolicy.load(repo.workdir, paths)
-    if req.working_dir:
-        return plan_working_dir(repo.workdir, policy, req.catalog.name), ""
-    commit = repo.resolve(req.commit or "HEAD")
-    return plan_commit(repo, commit, policy, req.catalog.name), commit
 
 
 def implementation_id(impl: Engine) -> str:
@@ -74,13 +56,6 @@ def incremental_bases(
     return bases
 
 
-def target_for(catalog: Catalog, label: str, commit: str) -> CrawlTarget:
-    kind = "git-commit" if commit else "working-directory"
-    return CrawlTarget(
-        catalog=catalog.name, label=label, commit_oid=commit, source_kind=kind, repo_root=catalog.path
-    )
-
-
 def _read_cache(path: Path) -> dict[str, list[Any]]:
     try:
         data = json.loads(path.read_text())
@@ -90,7 +65,7 @@ def _read_cache(path: Path) -> dict[str, list[Any]]:
 
 
 def working_dir_scope(
-    s: Session, state: LabelState | None, facts: dict[str, Any], target: CrawlTarget, plan: Plan
+    s: Session, state: LabelState | None, facts: dict[str, Any], target: Request, plan: Plan
 ) -> set[str] | None:
     """Paths whose file differs between the disk and the label (content, package, presence),
     or None for a full crawl: no complete working-directory label made the same way."""
@@ -99,8 +74,8 @@ def working_dir_scope(
     if any(state.extra.get(k) != v for k, v in facts.items()):
         return None
     stored: dict[str, tuple[str, str]] = {}
-    flt = labelmeta.code_filter(target.catalog, target.label_id)
-    for rec in s.store.scroll(flt, payload_keys=("relative_path", "file_id", "package_name")):
+    keys = ("relative_path", "file_id", "package_name")
+    for rec in s.store.scroll(filters.label_chunks(target.label_id), payload_keys=keys):
         stored[str(rec.payload["relative_path"])] = (
             str(rec.payload["file_id"]),
             str(rec.payload["package_name"]),
@@ -113,18 +88,10 @@ def working_dir_scope(
 
 
 def crawl(s: Session, req: Request, *, progress: Progress | None = None, cancel: Any = None) -> CrawlSummary:
-    target = CrawlTarget(
-        catalog=req.catalog.name,
-        label=req.label,
-        commit_oid="",
-        source_kind="working-directory" if req.working_dir else "git-commit",
-        repo_root=req.catalog.path,
-    )
     settings = CrawlSettings(batch_size=s.cfg.embedder.batch_size)
-    repo = gitobjects.open_repo(req.catalog.path)
-    policy = crawlpolicy.load(repo.workdir, s.paths)
+    source = open_source(req.catalog, s.paths)
     facts = {
-        "policy_fingerprint": policy.fingerprint,
+        "policy_fingerprint": source.policy.fingerprint,
         "implementation": implementation_id(s.engine),
         "point_format": chunkers.POINT_FORMAT,
     }
@@ -133,25 +100,24 @@ def crawl(s: Session, req: Request, *, progress: Progress | None = None, cancel:
     if req.working_dir:
         cache_file = s.paths.state_dir / "worktree" / f"{req.catalog.name}.json"
         cache = _read_cache(cache_file)
-        plan, commit = plan_working_dir(repo.workdir, policy, req.catalog.name, cache), ""
+        plan, target = source.working_dir(cache), req.at("")
         jsonfile.write_atomic(cache_file, cache)
         if not req.full and s.store.info() is not None:
             state = labelmeta.read(s.store, target.label_id)
             scope = working_dir_scope(s, state, facts, target, plan)
     else:
-        commit = repo.resolve(req.commit or "HEAD")
+        target = req.at(source.resolve(req.commit))
         if not req.full and s.store.info() is not None:
             state = labelmeta.read(s.store, target.label_id)
-            bases = incremental_bases(state, facts, repo, commit)
+            bases = incremental_bases(state, facts, source.repo, target.commit_oid)
         if bases:
-            delta = plan_delta(repo, bases, commit, policy, req.catalog.name)
+            delta = source.delta(bases, target.commit_oid)
             plan, scope = delta.plan, delta.scope
         else:
-            plan = plan_commit(repo, commit, policy, req.catalog.name)
-    target = dataclasses.replace(target, commit_oid=commit)
+            plan = source.at_commit(target.commit_oid)
     run = Crawl(s.store, s.engine, target, settings=settings, progress=progress, cancel=cancel)
     if bases:
-        pending = {**facts, "pending_commit_oids": sorted({*bases[1:], commit})}
+        pending = {**facts, "pending_commit_oids": sorted({*bases[1:], target.commit_oid})}
         summary = run.run(plan.files, plan.reader, scope=scope, base_commit=bases[0], facts=pending)
     elif scope is not None:  # a working-directory label: only the files that differ
         files = [f for f in plan.files if f.relative_path in scope]
@@ -165,10 +131,10 @@ def crawl(s: Session, req: Request, *, progress: Progress | None = None, cancel:
 
 def dry_run(cfg: Config, paths: Paths, req: Request) -> dict[str, Any]:
     """What a crawl would index: no model, no store; chunks are counted for real."""
-    from monodex.indexer import chunkers
-    from monodex.indexer.embed import spec_for
+    from monodex.indexer.embed.spec import spec_for
 
-    plan, _ = _plan(paths, req)
+    source = open_source(req.catalog, paths)
+    plan = source.working_dir() if req.working_dir else source.at_commit(source.resolve(req.commit))
     budget = chunkers.budget_for(spec_for(cfg.embedder.model).max_tokens)
     chunk_count = 0
     by_strategy: Counter[str] = Counter()

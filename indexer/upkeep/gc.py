@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from monodex.indexer import labelmeta
-from monodex.indexer.labelmeta import CODE
-from monodex.indexer.store.base import Filter, Match, Store
+from monodex.indexer.points import filters, labelmeta
+from monodex.indexer.store.base import Store
 
 # A label whose crawl was marked in progress this recently may still be writing its files.
 IN_PROGRESS_GRACE_SECONDS = 3600
@@ -54,8 +53,7 @@ def collect(store: Store, catalog: str, *, dry_run: bool, now: float) -> GcRepor
     )
     by_file: dict[str, list[tuple[str, dict[str, object]]]] = defaultdict(list)
     keys = ("file_id", "chunk_ordinal", "file_complete", "active_label_ids")
-    flt = Filter(must=(Match("source_type", CODE), Match("catalog", catalog)))
-    for rec in store.scroll(flt, payload_keys=keys):
+    for rec in store.scroll(filters.catalog_chunks(catalog), payload_keys=keys):
         by_file[str(rec.payload.get("file_id"))].append((rec.id, rec.payload))
     doomed: list[str] = []
     for points in by_file.values():

@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from monodex.indexer import lexical
-from monodex.indexer.identity import chunk_point_id
+from monodex.indexer.points import lexical
+from monodex.indexer.points.identity import chunk_point_id
 from monodex.indexer.store.base import Point, Store
 
 from monodex.diskspace import DiskFull

@@ -6,8 +6,8 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from monodex.indexer.labelmeta import CODE
-from monodex.indexer.store.base import Filter, Match, MatchAny, Record, Store
+from monodex.indexer.points import filters
+from monodex.indexer.store.base import Match, MatchAny, Record, Store
 
 _FILE_BATCH = 256
 # Membership work never needs chunk texts: on a 600k-chunk label they would be gigabytes.
@@ -48,8 +48,7 @@ def _apply(
 def _points_of(store: Store, file_ids: Sequence[str]) -> Iterable[Record]:
     for i in range(0, len(file_ids), _FILE_BATCH):
         part = tuple(file_ids[i : i + _FILE_BATCH])
-        flt = Filter(must=(Match("source_type", CODE), MatchAny("file_id", part)))
-        yield from store.scroll(flt, payload_keys=_KEYS)
+        yield from store.scroll(filters.chunks(MatchAny("file_id", part)), payload_keys=_KEYS)
 
 
 def add_label(store: Store, file_ids: Sequence[str], label_id: str) -> MembershipReport:
@@ -65,10 +64,8 @@ def remove_label(
     store: Store, label_id: str, *, keep: set[str] | None = None, catalog: str | None = None
 ) -> MembershipReport:
     """Remove label_id from every point whose file_id is not in keep; delete orphans."""
-    must = [Match("source_type", CODE), Match("active_label_ids", label_id)]
-    if catalog:
-        must.append(Match("catalog", catalog))
-    records = store.scroll(Filter(must=tuple(must)), payload_keys=_KEYS)
+    flt = filters.label_chunks(label_id, *((Match("catalog", catalog),) if catalog else ()))
+    records = store.scroll(flt, payload_keys=_KEYS)
     # Materialise before writing: never page through a result set that we are changing.
     stale = [r for r in records if keep is None or r.payload.get("file_id") not in keep]
 
@@ -93,21 +90,11 @@ def files_at(store: Store, label_id: str, paths: Iterable[str]) -> set[str]:
     ordered = sorted(paths)
     found: set[str] = set()
     for i in range(0, len(ordered), _FILE_BATCH):
-        flt = Filter(
-            must=(
-                Match("source_type", CODE),
-                Match("active_label_ids", label_id),
-                MatchAny("relative_path", tuple(ordered[i : i + _FILE_BATCH])),
-            )
-        )
+        flt = filters.label_chunks(label_id, MatchAny("relative_path", tuple(ordered[i : i + _FILE_BATCH])))
         found.update(str(r.payload["file_id"]) for r in store.scroll(flt, payload_keys=("file_id",)))
     return found
 
 
 def label_files(store: Store, label_id: str) -> int:
     """How many files the label holds (its sentinels)."""
-    return store.count(
-        Filter(
-            must=(Match("source_type", CODE), Match("active_label_ids", label_id), Match("chunk_ordinal", 1))
-        )
-    )
+    return store.count(filters.label_chunks(label_id, Match("chunk_ordinal", 1)))

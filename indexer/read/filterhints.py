@@ -6,25 +6,26 @@ from __future__ import annotations
 
 import difflib
 
-from monodex.indexer import labelmeta
-from monodex.indexer.search import Filters
-from monodex.indexer.store.base import Filter, Match, Store
+from monodex.indexer.points import filters as stored
+from monodex.indexer.read.search import Filters
+from monodex.indexer.store.base import Match, Store
 
+from monodex import names
 from monodex.requests import FieldError
 
 
-def _values(store: Store, base: Filter, key: str) -> list[str]:
+def _values(store: Store, label_id: str, key: str) -> list[str]:
     # One payload key of each file's first chunk: a file has one language and one package.
-    flt = Filter(must=(*base.must, Match("chunk_ordinal", 1)))
+    flt = stored.label_chunks(label_id, Match("chunk_ordinal", 1))
     return sorted({str(r.payload.get(key) or "") for r in store.scroll(flt, payload_keys=(key,))} - {""})
 
 
 def check(store: Store, *, catalog: str, label: str, filters: Filters) -> None:
     """FieldError naming what the label holds when `lang` or `package` matches none of it (each
     surface names the field: --lang for the CLI, lang for MCP)."""
-    base = labelmeta.code_filter(catalog, f"{catalog}:{label}")
-    if filters.lang and not store.count(Filter(must=(*base.must, Match("lang", filters.lang)))):
-        langs = _values(store, base, "lang")
+    lid = names.label_id(catalog, label)
+    if filters.lang and not store.count(stored.label_chunks(lid, Match("lang", filters.lang))):
+        langs = _values(store, lid, "lang")
         raise FieldError(
             "lang",
             "label {label!r} has no {value} files (it has: {langs})",
@@ -32,8 +33,8 @@ def check(store: Store, *, catalog: str, label: str, filters: Filters) -> None:
             advice="pass {name} with one of those, or drop {name}",
             facts={"label": label, "langs": ", ".join(langs) or "no files"},
         )
-    if filters.package and not store.count(Filter(must=(*base.must, Match("package_name", filters.package)))):
-        packages = _values(store, base, "package_name")
+    if filters.package and not store.count(stored.label_chunks(lid, Match("package_name", filters.package))):
+        packages = _values(store, lid, "package_name")
         close = difflib.get_close_matches(filters.package, packages, n=5, cutoff=0.5)
         shown = close or packages[:10]
         more = f" (of {len(packages)})" if len(shown) < len(packages) else ""

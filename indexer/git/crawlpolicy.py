@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from monodex.indexer.globs import GlobError, compile_glob
+from monodex.indexer.git.globs import GlobError, compile_glob
 
 from monodex import jsonfile
 from monodex.paths import Paths

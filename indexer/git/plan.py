@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from monodex.indexer import worktree
-from monodex.indexer.crawlpolicy import CrawlPolicy
-from monodex.indexer.gitobjects import GitRepo, TreeEntry
-from monodex.indexer.identity import git_blob_sha1
-from monodex.indexer.packages import PackageIndex, is_manifest
-from monodex.indexer.sources import SourceFile
+from monodex.indexer.git import worktree
+from monodex.indexer.git.crawlpolicy import CrawlPolicy
+from monodex.indexer.git.gitobjects import GitRepo, TreeEntry
+from monodex.indexer.git.packages import PackageIndex, is_manifest
+from monodex.indexer.git.sources import SourceFile
+from monodex.indexer.points.identity import git_blob_sha1
 
 _BINARY_PROBE = 8000  # git's buffer_is_binary() looks at the first 8000 bytes
 

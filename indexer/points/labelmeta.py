@@ -1,27 +1,21 @@
-"""Label metadata points and the filters every query uses (DESIGN.md "Storage")."""
+"""Label metadata points: what each label holds, read, written and listed (DESIGN.md "Storage")."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from monodex.indexer.identity import label_point_id
-from monodex.indexer.store.base import Filter, Match, Point, Store
+from monodex.indexer.points import filters
+from monodex.indexer.points.filters import CODE as CODE  # re-exported: ops.py names labelmeta.CODE
+from monodex.indexer.points.filters import LABEL_METADATA as LABEL_METADATA
+from monodex.indexer.points.identity import label_point_id
+from monodex.indexer.store.base import Point, Store
 
-CODE = "code"
-LABEL_METADATA = "label-metadata"
+from monodex import names
+from monodex.errors import MonodexError, UsageError
+
 # Metadata flag: commit_oid is the commit of an unfinished first crawl, not one the label held.
 COMMIT_IS_TARGET = "commit_is_target"
-
-
-def code_filter(catalog: str, label_id: str) -> Filter:
-    """The filter of every chunk query: code points of one label (never metadata points).
-
-    Membership alone decides: `label_id` already names the catalog, while a chunk's `catalog`
-    payload is only the catalog that first stored it (identical files in two catalogs share
-    chunks, since file ids exclude the catalog as in monodex 0.4)."""
-    assert label_id.startswith(f"{catalog}:")
-    return Filter(must=(Match("source_type", CODE), Match("active_label_ids", label_id)))
 
 
 @dataclass(frozen=True)
@@ -72,6 +66,20 @@ def target_commit(state: LabelState) -> str:
     return str(state.extra.get("target_commit_oid") or state.commit_oid)
 
 
+def require_label(store: Store, catalog: str, label: str) -> LabelState:
+    """The label's metadata, or an error that says what to run."""
+    crawl = f"monodex crawl --catalog {catalog} --label {label} --commit HEAD"
+    if store.info() is None:
+        raise MonodexError("the index is empty", f"index something first: '{crawl}'")
+    state = read(store, names.label_id(catalog, label))
+    if state is None:
+        raise UsageError(
+            f"label {label!r} of catalog {catalog!r} is not indexed",
+            f"see 'monodex labels' for what is indexed, or run '{crawl}'",
+        )
+    return state
+
+
 def read(store: Store, label_id: str) -> LabelState | None:
     found = store.retrieve([label_point_id(label_id)])
     return LabelState.from_payload(found[0].payload) if found else None
@@ -89,7 +97,7 @@ def write(
     now: float,
     extra: dict[str, Any] | None = None,
 ) -> None:
-    lid = f"{catalog}:{label}"
+    lid = names.label_id(catalog, label)
     payload: dict[str, Any] = {
         "source_type": LABEL_METADATA,
         "catalog": catalog,
@@ -106,10 +114,7 @@ def write(
 
 
 def list_all(store: Store, catalog: str | None = None) -> list[LabelState]:
-    must: tuple[Match, ...] = (Match("source_type", LABEL_METADATA),)
-    if catalog:
-        must += (Match("catalog", catalog),)
-    states = [LabelState.from_payload(r.payload) for r in store.scroll(Filter(must=must))]
+    states = [LabelState.from_payload(r.payload) for r in store.scroll(filters.label_metadata(catalog))]
     return sorted(states, key=lambda s: (s.catalog, s.label))
 
 

@@ -23,8 +23,9 @@ from dulwich.errors import NotGitRepository, NotTreeError
 from dulwich.object_store import tree_lookup_path
 from dulwich.objects import Commit, Tag, Tree
 from dulwich.repo import Repo
-from monodex.indexer import packsizes
+from monodex.indexer.git import packsizes
 
+from monodex import names
 from monodex.errors import MonodexError, UsageError
 
 _SHA = re.compile(r"^[0-9a-f]{40}$")
@@ -258,14 +259,10 @@ class GitRepo:
         return self.repo.refs[ref].decode() if ref in self.repo.refs else None
 
     def default_branch(self) -> str | None:
-        """origin/HEAD's target, else main or master if present, else the checked-out branch."""
+        """The default branch as the hooks see it (names.default_branch)."""
         remote_head = self.repo.refs.get_symrefs().get(b"refs/remotes/origin/HEAD")
-        if remote_head and remote_head.startswith(b"refs/remotes/origin/"):
-            return _text(remote_head[len(b"refs/remotes/origin/") :])
-        for name in ("main", "master"):
-            if self.branch_commit(name):
-                return name
-        return self.head_branch()
+        origin_head = _text(remote_head) if remote_head else None
+        return names.default_branch(origin_head, lambda name: self.branch_commit(name) is not None)
 
     def is_ancestor(self, ancestor: str, descendant: str, *, max_commits: int = 20_000) -> bool:
         """True when `ancestor` is reachable from `descendant` (a commit is its own ancestor).

@@ -26,14 +26,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from monodex.indexer import crawlpolicy, crawlrun, gc, gitobjects, labelmeta
 from monodex.indexer.chunkers.base import FileContext
-from monodex.indexer.crawl import file_info
-from monodex.indexer.identity import chunk_point_id
-from monodex.indexer.labelmeta import CODE, LabelState
-from monodex.indexer.plan import plan_commit
+from monodex.indexer.git.source import open_source
+from monodex.indexer.points import filters, labelmeta
+from monodex.indexer.points.identity import chunk_point_id
+from monodex.indexer.points.labelmeta import LabelState, require_label
 from monodex.indexer.session import Session
-from monodex.indexer.store.base import Filter, IsEmpty, Match
+from monodex.indexer.store.base import IsEmpty, Match
+from monodex.indexer.upkeep import gc
+from monodex.indexer.write import crawlrun
+from monodex.indexer.write.crawl import file_info
+from monodex.indexer.write.request import Request
 
 from monodex.config import Catalog
 from monodex.errors import MonodexError
@@ -92,15 +95,12 @@ def check(s: Session, state: LabelState, catalog: Catalog) -> Finding:
         found.hint = f"crawl it again: '{crawl}'"
         return found
     store, engine = s.store, s.engine
-    repo = gitobjects.open_repo(catalog.path)
-    policy = crawlpolicy.load(repo.workdir, s.paths)
-    plan = plan_commit(repo, commit, policy, catalog.name)
-    target = crawlrun.target_for(catalog, state.label, commit)
+    plan = open_source(catalog, s.paths).at_commit(commit)
+    target = Request(catalog, state.label, commit)
     infos = [(f, file_info(target, engine, f)) for f in plan.files]
     expected = {i.file_id: (f, i) for f, i in infos}
     stored: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    flt = Filter(must=(Match("source_type", CODE), Match("active_label_ids", state.label_id)))
-    for rec in store.scroll(flt, payload_keys=_KEYS):
+    for rec in store.scroll(filters.label_chunks(state.label_id), payload_keys=_KEYS):
         stored[str(rec.payload.get("file_id"))].append(rec.payload)
     found.drift["incomplete_label"] = 0 if state.crawl_complete else 1
     found.drift["stale_memberships"] = len(stored.keys() - expected.keys())
@@ -125,9 +125,7 @@ def check(s: Session, state: LabelState, catalog: Catalog) -> Finding:
         ctx = FileContext(relative_path=f.relative_path, package_name=f.package_name, budget=0)
         if engine.chunk(f.strategy, content.decode("utf-8"), ctx):
             found.drift["missing_files"] += 1
-    orphans = Filter(
-        must=(Match("source_type", CODE), Match("catalog", catalog.name), IsEmpty("active_label_ids"))
-    )
+    orphans = filters.catalog_chunks(catalog.name, IsEmpty("active_label_ids"))
     found.drift["orphan_chunks"] = store.count(orphans)
     return found
 
@@ -135,14 +133,14 @@ def check(s: Session, state: LabelState, catalog: Catalog) -> Finding:
 def repair(s: Session, finding: Finding, catalog: Catalog, commit: str) -> None:
     store = s.store
     for fid in finding.broken_files:
-        ids = [r.id for r in store.scroll(Filter(must=(Match("source_type", CODE), Match("file_id", fid))))]
+        ids = [r.id for r in store.scroll(filters.chunks(Match("file_id", fid)))]
         sentinel = chunk_point_id(fid, 1)
         rest = [i for i in ids if i != sentinel]
         if sentinel in ids:  # keeps its labels: the crawl stores the file again for all of them
             store.set_payload([sentinel], {"file_complete": False})
         if rest:
             store.delete(rest)
-    crawlrun.crawl(s, crawlrun.Request(catalog, finding.label, commit, full=True))
+    crawlrun.crawl(s, Request(catalog, finding.label, commit, full=True))
     gc.collect(store, catalog.name, dry_run=False, now=time.time())
 
 
@@ -179,8 +177,6 @@ def verify(
         return {"labels": []}
     states = [st for st in labelmeta.list_all(s.store, catalog) if label is None or st.label == label]
     if label is not None and not states:
-        from monodex.indexer.search import require_label
-
         require_label(s.store, catalog or "", label)
     rows = []
     for st in states:

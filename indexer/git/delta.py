@@ -15,10 +15,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from monodex.indexer.crawlpolicy import CrawlPolicy
-from monodex.indexer.gitobjects import Change, GitRepo, TreeEntry
-from monodex.indexer.packages import MANIFEST, _name, is_manifest
-from monodex.indexer.plan import Plan, blob_reader, select
+from monodex.indexer.git.crawlpolicy import CrawlPolicy
+from monodex.indexer.git.gitobjects import Change, GitRepo, TreeEntry
+from monodex.indexer.git.packages import MANIFEST, _name, is_manifest
+from monodex.indexer.git.plan import Plan, blob_reader, select
 
 
 @dataclass

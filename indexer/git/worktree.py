@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from monodex.indexer.gitobjects import TreeEntry, ignore_filter
-from monodex.indexer.identity import git_blob_sha1
-from monodex.indexer.packages import is_manifest
+from monodex.indexer.git.gitobjects import TreeEntry, ignore_filter
+from monodex.indexer.git.packages import is_manifest
+from monodex.indexer.points.identity import git_blob_sha1
 
 # path -> [size, mtime_ns, ctime_ns, inode, blob_id]
 StatCache = dict[str, list[Any]]

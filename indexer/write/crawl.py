@@ -8,17 +8,17 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Protocol
 
-from monodex.indexer import labelmeta, membership
 from monodex.indexer.chunkers.base import FileContext
-from monodex.indexer.identity import chunk_point_id, file_id
-from monodex.indexer.labelmeta import CODE
-from monodex.indexer.payloads import FileInfo, chunk_payload, embed_text
-from monodex.indexer.pipeline import _DONE, EmbedLoop, FileJob, Uploader
-from monodex.indexer.sources import Reader, SourceFile
-from monodex.indexer.store.base import Filter, Match, MatchAny, Store
+from monodex.indexer.git.sources import Reader, SourceFile
+from monodex.indexer.points import filters, labelmeta
+from monodex.indexer.points.identity import chunk_point_id, file_id
+from monodex.indexer.points.payloads import FileInfo, chunk_payload, embed_text
+from monodex.indexer.store.base import Match, MatchAny, Store
+from monodex.indexer.write import membership
+from monodex.indexer.write.pipeline import _DONE, EmbedLoop, FileJob, Uploader
+from monodex.indexer.write.request import Request
 
 from monodex.errors import MonodexError
 
@@ -40,19 +40,6 @@ class Implementation(Protocol):
     def chunk(self, strategy: str, text: str, ctx: FileContext) -> list[Any]: ...
 
     def embed_documents(self, texts: Sequence[str]) -> Any: ...
-
-
-@dataclass(frozen=True)
-class CrawlTarget:
-    catalog: str
-    label: str
-    commit_oid: str  # "" for a working-directory label
-    source_kind: str  # git-commit | working-directory
-    repo_root: Path
-
-    @property
-    def label_id(self) -> str:
-        return f"{self.catalog}:{self.label}"
 
 
 @dataclass(frozen=True)
@@ -99,13 +86,13 @@ class CrawlSummary:
 Progress = Callable[[int, int, int], None]  # files done, files to embed, chunks embedded
 
 
-def file_info(target: CrawlTarget, impl: Implementation, f: SourceFile) -> FileInfo:
+def file_info(target: Request, impl: Implementation, f: SourceFile) -> FileInfo:
     """What one file stores. `catalog`, `label_id` and `source_uri` are provenance of the first
     writer (display only, never read back): identical files of two catalogs share chunks, as in
     monodex 0.4. Everything else follows from the file id's inputs."""
     chunker = impl.chunker_id(f.strategy)
     return FileInfo(
-        catalog=target.catalog,
+        catalog=target.catalog.name,
         label_id=target.label_id,
         relative_path=f.relative_path,
         package_name=f.package_name,
@@ -164,7 +151,7 @@ class Crawl:
         self,
         store: Store,
         impl: Implementation,
-        target: CrawlTarget,
+        target: Request,
         *,
         settings: CrawlSettings = CrawlSettings(),
         progress: Progress | None = None,
@@ -197,7 +184,7 @@ class Crawl:
         target, store = self.target, self.store
         mode = "full" if scope is None else "incremental"
         summary = CrawlSummary(
-            target.catalog, target.label, target.commit_oid, mode=mode, skipped=dict(skipped or {})
+            target.catalog.name, target.label, target.commit_oid, mode=mode, skipped=dict(skipped or {})
         )
         store.ensure_collection(dim=self.impl.dim, embedder_id=self.impl.embedder_id)
         extra = {"mode": mode, "base_commit_oid": base_commit, **(facts or {})}
@@ -239,7 +226,7 @@ class Crawl:
         }
         labelmeta.write(
             self.store,
-            catalog=t.catalog,
+            catalog=t.catalog.name,
             label=t.label,
             dim=self.impl.dim,
             commit_oid=commit,
@@ -337,12 +324,8 @@ class Crawl:
         """Vectors already stored for the same embedded text by the same model: an edited file
         is a new file, but most of its chunks are not new text."""
         hashes = {str(p["embedded_text_hash"]) for p in payloads}
-        flt = Filter(
-            must=(
-                Match("source_type", CODE),
-                Match("embedder_id", self.impl.embedder_id),
-                MatchAny("embedded_text_hash", tuple(sorted(hashes))),
-            )
+        flt = filters.chunks(
+            Match("embedder_id", self.impl.embedder_id), MatchAny("embedded_text_hash", tuple(sorted(hashes)))
         )
         found: dict[str, Any] = {}
         for rec in self.store.scroll(flt, with_vectors=True, payload_keys=("embedded_text_hash",)):

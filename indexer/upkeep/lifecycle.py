@@ -5,9 +5,11 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from monodex.indexer import gitobjects, labelmeta, membership
-from monodex.indexer.search import require_label
+from monodex.indexer.git import gitobjects
+from monodex.indexer.points import labelmeta
+from monodex.indexer.points.labelmeta import require_label
 from monodex.indexer.store.base import Store
+from monodex.indexer.write import membership
 
 from monodex import known_labels, logs, names
 from monodex.config import Catalog
@@ -19,10 +21,11 @@ def remove_label(store: Store, paths: Paths, catalog: str, label: str) -> dict[s
     """Membership removed from every chunk (chunks left with no label deleted), then the
     metadata point: a crash in between leaves a label that lists no chunks, and rm again works."""
     require_label(store, catalog, label)
-    report = membership.remove_label(store, f"{catalog}:{label}")
-    labelmeta.delete(store, f"{catalog}:{label}")
+    lid = names.label_id(catalog, label)
+    report = membership.remove_label(store, lid)
+    labelmeta.delete(store, lid)
     known_labels.remove(paths.state_dir, catalog, label)  # hooks stop tracking its branch
-    logs.get("monodex.labels").info("label.removed", label=f"{catalog}:{label}", chunks=report.points_deleted)
+    logs.get("monodex.labels").info("label.removed", label=lid, chunks=report.points_deleted)
     return {
         "catalog": catalog,
         "label": label,
@@ -35,7 +38,7 @@ def remove_label(store: Store, paths: Paths, catalog: str, label: str) -> dict[s
 def purge_catalog(store: Store, paths: Paths, catalog: str, *, now: float) -> dict[str, Any]:
     """Every label of the catalog removed (as `labels rm` does), then the chunks only it used and
     its crawl leftovers collected; hooks forget its labels."""
-    from monodex.indexer import gc
+    from monodex.indexer.upkeep import gc
 
     removed = [st.label for st in labelmeta.list_all(store, catalog)]
     deleted = sum(remove_label(store, paths, catalog, label)["chunks_deleted"] for label in removed)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from monodex.indexer.chunkers.base import Chunk
-from monodex.indexer.labelmeta import CODE
+from monodex.indexer.points.filters import CODE
 
 
 @dataclass(frozen=True)

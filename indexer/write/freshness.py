@@ -12,10 +12,13 @@ import threading
 import time
 from typing import Any
 
-from monodex.indexer import crawlrun, gitobjects, labelmeta
-from monodex.indexer.crawl import Interrupted
-from monodex.indexer.labelmeta import LabelState
+from monodex.indexer.git import gitobjects
+from monodex.indexer.points import labelmeta
+from monodex.indexer.points.labelmeta import LabelState, require_label
 from monodex.indexer.session import Session
+from monodex.indexer.write import crawlrun
+from monodex.indexer.write.crawl import Interrupted
+from monodex.indexer.write.request import Request
 
 from monodex import names, spool
 from monodex.config import Catalog
@@ -34,7 +37,7 @@ def describe(s: Session, catalog: Catalog, state: LabelState) -> dict[str, Any]:
 
     fresh is None when there is no branch to compare with (a working-directory label, a label
     named after no branch)."""
-    pending = spool.default(s.paths.state_dir).requests_for(f"{catalog.name}:{state.label}")
+    pending = spool.default(s.paths.state_dir).requests_for(names.label_id(catalog.name, state.label))
     out: dict[str, Any] = {
         "indexed_commit": state.commit_oid or None,
         "complete": state.crawl_complete,
@@ -88,8 +91,6 @@ def wait_fresh(s: Session, catalog: Catalog, label: str, seconds: float) -> dict
 
 
 def _state(s: Session, catalog: Catalog, label: str) -> LabelState:
-    from monodex.indexer.search import require_label
-
     return require_label(s.store, catalog.name, label)
 
 
@@ -108,7 +109,7 @@ def _enqueue(s: Session, catalog: Catalog, label: str, branch: str, commit: str)
 
 
 def _poll(s: Session, catalog: Catalog, label: str, target: str, deadline: float) -> bool:
-    key = f"{catalog.name}:{label}"
+    key = names.label_id(catalog.name, label)
     queue = spool.default(s.paths.state_dir)
     while True:
         state = labelmeta.read(s.store, key)
@@ -124,7 +125,7 @@ def _crawl_until(s: Session, catalog: Catalog, label: str, target: str, deadline
     timer = threading.Timer(max(0.0, deadline - time.monotonic()), cancel.set)
     timer.start()
     try:
-        crawlrun.crawl(s, crawlrun.Request(catalog, label, target), cancel=cancel)
+        crawlrun.crawl(s, Request(catalog, label, target), cancel=cancel)
         return True
     except Interrupted:
         return False

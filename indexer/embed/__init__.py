@@ -1,0 +1,1 @@
+"""The embedding model: its spec, its sha256 stamp, the ONNX run."""

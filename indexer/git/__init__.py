@@ -1,0 +1,1 @@
+"""Reading git and planning: what a label should hold at a commit or in a work tree."""

@@ -1,0 +1,1 @@
+"""The point schema: identities, payloads, label metadata and the filters that find them."""

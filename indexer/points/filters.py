@@ -1,0 +1,34 @@
+"""The filters every query of stored points starts from (DESIGN.md "Storage"): how a label's
+chunks, a catalog's chunks and label metadata are told apart, in one place."""
+
+from __future__ import annotations
+
+from monodex.indexer.store.base import Condition, Filter, Match
+
+CODE = "code"  # source_type of a chunk
+LABEL_METADATA = "label-metadata"  # source_type of a label's metadata point
+
+
+def chunks(*more: Condition) -> Filter:
+    """Chunks of any label (never metadata points), narrowed by `more`."""
+    return Filter(must=(Match("source_type", CODE), *more))
+
+
+def label_chunks(label_id: str, *more: Condition) -> Filter:
+    """The chunks of one label (the filter of every chunk query), narrowed by `more`.
+
+    Membership alone decides: `label_id` already names the catalog, while a chunk's `catalog`
+    payload is only the catalog that first stored it (identical files in two catalogs share
+    chunks, since file ids exclude the catalog as in monodex 0.4)."""
+    return chunks(Match("active_label_ids", label_id), *more)
+
+
+def catalog_chunks(catalog: str, *more: Condition) -> Filter:
+    """The chunks a catalog first stored (garbage collection and orphans: by provenance)."""
+    return chunks(Match("catalog", catalog), *more)
+
+
+def label_metadata(catalog: str | None = None) -> Filter:
+    """The metadata points of every label, or of one catalog's labels."""
+    must: tuple[Condition, ...] = (Match("source_type", LABEL_METADATA),)
+    return Filter(must=must + ((Match("catalog", catalog),) if catalog else ()))

@@ -1,0 +1,1 @@
+"""Reading the index: search, ranking, filter hints and token budgets."""

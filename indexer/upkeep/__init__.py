@@ -1,0 +1,1 @@
+"""Upkeep: garbage collection, verification and repair, removing labels."""

@@ -1,0 +1,1 @@
+"""Writing labels: crawls, incremental refreshes, membership, and making a label fresh."""
