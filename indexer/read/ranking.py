@@ -46,7 +46,10 @@ def rank(
 ) -> list[tuple[Scored, int, str]]:
     """(hit, fused rank 1-based, role) for the hits kept, best first."""
     keyed = []
-    for position, hit in enumerate(hits, start=1):
+    # The engine returns tied scores (frequent after RRF fusion) in no fixed order: the same search
+    # must list them the same way every time.
+    ordered = sorted(hits, key=lambda h: (-h.score, str(h.payload.get("relative_path", "")), _ordinal(h)))
+    for position, hit in enumerate(ordered, start=1):
         role = role_of(str(hit.payload.get("relative_path", "")), hit.payload.get("chunk_kind"))
         penalty = 0 if include_tests or role == SOURCE else DEMOTION
         keyed.append((position + penalty, position, hit, role))
@@ -62,3 +65,8 @@ def rank(
         if len(kept) == limit:
             break
     return kept
+
+
+def _ordinal(hit: Scored) -> int:
+    value = hit.payload.get("chunk_ordinal")
+    return value if isinstance(value, int) else 0
