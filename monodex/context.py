@@ -6,8 +6,8 @@ import time
 from dataclasses import dataclass
 
 from monodex import jsonfile, names
-from monodex.errors import UsageError
 from monodex.paths import Paths
+from monodex.requests import FieldError
 from monodex.validate import Where, obj, string
 
 
@@ -40,11 +40,14 @@ def resolve(paths: Paths, catalog: str | None, label: str | None) -> tuple[str, 
     ctx = load(paths) if catalog is None or label is None else Context(None, None)
     catalog = catalog or ctx.catalog
     label = label or ctx.label
-    missing = [n for n, v in (("--catalog", catalog), ("--label", label)) if not v]
+    missing = [n for n, v in (("catalog", catalog), ("label", label)) if not v]
     if missing:
-        raise UsageError(
-            f"no {' and no '.join(missing)} given and no default context set",
-            "pass the flag, or set a default with 'monodex use --catalog C --label L'",
+        # a FieldError: the CLI names the flag (--catalog), MCP its parameter (catalog)
+        also = " (nor the label)" if len(missing) == 2 else ""
+        raise FieldError(
+            missing[0],
+            f"no {{name}} given{also} and no default context set",
+            advice="pass {name}, or set a default with 'monodex use --catalog C --label L'",
         )
     assert catalog and label
     return names.validate_catalog(catalog), names.validate_label(label)

@@ -108,6 +108,14 @@ def tracked_branch(label: str, branches: Iterable[str]) -> str | None:
     return None
 
 
+def is_fresh(*, complete: bool, indexed_commit: str, branch_commit: str | None) -> bool | None:
+    """Whether a label reflects its branch: None when there is no branch to compare with. One
+    rule for search freshness (indexer) and `status` (front)."""
+    if not branch_commit:
+        return None
+    return complete and branch_commit == indexed_commit
+
+
 def _map_branch(branch: str) -> str:
     label = branch.lower()
     label = re.sub(r"[^a-z0-9./=-]+", "-", label)

@@ -61,7 +61,8 @@ def describe(s: Session, catalog: Catalog, state: LabelState) -> dict[str, Any]:
     if branch is None:
         return out
     head = repo.branch_commit(branch)
-    out.update(branch=branch, branch_commit=head, fresh=state.crawl_complete and head == state.commit_oid)
+    fresh = names.is_fresh(complete=state.crawl_complete, indexed_commit=state.commit_oid, branch_commit=head)
+    out.update(branch=branch, branch_commit=head, fresh=bool(fresh))
     return out
 
 

@@ -70,8 +70,12 @@ def _labels(p: Paths) -> list[dict[str, Any]]:
             continue
         row["branch"] = names.tracked_branch(row["label"], branches)
         row["branch_commit"] = branches.get(row["branch"]) if row["branch"] else None
-        if row["branch_commit"]:
-            fresh = row["crawl_complete"] and row["branch_commit"] == row["commit_oid"]
+        fresh = names.is_fresh(
+            complete=row["crawl_complete"],
+            indexed_commit=row["commit_oid"],
+            branch_commit=row["branch_commit"],
+        )
+        if fresh is not None:
             row["freshness"] = "fresh" if fresh else "stale"
     return rows
 

@@ -46,3 +46,16 @@ def test_use_rejects_unknown_catalog_and_half_flags(
     assert main(["use", "--catalog", "web"]) == 2
     assert main(["use", "--catalog", "web", "--label", "Bad:Label"]) == 2
     assert not paths.resolve().context_file.exists()
+
+
+def test_a_missing_catalog_is_named_as_each_surface_spells_it() -> None:
+    """Issue 13: the CLI says --catalog, an MCP client (which has no flags) says catalog."""
+    from monodex.commands.common import flag
+    from monodex.requests import FieldError
+
+    with pytest.raises(FieldError) as caught:
+        context.resolve(paths.resolve(), None, None)
+    cli = caught.value.spelled(flag)
+    mcp = caught.value.spelled(lambda field: field, joiner="=")
+    assert cli.problem.startswith("no --catalog given (nor the label)") and "pass --catalog" in cli.hint
+    assert mcp.problem.startswith("no catalog given (nor the label)") and "--catalog given" not in mcp.problem
