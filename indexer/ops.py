@@ -16,7 +16,7 @@ from monodex.indexer.session import Session
 
 from monodex import requests as rq
 
-Progress = Callable[[int, int, int], None]
+Progress = Callable[[int, int, int, str], None]  # done, total, chunks, phase (rpc.Progress)
 
 
 class _LazyQueryEmbedder:
@@ -41,7 +41,9 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
     ranking = searching.Ranking(
         mode=r.mode, per_file=r.per_file, include_tests=r.include_tests, explain=r.explain
     )
-    fresh = freshness.wait_fresh(s, cat, r.label, r.fresh) if r.fresh is not None else None
+    fresh = (
+        freshness.wait_fresh(s, cat, r.label, r.fresh, dense=r.wait_dense) if r.fresh is not None else None
+    )
     found = searching.search(
         s.store,
         _LazyQueryEmbedder(s),
@@ -59,7 +61,14 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
         filterhints.check(s.store, catalog=r.catalog, label=r.label, filters=filters)
     if fresh is None:
         fresh = freshness.describe(s, cat, searching.require_label(s.store, cat.name, r.label))
-    answer: dict[str, Any] = {"results": results, "mode": found["mode"], "freshness": fresh}
+    # next to the freshness: whether the label's dense vectors are all there yet (phase two)
+    fresh = {**fresh, "dense_coverage": found["dense_coverage"]}
+    answer: dict[str, Any] = {
+        "results": results,
+        "mode": found["mode"],
+        "freshness": fresh,
+        "dense_coverage": found["dense_coverage"],
+    }
     if found["notes"]:
         answer["notes"] = found["notes"]
     if r.max_tokens is not None:
@@ -122,7 +131,12 @@ def crawl(
         working_dir=r.working_dir,
         full=r.full,
     )
-    return crawlrun.crawl(s, req, progress=progress, cancel=cancel).as_json()
+    # In the runner (s.wake set) its fill job adds the vectors after this returns; elsewhere
+    # nobody else would, so the command does it unless told not to wait.
+    wait = r.wait_dense if r.wait_dense is not None else s.wake is None
+    return crawlrun.crawl(
+        s, req, progress=progress, cancel=cancel, dense="fill" if wait else "later"
+    ).as_json()
 
 
 def remove_label(s: Session, r: rq.RemoveLabelRequest) -> dict[str, Any]:

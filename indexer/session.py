@@ -7,6 +7,7 @@ so its store is wrapped to serialize calls from those threads.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, cast
@@ -66,7 +67,9 @@ class Session:
         """The current config.json (catalogs may have been added since the session opened); the
         store and model cannot change under an open session."""
         fresh = config.load(self.paths)
-        if fresh.qdrant != self.cfg.qdrant or fresh.embedder != self.cfg.embedder:
+        # two_phase is read per refresh (the model and store are not)
+        model = dataclasses.replace(fresh.embedder, two_phase=self.cfg.embedder.two_phase)
+        if fresh.qdrant != self.cfg.qdrant or model != self.cfg.embedder:
             raise MonodexError(
                 "config.json changed its qdrant or embedder settings since the runner started",
                 "restart the runner: 'systemctl --user restart monodex-runner' (or stop and start it)",

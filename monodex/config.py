@@ -10,7 +10,7 @@ from typing import Any
 from monodex import jsonfile, names
 from monodex.errors import UsageError
 from monodex.paths import Paths
-from monodex.validate import Where, integer, obj, string, string_list
+from monodex.validate import Where, boolean, integer, obj, string, string_list
 
 DEFAULT_COLLECTION = "monodex"
 DEFAULT_API_KEY_ENV = "QDRANT_API_KEY"
@@ -33,6 +33,9 @@ class EmbedderConfig:
     model: str = "default"  # "default" (packaged MiniLM) or a folder holding model.onnx + tokenizer.json
     threads: int = 2
     batch_size: int = 1  # batching was slower than one text at a time on 2 cores (measured)
+    # A refresh makes the label searchable before the model runs (new chunks by their words until
+    # their vectors are added behind); False: it embeds first, and the label lags by the model time.
+    two_phase: bool = True
 
 
 @dataclass(frozen=True)
@@ -91,11 +94,12 @@ def _qdrant(raw: Any, where: Where) -> QdrantConfig:
 
 
 def _embedder(raw: Any, where: Where) -> EmbedderConfig:
-    d = obj(raw, where, allowed=("model", "threads", "batch_size"))
+    d = obj(raw, where, allowed=("model", "threads", "batch_size", "two_phase"))
     return EmbedderConfig(
         model=string(d.get("model", "default"), where / "model"),
         threads=integer(d.get("threads", 2), where / "threads", minimum=1),
         batch_size=integer(d.get("batch_size", 1), where / "batch_size", minimum=1),
+        two_phase=boolean(d.get("two_phase", True), where / "two_phase"),
     )
 
 
@@ -166,7 +170,12 @@ def dump(config: Config) -> dict[str, Any]:
     e = config.embedder
     return {
         "qdrant": qd,
-        "embedder": {"model": e.model, "threads": e.threads, "batch_size": e.batch_size},
+        "embedder": {
+            "model": e.model,
+            "threads": e.threads,
+            "batch_size": e.batch_size,
+            **({} if e.two_phase else {"two_phase": False}),
+        },
         **({"schedules": asdict(config.schedules)} if config.schedules != Schedules() else {}),
         "catalogs": {
             c.name: {

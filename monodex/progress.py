@@ -14,10 +14,12 @@ def duration(seconds: float) -> str:
     return f"{seconds // 60}m{seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
 
 
-def line(files: int, total: int, chunks: int, elapsed: float) -> str:
+def line(files: int, total: int, chunks: int, elapsed: float, phase: str = "index") -> str:
     rate = chunks / elapsed if elapsed > 0 else 0.0
     eta = (total - files) * elapsed / files if files else None
     eta_text = duration(eta) if eta is not None else "?"
+    if phase == "dense":  # phase two: the label is searchable already, vectors fill in
+        return f"searchable · dense vectors {files}/{total} · {rate:.1f} chunks/s · ETA {eta_text}"
     return f"files {files}/{total} · chunks {chunks} · {rate:.1f} chunks/s · ETA {eta_text}"
 
 
@@ -27,13 +29,16 @@ class Progress:
         self.enabled = self.stream.isatty() if enabled is None else enabled
         self.start = time.monotonic()
         self._last = 0.0
+        self._phase = "index"
 
-    def __call__(self, files: int, total: int, chunks: int) -> None:
+    def __call__(self, files: int, total: int, chunks: int, phase: str = "index") -> None:
         now = time.monotonic()
+        if phase != self._phase:  # a new phase has its own rate and ETA
+            self._phase, self.start = phase, now
         if not self.enabled or (now - self._last < 0.2 and files < total):
             return
         self._last = now
-        self.stream.write("\r\x1b[2K" + line(files, total, chunks, now - self.start))
+        self.stream.write("\r\x1b[2K" + line(files, total, chunks, now - self.start, phase))
         self.stream.flush()
 
     def done(self) -> None:

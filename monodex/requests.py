@@ -126,6 +126,7 @@ class SearchRequest:
     explain: bool = False
     fresh: float | None = None  # seconds to wait for the label to reflect its branch
     max_tokens: int | None = None  # pack the answer into this many tokens
+    wait_dense: bool = False  # with fresh: also wait (same bound) for every dense vector (phase two)
 
     def __post_init__(self) -> None:
         _names(self.catalog, self.label)
@@ -291,6 +292,9 @@ class CrawlRequest:
     commit: str | None = None
     working_dir: bool = False
     full: bool = False
+    # Phase two (dense vectors) in the same request: None chooses by where it runs, i.e. in this
+    # process when no runner is up (nobody else would), left to the runner's fill job otherwise.
+    wait_dense: bool | None = None
 
     def __post_init__(self) -> None:
         _names(self.catalog, self.label)

@@ -32,7 +32,8 @@ MAX_REQUEST = 1024 * 1024
 # backlog, it is still loading the model, it is shutting down) before it reports the runner stuck.
 CONNECT_PATIENCE = 10.0
 
-Progress = Callable[[int, int, int], None]
+# done, total, chunks, phase ("index": files of phase one; "dense": chunks of phase two)
+Progress = Callable[[int, int, int, str], None]
 
 
 def attempt(path: Path, timeout: float = 2.0) -> socket.socket | None:
@@ -99,7 +100,8 @@ def call(
                 msg = json.loads(raw)
                 if "progress" in msg:
                     if on_progress is not None:
-                        on_progress(*msg["progress"])
+                        done, total, chunks, *phase = msg["progress"]
+                        on_progress(done, total, chunks, str(phase[0]) if phase else "index")
                 elif "waiting" in msg:
                     if on_waiting is not None:
                         on_waiting(str(msg["waiting"]))

@@ -134,6 +134,16 @@ class Spool:
     def pending(self) -> list[Path]:
         return sorted(self.new.glob("*.json")) if self.new.is_dir() else []
 
+    def due(self, now: float) -> bool:
+        """Whether a drain would find work now (a failed request backing off is not due)."""
+        for p in self.pending():
+            try:
+                if parse(p.read_bytes()).not_before <= now:
+                    return True
+            except (OSError, Malformed):
+                return True  # the drain quarantines it
+        return False
+
     def failed(self) -> list[Request]:
         out = []
         for p in self.pending():

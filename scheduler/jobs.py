@@ -27,6 +27,7 @@ _DONE_FIELDS = (
     "files_removed",
     "chunks_embedded",
     "chunks_reused",
+    "chunks_pending",
     "seconds",
     "not_refreshed",
 )

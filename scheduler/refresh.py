@@ -11,7 +11,7 @@ from typing import Any
 from monodex.indexer.git import gitobjects
 from monodex.indexer.session import Session
 from monodex.indexer.upkeep import gc
-from monodex.indexer.write import crawlrun
+from monodex.indexer.write import crawlrun, fill
 from monodex.indexer.write.crawl import Progress
 from monodex.indexer.write.request import Request
 
@@ -32,7 +32,8 @@ def refresh_label(
         why = "removed with 'monodex labels rm'"
         return {"catalog": catalog.name, "label": request.label, "not_refreshed": why}
     req = Request.from_spool(catalog, request, target_commit(catalog.path, request))
-    return crawlrun.crawl(s, req, progress=progress, cancel=cancel).as_json()
+    # phase one only: the label is searchable when this returns; the fill job adds the vectors
+    return crawlrun.crawl(s, req, progress=progress, cancel=cancel, dense="later").as_json()
 
 
 def target_commit(repo_path: Path, request: spool.Request) -> str:
@@ -48,6 +49,12 @@ def target_commit(repo_path: Path, request: spool.Request) -> str:
             return str(repo.repo.refs[request.ref.encode()].decode())
         except KeyError:  # deleted (or never there): index what the hook saw
             return request.commit
+
+
+def fill_round(s: Session, label_id: str, progress: Any = None) -> fill.FillReport:
+    """One round of phase two for the label (a model batch): the fill job's unit of work, so a
+    refresh or a handed-over crawl waits at most one round for the index."""
+    return fill.fill(s.store, s.engine, label_id, rounds=1, progress=progress)
 
 
 def collect_garbage(s: Session) -> dict[str, Any]:

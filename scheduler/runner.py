@@ -17,6 +17,7 @@ from typing import Any
 from apscheduler.schedulers.blocking import BlockingScheduler
 from apscheduler.triggers.cron import CronTrigger
 from monodex.indexer.session import Session
+from monodex.indexer.write import fill
 from monodex.scheduler import jobs, refresh
 from monodex.scheduler.server import Server
 
@@ -35,6 +36,9 @@ def _cron(expr: str, name: str) -> CronTrigger:
             f"schedules.{name}: invalid cron expression {expr!r}: {exc}",
             f'fix "schedules": {{"{name}": ...}} in config.json (or --{name}-cron), e.g. "0 3 * * *"',
         ) from exc
+
+
+FILL_SECONDS = 2.0  # how often the fill job looks for chunks waiting for their vector
 
 
 class Runner:
@@ -95,6 +99,8 @@ class Runner:
             )
             return report.as_json()
 
+        # No wake of the fill job from here: while APScheduler shuts down it holds its job store
+        # lock waiting for this very thread, so a get_job() now would never return.
         self._timed("drain", work)
 
     def wake_drain(self) -> None:
@@ -102,6 +108,42 @@ class Runner:
         job = self.scheduler.get_job("drain")
         if job is not None:
             job.modify(next_run_time=_now())
+
+    def fill_once(self) -> None:
+        """Phase two, the runner's lowest priority: a round of vectors at a time, and only while
+        no refresh is due and no handed-over command waits for the index."""
+        if self._should_yield():
+            return
+        try:
+            waiting = fill.labels_waiting(self.session.store)
+        except MonodexError:
+            return  # the drain job reports what is wrong with the index
+        started = time.monotonic()
+        filled = 0
+        for label_id in waiting:
+            while not self._should_yield():
+                rounds: list[fill.FillReport] = []
+
+                def one(lid: str = label_id, out: list[fill.FillReport] = rounds) -> dict[str, Any]:
+                    out.append(refresh.fill_round(self.session, lid))
+                    return out[-1].as_json()
+
+                self._timed("fill", one)
+                if not rounds:
+                    return  # failed: recorded and logged; the next tick tries again
+                report = rounds[-1]
+                filled += report.filled
+                rate = filled / max(time.monotonic() - started, 1e-6)
+                self.state.fill_progress(label_id, pending=report.pending_after, rate=rate)
+                if not report.pending_after or not report.filled:
+                    break
+        if waiting and not self._should_yield():
+            self.log.info(
+                "fill.done", labels=len(waiting), chunks=filled, seconds=round(time.monotonic() - started, 1)
+            )
+
+    def _should_yield(self) -> bool:
+        return self.stop.is_set() or self.server.lock_waiters > 0 or self.spool.due(time.time())
 
     def gc_once(self) -> None:
         self._timed("gc", lambda: refresh.collect_garbage(self.session))
@@ -136,6 +178,9 @@ class Runner:
         self.scheduler.add_job(
             self.drain_once, "interval", seconds=s.drain_seconds, id="drain", next_run_time=None
         )
+        # its own pace: a runner that drains hourly (only when asked) still fills behind a refresh
+        fill_every = min(s.drain_seconds, FILL_SECONDS)
+        self.scheduler.add_job(self.fill_once, "interval", seconds=fill_every, id="fill")
         self.scheduler.add_job(self.gc_once, gc_trigger, id="gc")
         self.scheduler.add_job(self.verify_once, verify_trigger, id="verify")
         self.scheduler.get_job("drain").modify(next_run_time=_now())  # drain at once on start

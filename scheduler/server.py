@@ -65,11 +65,17 @@ class Server:
         self.path: Path = session.paths.socket_path
         self.log = logs.get("monodex.runner")
         self.busy_with = ""  # what holds work_lock, for clients that have to wait
+        self.lock_waiters = 0  # handed-over writes waiting for work_lock (the fill job yields)
+        self._waiters_lock = threading.Lock()
         self._listener: Listener | None = None
         self._reads: _Workers | None = None
         self._writes: _Workers | None = None
         self._cancels: set[threading.Event] = set()
         self._cancels_lock = threading.Lock()
+
+    def _waiting(self, change: int) -> None:
+        with self._waiters_lock:
+            self.lock_waiters += change
 
     def start(self) -> None:
         if len(os.fsencode(self.path)) > MAX_PATH:
@@ -190,12 +196,12 @@ class Server:
         cancel = threading.Event()
         last = [0.0]
 
-        def progress(files: int, total: int, chunks: int) -> None:
+        def progress(files: int, total: int, chunks: int, phase: str) -> None:
             now = time.monotonic()
             if now - last[0] >= 0.2 or files >= total:
                 last[0] = now
                 try:
-                    send({"progress": [files, total, chunks]})
+                    send({"progress": [files, total, chunks, phase]})
                 except OSError:
                     cancel.set()  # the client went away (Ctrl-C): stop after the current batch
 
@@ -206,7 +212,11 @@ class Server:
                 cancel.set()
             if not self.work_lock.acquire(blocking=False):
                 send({"waiting": f"waiting for the runner to finish {self.busy_with or 'its current job'}"})
-                self.work_lock.acquire()
+                self._waiting(+1)  # the fill job yields to us after its current round
+                try:
+                    self.work_lock.acquire()
+                finally:
+                    self._waiting(-1)
             try:
                 self.busy_with = f"a {op} handed over by the CLI"
                 return ops.run(self.session, typed, progress, cancel)

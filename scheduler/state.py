@@ -77,7 +77,7 @@ class JobState:
         self._warned = False
         self._write_current()
 
-    def refresh_progress(self, files: int, total: int, chunks: int) -> None:
+    def refresh_progress(self, files: int, total: int, chunks: int, phase: str = "index") -> None:
         """The crawl's progress callback: files embedded of those to embed, throttled to disk."""
         current = self._current
         if current is None:
@@ -86,6 +86,21 @@ class JobState:
         current.update(files_done=files, files_total=total, chunks_embedded=chunks, updated_at=self._wall())
         if first or files >= total or self._clock() - self._written >= PROGRESS_EVERY_SECONDS:
             self._write_current()
+
+    def fill_progress(self, label_id: str, *, pending: int, rate: float) -> None:
+        """Phase two's pace, after each round: status turns a label's pending chunks into an ETA."""
+        record = {
+            "label": label_id,
+            "pending": pending,
+            "chunks_per_second": round(rate, 2),
+            "eta_seconds": round(pending / rate, 1) if rate > 0 else None,
+            "updated_at": self._wall(),
+            "pid": os.getpid(),
+        }
+        try:
+            self._update(lambda data: data.update(filling=record))
+        except OSError as exc:
+            self._unwritable(exc)
 
     def refresh_ended(self) -> dict[str, Any] | None:
         """Clear the in-progress record; return it (an interrupted refresh keeps it in its job)."""

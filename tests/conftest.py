@@ -126,3 +126,24 @@ def start_runner():  # type: ignore[no-untyped-def]
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=120)
         assert proc.returncode == 0, err
+
+
+@pytest.fixture
+def single_phase():  # type: ignore[no-untyped-def]
+    """Call it to make refreshes embed before the label moves (embedder.two_phase false): for
+    tests that need a refresh to take seconds (to watch it in progress, or to stop it at a bound),
+    which phase one alone no longer does at test sizes."""
+    return _single_phase
+
+
+def _single_phase() -> None:
+    """Refreshes embed before the label moves (embedder.two_phase false): for tests that need a
+    refresh to take seconds (to watch it in progress, or to stop it at a bound), which phase one
+    alone no longer does at test sizes."""
+    from dataclasses import replace
+
+    from monodex import config, paths
+
+    p = paths.resolve()
+    cfg = config.load(p)
+    config.save(p, replace(cfg, embedder=replace(cfg.embedder, two_phase=False)))

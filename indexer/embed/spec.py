@@ -107,5 +107,3 @@ def _tokenizer_file(folder: Path) -> Path:
     if not (folder / "tokenizer.json").is_file():
         raise UsageError(f"no tokenizer.json in {folder}", "copy the model's tokenizer.json next to it")
     return folder / "tokenizer.json"
-
-

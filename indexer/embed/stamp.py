@@ -60,5 +60,3 @@ def _require_files(spec: ModelSpec) -> None:
             if spec.embedder_id == DEFAULT_EMBEDDER_ID:  # a broken install, not a user mistake
                 raise MonodexError(f"model file {p} is missing", f"reinstall {DEFAULT_PACKAGE}")
             raise UsageError(f"model file {p} is missing", "check embedder.model in config.json")
-
-

@@ -10,7 +10,17 @@ from monodex.indexer.points import filters as stored
 from monodex.indexer.points import labelmeta, lexical
 from monodex.indexer.points.labelmeta import require_label as require_label  # ops.py: search.require_label
 from monodex.indexer.read import ranking as ranking_
-from monodex.indexer.store.base import Condition, Filter, Match, MatchAny, SparseVector, Store
+from monodex.indexer.store.base import (
+    PENDING,
+    RRF_K,
+    Condition,
+    Filter,
+    Match,
+    MatchAny,
+    Scored,
+    SparseVector,
+    Store,
+)
 
 from monodex import names
 from monodex.errors import UsageError
@@ -69,6 +79,7 @@ class Ranking:
     explain: bool = False
     lexical_weight: float = LEXICAL_WEIGHT
 
+
 def _candidates(limit: int, per_file: int) -> int:
     """Hits fetched before demotion and grouping: enough that `limit` distinct files remain."""
     return min(200, max(50, limit * per_file * 4))
@@ -109,15 +120,30 @@ def search(
                 "this label predates lexical vectors, so the search was dense only; "
                 f"for hybrid search run '{recrawl}'"
             )
-    flt = stored.label_chunks(names.label_id(catalog, label), *filters.conditions())
+    lid = names.label_id(catalog, label)
+    flt = stored.label_chunks(lid, *filters.conditions())
     n = _candidates(limit, ranking.per_file)
+    covered, waiting, _ = coverage(store, lid)
+    if waiting:
+        # Phase two is filling the vectors: a chunk without one is found by its words only (the
+        # dense list cannot rank it), so nothing in the label is invisible to a hybrid search.
+        if mode == "hybrid" and covered == 0.0:
+            mode = "lexical"  # no vector yet: the model would rank nothing
+            notes.append("no chunk of this label has its dense vector yet: lexical search only")
+        elif mode == "hybrid":
+            notes.append(f"dense vectors cover {covered:.0%} of this label: lexical ranks the rest")
+        elif mode == "dense":
+            notes.append(f"dense vectors cover {covered:.0%} of this label: a dense search sees only those")
     dense = embedder.embed_query(text) if mode != "lexical" else None
     sparse = lexical.query_vector(text) if mode != "dense" else None
     if mode == "lexical" and sparse is not None and not sparse.indices:
         raise UsageError("the search text has no words to match", "use words or names from the code")
     if mode == "hybrid" and sparse is not None and not sparse.indices:
         mode = "dense"  # punctuation only: nothing for the lexical side to match
-    if mode == "hybrid":
+    if mode == "hybrid" and waiting:
+        assert dense is not None and sparse is not None
+        hits = fuse_during_fill(store, dense, sparse, flt, n, (1.0, ranking.lexical_weight))
+    elif mode == "hybrid":
         assert dense is not None and sparse is not None
         weights = (1.0, ranking.lexical_weight)
         hits = store.query_hybrid(dense, sparse, flt, limit=n, prefetch_limit=n, weights=weights)
@@ -143,7 +169,39 @@ def search(
                 "role": role,
                 "demoted": role != ranking_.SOURCE and not ranking.include_tests,
             }
-    return {"results": results, "mode": mode, "notes": notes}
+    return {"results": results, "mode": mode, "notes": notes, "dense_coverage": covered}
+
+
+def coverage(store: Store, label_id: str) -> tuple[float, int, int]:
+    """(share of the label's chunks with a dense vector, chunks waiting for one, chunks)."""
+    total = store.count(stored.label_chunks(label_id))
+    waiting = store.count(stored.label_chunks(label_id, Match(PENDING, True))) if total else 0
+    return (1.0 if not total else round((total - waiting) / total, 4)), waiting, total
+
+
+def fuse_during_fill(
+    store: Store,
+    dense: Sequence[float],
+    sparse: SparseVector,
+    flt: Filter,
+    n: int,
+    weights: tuple[float, float],
+) -> list[Scored]:
+    """RRF as Qdrant computes it, except that a chunk still waiting for its vector has its
+    lexical rank counted for the dense list too: its dense rank is unknown, not bad, and left at
+    nothing a file added by the commit being searched would sink below every older file that
+    the model ranks at all (measured by dense coverage in bench/two_phase.py)."""
+    scores: dict[str, float] = {}
+    payloads: dict[str, dict[str, Any]] = {}
+    for rank, hit in enumerate(store.search(dense, flt, limit=n)):
+        scores[hit.id] = scores.get(hit.id, 0.0) + weights[0] / (RRF_K + rank + 1)
+        payloads[hit.id] = hit.payload
+    for rank, hit in enumerate(store.search_sparse(sparse, flt, limit=n)):
+        share = weights[1] + (weights[0] if hit.payload.get(PENDING) is True else 0.0)
+        scores[hit.id] = scores.get(hit.id, 0.0) + share / (RRF_K + rank + 1)
+        payloads[hit.id] = hit.payload
+    ordered = sorted(scores, key=lambda i: -scores[i])[:n]
+    return [Scored(i, scores[i], payloads[i]) for i in ordered]
 
 
 def _ranks(
@@ -224,7 +282,7 @@ def labels(store: Store, catalog: str | None = None) -> list[dict[str, Any]]:
         return []
     rows = []
     for s in labelmeta.list_all(store, catalog):
-        count = store.count(stored.label_chunks(s.label_id))
+        covered, waiting, count = coverage(store, s.label_id)
         rows.append(
             {
                 "catalog": s.catalog,
@@ -235,6 +293,8 @@ def labels(store: Store, catalog: str | None = None) -> list[dict[str, Any]]:
                 "crawl_complete": s.crawl_complete,
                 "updated_at_unix_secs": s.updated_at_unix_secs,
                 "chunks": count,
+                "dense_pending": waiting,
+                "dense_coverage": covered,
             }
         )
     return rows

@@ -34,6 +34,10 @@ KEYWORD_INDEXES = (
     "lang",  # --lang
 )
 INTEGER_INDEXES = ("chunk_ordinal",)
+# A chunk stored by phase one of a refresh (payload and lexical vector) whose dense vector phase
+# two has not added yet carries PENDING: True; a chunk stored whole has no such field or False.
+PENDING = "dense_pending"
+BOOL_INDEXES = (PENDING,)
 
 
 @dataclass(frozen=True)
@@ -76,7 +80,7 @@ class SparseVector:
 class Point:
     id: str  # UUID string
     payload: dict[str, Any]
-    dense: Sequence[float]
+    dense: Sequence[float] | None  # None: stored without one (phase one); payload[PENDING] says so
     sparse: SparseVector | None = None
 
 
@@ -137,6 +141,11 @@ class Store(Protocol):
         """Merge payload keys into each of ids (one request for all ids)."""
 
     def delete(self, ids: Sequence[str]) -> None: ...
+
+    def set_dense(self, vectors: Sequence[tuple[str, Sequence[float]]]) -> int:
+        """Add each (id, dense vector) to its stored point and clear the point's PENDING flag.
+        A point deleted meanwhile (GC of a label that moved on) is skipped: the number of points
+        updated is returned."""
 
     def search(self, vector: Sequence[float], flt: Filter, *, limit: int) -> list[Scored]:
         """Dense cosine search restricted to flt."""

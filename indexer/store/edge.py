@@ -18,10 +18,12 @@ import numpy as np
 import qdrant_edge as qe
 from monodex.indexer.store import sidecar
 from monodex.indexer.store.base import (
+    BOOL_INDEXES,
     DENSE,
     INTEGER_INDEXES,
     KEYWORD_INDEXES,
     LEXICAL,
+    PENDING,
     RRF_K,
     CollectionInfo,
     Condition,
@@ -70,7 +72,7 @@ def _filter(f: Filter | None) -> Any:
 
 
 def _vector(p: Point) -> dict[str, Any]:
-    vec: dict[str, Any] = {DENSE: [float(x) for x in p.dense]}
+    vec: dict[str, Any] = {} if p.dense is None else {DENSE: [float(x) for x in p.dense]}
     if p.sparse is not None and p.sparse.indices:
         vec[LEXICAL] = qe.SparseVector(list(p.sparse.indices), list(p.sparse.values))
     return vec
@@ -93,7 +95,7 @@ def _owner(fd: int) -> tuple[str, str]:
 def _size(p: Point) -> int:
     """A point's bytes, roughly: its vectors and its payload (the text dominates)."""
     sparse = 8 * len(p.sparse.indices) if p.sparse is not None else 0
-    return 4 * len(p.dense) + sparse + len(json.dumps(p.payload, default=str))
+    return 4 * len(p.dense or ()) + sparse + len(json.dumps(p.payload, default=str))
 
 
 def _dense_of(v: Any) -> list[float] | None:
@@ -229,10 +231,16 @@ class EdgeStore:
         )
         self._open()
         have = meta.get("keyword_indexes", [k for k in KEYWORD_INDEXES if k != "embedded_text_hash"])
-        if missing := [k for k in KEYWORD_INDEXES if k not in have]:  # shards made by older versions
+        have_bool = meta.get("bool_indexes", [])
+        missing = [k for k in KEYWORD_INDEXES if k not in have]  # shards made by older versions
+        missing_bool = [k for k in BOOL_INDEXES if k not in have_bool]
+        if missing or missing_bool:
             for key in missing:
                 self._update(qe.UpdateOperation.create_field_index(key, qe.PayloadSchemaType.Keyword))
-            jsonfile.write_atomic(self.dir / META, {**meta, "keyword_indexes": list(KEYWORD_INDEXES)})
+            for key in missing_bool:
+                self._update(qe.UpdateOperation.create_field_index(key, qe.PayloadSchemaType.Bool))
+            indexes = {"keyword_indexes": list(KEYWORD_INDEXES), "bool_indexes": list(BOOL_INDEXES)}
+            jsonfile.write_atomic(self.dir / META, {**meta, **indexes})
 
     def _create(self, *, dim: int, embedder_id: str) -> None:
         for leftover in self.dir.iterdir():  # an interrupted create: no META, so never any data
@@ -251,9 +259,16 @@ class EdgeStore:
             self._update(qe.UpdateOperation.create_field_index(key, qe.PayloadSchemaType.Keyword))
         for key in INTEGER_INDEXES:
             self._update(qe.UpdateOperation.create_field_index(key, qe.PayloadSchemaType.Integer))
+        for key in BOOL_INDEXES:
+            self._update(qe.UpdateOperation.create_field_index(key, qe.PayloadSchemaType.Bool))
         self._call(self._shard.flush)
         # Written last: a crash before this leaves no half-made collection that looks complete.
-        meta = {"dim": dim, "embedder_id": embedder_id, "keyword_indexes": list(KEYWORD_INDEXES)}
+        meta = {
+            "dim": dim,
+            "embedder_id": embedder_id,
+            "keyword_indexes": list(KEYWORD_INDEXES),
+            "bool_indexes": list(BOOL_INDEXES),
+        }
         jsonfile.write_atomic(self.dir / META, meta)
 
     def info(self) -> CollectionInfo | None:
@@ -304,6 +319,21 @@ class EdgeStore:
     def delete(self, ids: Sequence[str]) -> None:
         if ids:
             self._update(qe.UpdateOperation.delete_points([uuid.UUID(i) for i in ids]))
+
+    def set_dense(self, vectors: Sequence[tuple[str, Sequence[float]]]) -> int:
+        # Edge refuses the whole operation when one id is gone (after updating those before it):
+        # the ids still stored are looked up first, under the same single writer.
+        present = {r.id for r in self.retrieve([i for i, _ in vectors])}
+        kept = [(i, v) for i, v in vectors if i in present]
+        if kept:
+            pvs = [qe.PointVectors(id=uuid.UUID(i), vector={DENSE: [float(x) for x in v]}) for i, v in kept]
+            size = sum(4 * len(v) for _, v in kept)
+            self._update(
+                qe.UpdateOperation.update_vectors(pvs), size=size, what=f"adding {len(kept)} vectors"
+            )
+            ids: list[int | uuid.UUID | str] = [uuid.UUID(i) for i, _ in kept]
+            self._update(qe.UpdateOperation.set_payload(ids, {PENDING: np.bool_(False)}))
+        return len(kept)
 
     # --- reads -----------------------------------------------------------------------------
     def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[Record]:

@@ -17,10 +17,12 @@ from typing import Any
 
 from monodex.indexer.store import sidecar
 from monodex.indexer.store.base import (
+    BOOL_INDEXES,
     DENSE,
     INTEGER_INDEXES,
     KEYWORD_INDEXES,
     LEXICAL,
+    PENDING,
     RRF_K,
     CollectionInfo,
     Condition,
@@ -144,6 +146,8 @@ class ServerStore:
                 self._call(
                     self.client.create_payload_index, self.collection, key, m.PayloadSchemaType.KEYWORD
                 )
+            for key in BOOL_INDEXES:
+                self._call(self.client.create_payload_index, self.collection, key, m.PayloadSchemaType.BOOL)
             return
         self._call(
             self.client.create_collection,
@@ -156,6 +160,8 @@ class ServerStore:
             self._call(self.client.create_payload_index, self.collection, key, m.PayloadSchemaType.KEYWORD)
         for key in INTEGER_INDEXES:
             self._call(self.client.create_payload_index, self.collection, key, m.PayloadSchemaType.INTEGER)
+        for key in BOOL_INDEXES:
+            self._call(self.client.create_payload_index, self.collection, key, m.PayloadSchemaType.BOOL)
 
     def info(self) -> CollectionInfo | None:
         if not self._exists():
@@ -174,11 +180,23 @@ class ServerStore:
             return
         structs = []
         for p in points:
-            vec: dict[str, Any] = {DENSE: [float(x) for x in p.dense]}
+            vec: dict[str, Any] = {} if p.dense is None else {DENSE: [float(x) for x in p.dense]}
             if p.sparse is not None and p.sparse.indices:
                 vec[LEXICAL] = _sparse(p.sparse)
             structs.append(m.PointStruct(id=p.id, vector=vec, payload=p.payload))
         self._call(self.client.upsert, self.collection, structs, wait=True)
+
+    def set_dense(self, vectors: Sequence[tuple[str, Sequence[float]]]) -> int:
+        present = {r.id for r in self.retrieve([i for i, _ in vectors])}  # GC may have taken some
+        kept = [(i, v) for i, v in vectors if i in present]
+        if kept:
+            pvs = [m.PointVectors(id=i, vector={DENSE: [float(x) for x in v]}) for i, v in kept]
+            self._call(self.client.update_vectors, self.collection, points=pvs, wait=True)
+            ids: list[Any] = [i for i, _ in kept]
+            self._call(
+                self.client.set_payload, self.collection, payload={PENDING: False}, points=ids, wait=True
+            )
+        return len(kept)
 
     def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[Record]:
         if not ids or not self._exists():

@@ -34,7 +34,7 @@ from monodex.indexer.points.labelmeta import LabelState, require_label
 from monodex.indexer.session import Session
 from monodex.indexer.store.base import IsEmpty, Match
 from monodex.indexer.upkeep import gc
-from monodex.indexer.write import crawlrun
+from monodex.indexer.write import crawlrun, fill
 from monodex.indexer.write.crawl import file_info
 from monodex.indexer.write.request import Request
 
@@ -59,6 +59,7 @@ class Finding:
     label: str
     drift: Counter[str] = field(default_factory=Counter)
     broken_files: list[str] = field(default_factory=list)  # to store again
+    dense_pending: int = 0  # chunks waiting for their vector (phase two): not drift
     skipped: str = ""  # not checkable, not a failure
     problem: str = ""  # could not be checked: a failure
     hint: str = ""
@@ -75,6 +76,7 @@ class Finding:
             "label": self.label,
             "ok": self.ok,
             "drift": {k: self.drift.get(k, 0) for k in KINDS},
+            "dense_pending": self.dense_pending,
         }
         if self.skipped:
             out["skipped"] = self.skipped
@@ -125,6 +127,7 @@ def check(s: Session, state: LabelState, catalog: Catalog) -> Finding:
         ctx = FileContext(relative_path=f.relative_path, package_name=f.package_name, budget=0)
         if engine.chunk(f.strategy, content.decode("utf-8"), ctx):
             found.drift["missing_files"] += 1
+    found.dense_pending = fill.pending(store, state.label_id)
     orphans = filters.catalog_chunks(catalog.name, IsEmpty("active_label_ids"))
     found.drift["orphan_chunks"] = store.count(orphans)
     return found
@@ -140,7 +143,8 @@ def repair(s: Session, finding: Finding, catalog: Catalog, commit: str) -> None:
             store.set_payload([sentinel], {"file_complete": False})
         if rest:
             store.delete(rest)
-    crawlrun.crawl(s, Request(catalog, finding.label, commit, full=True))
+    # in the runner its fill job adds the vectors (a pending chunk is not drift); here, now
+    crawlrun.crawl(s, Request(catalog, finding.label, commit, full=True), dense="later" if s.wake else "fill")
     gc.collect(store, catalog.name, dry_run=False, now=time.time())
 
 

@@ -12,11 +12,12 @@ from typing import Any, Protocol
 
 from monodex.indexer.chunkers.base import FileContext
 from monodex.indexer.git.sources import Reader, SourceFile
-from monodex.indexer.points import filters, labelmeta
+from monodex.indexer.points import labelmeta
 from monodex.indexer.points.identity import chunk_point_id, file_id
 from monodex.indexer.points.payloads import FileInfo, chunk_payload, embed_text
-from monodex.indexer.store.base import Match, MatchAny, Store
+from monodex.indexer.store.base import Store
 from monodex.indexer.write import membership
+from monodex.indexer.write.fill import stored_vectors
 from monodex.indexer.write.pipeline import _DONE, EmbedLoop, FileJob, Uploader
 from monodex.indexer.write.request import Request
 
@@ -45,6 +46,9 @@ class Implementation(Protocol):
 @dataclass(frozen=True)
 class CrawlSettings:
     batch_size: int = 8
+    # Phase one only (DESIGN.md "Two phases"): chunks without a stored vector for their text are
+    # stored pending, and write/fill.py embeds them; False embeds them here, before they are stored.
+    two_phase: bool = False
     upload_points: int = 256
     retries: int = 3
     backoff_seconds: float = 0.5
@@ -62,7 +66,10 @@ class CrawlSummary:
     files_removed: int = 0
     chunks_embedded: int = 0  # run through the model
     chunks_reused: int = 0  # vectors copied from stored chunks with the same embedded text
+    chunks_pending: int = 0  # stored without a dense vector yet (phase two adds them)
     seconds: float = 0.0
+    searchable_seconds: float = 0.0  # until the label reflected its commit (end of phase one)
+    dense: dict[str, Any] = field(default_factory=dict)  # phase two in the same command, if run
     skipped: dict[str, int] = field(default_factory=dict)
     upload_requests: int = 0
 
@@ -78,12 +85,16 @@ class CrawlSummary:
             "files_removed": self.files_removed,
             "chunks_embedded": self.chunks_embedded,
             "chunks_reused": self.chunks_reused,
+            "chunks_pending": self.chunks_pending,
             "seconds": round(self.seconds, 3),
+            "searchable_seconds": round(self.searchable_seconds, 3),
             "skipped": dict(self.skipped),
+            **({"dense": dict(self.dense)} if self.dense else {}),
         }
 
 
-Progress = Callable[[int, int, int], None]  # files done, files to embed, chunks embedded
+# files done, files to store, chunks, phase: "index" here; "dense" for phase two (crawlrun)
+Progress = Callable[[int, int, int, str], None]
 
 
 def file_info(target: Request, impl: Implementation, f: SourceFile) -> FileInfo:
@@ -162,7 +173,7 @@ class Crawl:
         self.impl = impl
         self.target = target
         self.settings = settings
-        self.progress = progress or (lambda a, b, c: None)
+        self.progress = progress or (lambda a, b, c, d: None)
         self.clock = clock
         self.cancel = cancel or threading.Event()
 
@@ -208,8 +219,9 @@ class Crawl:
         summary.files_removed = removed.files
         summary.chunks_embedded = stats.chunks_embedded
         summary.chunks_reused = stats.chunks_reused
+        summary.chunks_pending = stats.chunks_pending
         summary.upload_requests = stats.upload_requests
-        summary.seconds = time.monotonic() - t0
+        summary.seconds = summary.searchable_seconds = time.monotonic() - t0
         return summary
 
     def _mark(self, *, complete: bool, extra: dict[str, Any]) -> None:
@@ -252,7 +264,8 @@ class Crawl:
             self.impl,
             uploader,
             batch_size=s.batch_size,
-            on_progress=lambda f, c: self.progress(f, len(todo), c),
+            on_progress=lambda f, c: self.progress(f, len(todo), c, "index"),
+            inline=not s.two_phase,
         )
         jobs: queue.Queue[Any] = queue.Queue(maxsize=32)
         stop = threading.Event()
@@ -276,6 +289,7 @@ class Crawl:
             raise uploader.error
         uploader.stats.chunks_embedded = loop.chunks
         uploader.stats.chunks_reused = loop.reused
+        uploader.stats.chunks_pending = loop.pending
         return uploader.stats
 
     def _produce(
@@ -321,16 +335,6 @@ class Crawl:
         return FileJob(file_id=info.file_id, payloads=payloads, texts=texts, known=self._known(payloads))
 
     def _known(self, payloads: list[dict[str, Any]]) -> dict[int, Any]:
-        """Vectors already stored for the same embedded text by the same model: an edited file
-        is a new file, but most of its chunks are not new text."""
-        hashes = {str(p["embedded_text_hash"]) for p in payloads}
-        flt = filters.chunks(
-            Match("embedder_id", self.impl.embedder_id), MatchAny("embedded_text_hash", tuple(sorted(hashes)))
-        )
-        found: dict[str, Any] = {}
-        for rec in self.store.scroll(flt, with_vectors=True, payload_keys=("embedded_text_hash",)):
-            if rec.dense is not None:
-                found.setdefault(str(rec.payload["embedded_text_hash"]), rec.dense)
-            if len(found) == len(hashes):
-                break
+        hashes = sorted({str(p["embedded_text_hash"]) for p in payloads})
+        found = stored_vectors(self.store, self.impl.embedder_id, hashes)
         return {i: found[h] for i, p in enumerate(payloads) if (h := str(p["embedded_text_hash"])) in found}

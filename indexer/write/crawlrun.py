@@ -15,6 +15,7 @@ from monodex.indexer.git.source import open_source
 from monodex.indexer.points import filters, identity, labelmeta
 from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.session import Session
+from monodex.indexer.write import fill
 from monodex.indexer.write.crawl import Crawl, CrawlSettings, CrawlSummary, Progress, file_info
 from monodex.indexer.write.request import Request as Request  # re-exported: ops.py names crawlrun.Request
 
@@ -87,8 +88,17 @@ def working_dir_scope(
     return {p for p in stored.keys() | wanted.keys() if stored.get(p) != wanted.get(p)}
 
 
-def crawl(s: Session, req: Request, *, progress: Progress | None = None, cancel: Any = None) -> CrawlSummary:
-    settings = CrawlSettings(batch_size=s.cfg.embedder.batch_size)
+def crawl(
+    s: Session,
+    req: Request,
+    *,
+    progress: Progress | None = None,
+    cancel: Any = None,
+    dense: str = "fill",
+) -> CrawlSummary:
+    """Phase one (the label reflects the commit, searchable), then with dense="fill" phase two
+    for this label in the same call; dense="later" leaves phase two to the runner's fill job."""
+    settings = CrawlSettings(batch_size=s.cfg.embedder.batch_size, two_phase=s.config().embedder.two_phase)
     source = open_source(req.catalog, s.paths)
     facts = {
         "policy_fingerprint": source.policy.fingerprint,
@@ -126,7 +136,28 @@ def crawl(s: Session, req: Request, *, progress: Progress | None = None, cancel:
         summary = run.run(plan.files, plan.reader, facts=facts)
     summary.skipped = dict(plan.skipped)
     known_labels.add(s.paths.state_dir, req.catalog.name, req.label)  # hooks now track its branch
+    if dense == "fill":
+        fill_label(s, summary, target.label_id, progress=progress, cancel=cancel)
+    else:
+        summary.chunks_pending = fill.pending(s.store, target.label_id)
     return summary
+
+
+def fill_label(
+    s: Session, summary: CrawlSummary, label_id: str, *, progress: Progress | None, cancel: Any
+) -> None:
+    """Phase two in this process; a stop leaves the rest pending (the label stays searchable)."""
+    report = fill.fill(
+        s.store,
+        s.engine,
+        label_id,
+        should_stop=cancel.is_set if cancel is not None else (lambda: False),
+        progress=(lambda done, total: progress(done, total, done, "dense")) if progress else None,
+    )
+    summary.chunks_embedded += report.embedded
+    summary.chunks_pending = report.pending_after
+    summary.seconds += report.seconds
+    summary.dense = report.as_json()
 
 
 def dry_run(cfg: Config, paths: Paths, req: Request) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from monodex.indexer.git import gitobjects
 from monodex.indexer.points import labelmeta
 from monodex.indexer.points.labelmeta import LabelState, require_label
 from monodex.indexer.session import Session
-from monodex.indexer.write import crawlrun
+from monodex.indexer.write import crawlrun, fill
 from monodex.indexer.write.crawl import Interrupted
 from monodex.indexer.write.request import Request
 
@@ -66,9 +66,13 @@ def describe(s: Session, catalog: Catalog, state: LabelState) -> dict[str, Any]:
     return out
 
 
-def wait_fresh(s: Session, catalog: Catalog, label: str, seconds: float) -> dict[str, Any]:
+def wait_fresh(
+    s: Session, catalog: Catalog, label: str, seconds: float, *, dense: bool = False
+) -> dict[str, Any]:
     """Make the label reflect its branch's current commit within `seconds`, then describe it.
 
+    Reflecting the commit is phase one: the label is searchable, new chunks by their words until
+    phase two gives them vectors; `dense` waits for that too (within the same bound).
     Inside the runner (s.wake set) the refresh is queued like a hook would and the drain woken;
     elsewhere it is crawled here, stopped at the bound (the label stays resumable). The answer's
     `wait` says whether the bound was hit."""
@@ -76,19 +80,38 @@ def wait_fresh(s: Session, catalog: Catalog, label: str, seconds: float) -> dict
     deadline = started + max(0.0, seconds)
     state = _state(s, catalog, label)
     now = describe(s, catalog, state)
-    if now["fresh"] is not False:
-        return {**now, "wait": {"seconds": seconds, "reached": now["fresh"] is True, "waited_seconds": 0.0}}
-    target = str(now["branch_commit"])
+    reached = now["fresh"] is True
+    if now["fresh"] is False:
+        target = str(now["branch_commit"])
+        if s.wake is not None:
+            if not now["refresh_pending"]:
+                _enqueue(s, catalog, label, str(now["branch"]), target)
+            s.wake()
+            reached = _poll(s, catalog, label, target, deadline)
+        else:
+            reached = _crawl_until(s, catalog, label, target, deadline)
+        now = describe(s, catalog, _state(s, catalog, label))
+    wait: dict[str, Any] = {"seconds": seconds, "reached": reached}
+    if dense:
+        # with no branch to compare (fresh None) the vectors are still worth waiting for
+        wait["dense_reached"] = now["fresh"] is not False and _fill_until(s, catalog, label, deadline)
+        wait["reached"] = bool(reached) and wait["dense_reached"]
+    wait["waited_seconds"] = round(time.monotonic() - started, 3)
+    return {**now, "wait": wait}
+
+
+def _fill_until(s: Session, catalog: Catalog, label: str, deadline: float) -> bool:
+    """Every chunk of the label has its dense vector by the deadline: the runner's fill job
+    adds them (polled), or this process does."""
+    key = names.label_id(catalog.name, label)
     if s.wake is not None:
-        if not now["refresh_pending"]:
-            _enqueue(s, catalog, label, str(now["branch"]), target)
-        s.wake()
-        reached = _poll(s, catalog, label, target, deadline)
-    else:
-        reached = _crawl_until(s, catalog, label, target, deadline)
-    after = describe(s, catalog, _state(s, catalog, label))
-    waited = round(time.monotonic() - started, 3)
-    return {**after, "wait": {"seconds": seconds, "reached": reached, "waited_seconds": waited}}
+        while fill.pending(s.store, key):
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(POLL_SECONDS * 4)
+        return True
+    report = fill.fill(s.store, s.engine, key, should_stop=lambda: time.monotonic() >= deadline)
+    return report.pending_after == 0
 
 
 def _state(s: Session, catalog: Catalog, label: str) -> LabelState:
@@ -126,7 +149,7 @@ def _crawl_until(s: Session, catalog: Catalog, label: str, target: str, deadline
     timer = threading.Timer(max(0.0, deadline - time.monotonic()), cancel.set)
     timer.start()
     try:
-        crawlrun.crawl(s, Request(catalog, label, target), cancel=cancel)
+        crawlrun.crawl(s, Request(catalog, label, target), cancel=cancel, dense="later")
         return True
     except Interrupted:
         return False

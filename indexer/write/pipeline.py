@@ -1,7 +1,10 @@
 """The bounded crawl pipeline: read+chunk (thread) -> embed (caller) -> upload (thread).
 
-Embedding is the bottleneck (~21 chunks/s on 2 cores), so the other stages run beside it
-and the queues are bounded so memory stays flat however large the repository is.
+Embedding is the bottleneck (~30 chunks/s on 2 cores), so the other stages run beside it
+and the queues are bounded so memory stays flat however large the repository is. In phase one
+of a refresh (the default, DESIGN.md "Two phases") the embed stage only copies vectors already
+stored for the same text; the chunks left without one are stored pending and phase two
+(write/fill.py) adds their vectors.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import Any, Protocol
 
 from monodex.indexer.points import lexical
 from monodex.indexer.points.identity import chunk_point_id
-from monodex.indexer.store.base import Point, Store
+from monodex.indexer.store.base import PENDING, Point, Store
 
 from monodex.diskspace import DiskFull
 from monodex.errors import MonodexError
@@ -43,6 +46,7 @@ class PipelineStats:
     files_stored: int = 0
     chunks_embedded: int = 0
     chunks_reused: int = 0
+    chunks_pending: int = 0
     upload_requests: int = 0
     stored_file_ids: set[str] = field(default_factory=set)
 
@@ -107,20 +111,22 @@ class Uploader(threading.Thread):
 
 
 def _point(job: FileJob, index: int, *, complete: bool = False) -> Point:
-    payload = job.payloads[index]
+    vector = job.vectors[index]
+    payload = {**job.payloads[index], PENDING: vector is None}
     if complete:
-        payload = {**payload, "file_complete": True}
+        payload["file_complete"] = True
     sparse = lexical.document_vector(job.texts[index])
     return Point(
         id=chunk_point_id(job.file_id, index + 1),
         payload=payload,
-        dense=list(job.vectors[index]),
+        dense=None if vector is None else list(vector),
         sparse=sparse if sparse.indices else None,
     )
 
 
 class EmbedLoop:
-    """Runs in the caller's thread: gathers texts across files into model batches."""
+    """Runs in the caller's thread: gathers texts across files into model batches; with
+    inline=False (phase one) it runs no model and hands each file over at once."""
 
     def __init__(
         self,
@@ -129,7 +135,9 @@ class EmbedLoop:
         *,
         batch_size: int,
         on_progress: Callable[[int, int], None],
+        inline: bool = True,
     ) -> None:
+        self.inline = inline
         self.embedder = embedder
         self.uploader = uploader
         self.batch_size = batch_size
@@ -138,15 +146,20 @@ class EmbedLoop:
         self.texts: list[tuple[FileJob, int]] = []
         self.chunks = 0  # run through the model
         self.reused = 0  # vectors copied from stored chunks with the same embedded text
+        self.pending = 0  # stored without a vector, for phase two
+        self.stored = 0  # chunks handed to the uploader (phase one's progress)
         self.files = 0
 
     def add(self, job: FileJob) -> None:
         job.vectors = [job.known.get(i) for i in range(len(job.texts))]
         missing = [i for i, v in enumerate(job.vectors) if v is None]
         self.reused += len(job.texts) - len(missing)
-        if not missing:
+        if not self.inline:
+            self.pending += len(missing)
+            self.stored += len(job.texts)
+        if not missing or not self.inline:
             self._hand_over(job)
-            self.on_progress(self.files, self.chunks)
+            self.on_progress(self.files, self.chunks if self.inline else self.stored)
             return
         self.waiting.append(job)
         self.texts.extend((job, i) for i in missing)

@@ -34,6 +34,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="re-walk the whole tree even when an incremental refresh is possible",
     )
+    parser.add_argument(
+        "--wait-dense",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="return only once every chunk has its dense vector (phase two); the default waits when "
+        "no runner is up and returns as soon as the label is searchable when the runner fills them",
+    )
     add_json(parser)
 
 
@@ -47,11 +54,18 @@ def _render(r: dict[str, Any], *, files: bool = False) -> str:
             lines += [f"  skipped ({s['reason']})  {s['path']}" for s in r["skipped_files"]]
         return output.sanitize("\n".join(lines))
     commit = r["commit"][:12] or "working dir"
-    return (
+    text = (
         f"{r['catalog']}:{r['label']} at {commit} ({r['mode']}): {r['files_total']} files, "
-        f"{r['files_reused']} reused, {r['files_embedded']} embedded ({r['chunks_embedded']} chunks), "
-        f"{r['files_removed']} removed, {r['seconds']:.1f}s"
+        f"{r['files_reused']} reused, {r['files_embedded']} stored ({r['chunks_embedded']} chunks embedded), "
+        f"{r['files_removed']} removed, searchable after {r.get('searchable_seconds', r['seconds']):.1f}s"
     )
+    pending = r.get("chunks_pending", 0)
+    if pending:
+        return (
+            text
+            + f"; {pending} chunks wait for their dense vector (lexical until then): see 'monodex status'"
+        )
+    return text + f", fully hybrid after {r['seconds']:.1f}s"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,7 +83,12 @@ def run(args: argparse.Namespace) -> int:
     else:
         # the op checks the catalog is registered, with the config of whoever runs it
         job = rq.CrawlRequest(
-            catalog, label, commit=args.commit, working_dir=args.working_dir, full=args.full
+            catalog,
+            label,
+            commit=args.commit,
+            working_dir=args.working_dir,
+            full=args.full,
+            wait_dense=args.wait_dense,
         )
         progress = Progress(enabled=None if not args.json else False)
         try:  # handed to the runner when it is up (it owns the shard), else run here

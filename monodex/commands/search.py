@@ -63,6 +63,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "current commit, asking the runner to refresh it if needed",
     )
     parser.add_argument(
+        "--wait-dense",
+        action="store_true",
+        help="with --fresh: also wait (same bound) until every chunk has its dense vector (full "
+        "hybrid); without it the wait ends once the label is searchable (lexical for new chunks)",
+    )
+    parser.add_argument(
         "--max-tokens",
         type=int,
         metavar="N",
@@ -90,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
         explain=args.explain,
         fresh=args.fresh,
         max_tokens=args.max_tokens,
+        wait_dense=args.wait_dense,
     )
     result = route.execute(p, request, quiet=args.json)
     output.emit(result, as_json=args.json, render=render.search)

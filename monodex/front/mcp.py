@@ -30,7 +30,7 @@ answer says which commit it reflects and whether the branch has moved since (`fr
 
 DEFAULT_MAX_TOKENS = 4000
 # Request fields this surface names differently (the rest keep the request's name).
-NAMES = {"text": "query", "paths": "path_prefix", "fresh": "wait_for_fresh"}
+NAMES = {"text": "query", "paths": "path_prefix", "fresh": "wait_for_fresh", "wait_dense": "wait_for_dense"}
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
 
@@ -53,6 +53,9 @@ class Freshness(_Open):
     fresh: bool | None = Field(description="indexed_commit == branch_commit; null without a branch")
     refresh_pending: bool = Field(description="a refresh is queued or running")
     refresh_error: str | None = None
+    dense_coverage: float | None = Field(
+        None, description="share of the label's chunks with a dense vector (1.0: fully hybrid)"
+    )
     wait: Wait | None = None
 
 
@@ -97,6 +100,10 @@ class SearchAnswer(_Open):
     mode: str = Field(description="the mode used (hybrid falls back to dense on an old index)")
     results: list[Hit]
     freshness: Freshness
+    dense_coverage: float = Field(
+        description="share of the label's chunks with a dense vector; the rest (new chunks whose "
+        "vector is still being computed) are found by their words only"
+    )
     budget: Budget | None = None
 
 
@@ -129,6 +136,8 @@ class LabelRow(_Open):
     crawl_complete: bool
     updated_at_unix_secs: int
     chunks: int
+    dense_pending: int = Field(0, description="chunks still waiting for their dense vector")
+    dense_coverage: float = Field(1.0, description="share of the chunks with a dense vector")
 
 
 class LabelsAnswer(_Open):
@@ -206,6 +215,9 @@ def build(paths: Paths) -> MCPServer:
             float | None,
             Field(ge=0, le=600, description="seconds to wait for the index to reach the branch's commit"),
         ] = None,
+        wait_for_dense: Annotated[
+            bool, Field(description="with wait_for_fresh: also wait for every dense vector (full hybrid)")
+        ] = False,
     ) -> Annotated[CallToolResult, SearchAnswer]:
         try:
             catalog, label = context.resolve(paths, catalog, label)
@@ -224,6 +236,7 @@ def build(paths: Paths) -> MCPServer:
                 explain=explain,
                 fresh=wait_for_fresh,
                 max_tokens=max_tokens,
+                wait_dense=wait_for_dense,
             )
             answer = {"catalog": catalog, "label": label, **run(request)}
         except MonodexError as exc:

@@ -21,6 +21,9 @@ def freshness_line(f: dict[str, Any]) -> str:
         text = f"index at {at}" + ("" if f.get("complete", True) else " (refresh in progress)")
     if f.get("refresh_error"):
         text += f"; last refresh failed: {f['refresh_error'].splitlines()[0]}"
+    coverage = f.get("dense_coverage")
+    if coverage is not None and coverage < 1.0:
+        text += f"; dense vectors {coverage:.0%} done (the rest found by their words)"
     wait = f.get("wait")
     if wait and not wait["reached"]:
         text += f" (waited {wait['waited_seconds']:.1f} s of {wait['seconds']:g} s for it)"
@@ -99,8 +102,19 @@ def status(r: dict[str, Any]) -> str:
             lines.append(f"labels: {lb['error']}")
             continue
         fresh = lb["freshness"] + (" (refreshing)" if lb.get("refreshing") else "")
-        lines.append(f"{lb['catalog']}:{lb['label']}\t{_commit(lb)}\t{fresh}")
+        lines.append(f"{lb['catalog']}:{lb['label']}\t{_commit(lb)}\t{fresh}{_dense_text(lb.get('dense'))}")
     return output.sanitize("\n".join(lines))
+
+
+def _dense_text(d: dict[str, Any] | None) -> str:
+    """Phase two of a label: nothing once every chunk has its vector."""
+    if not d or d["state"] == "complete":
+        return ""
+    eta = f", ETA {progress.duration(d['eta_seconds'])}" if d.get("eta_seconds") is not None else ""
+    return (
+        f"\tdense vectors {d['coverage']:.0%} ({d['pending']} chunks to go, {d['state']}{eta}; "
+        "searchable meanwhile: lexical for those)"
+    )
 
 
 def _commit(lb: dict[str, Any]) -> str:

@@ -31,9 +31,12 @@ def collect(p: Paths) -> dict[str, Any]:
             uptime = round(time.time() - pid_file(p).stat().st_mtime, 1)
     state = JobState(p.state_dir / "runner-state.json").read()
     refresh = _refresh(state.pop("refresh", None), pid)
+    filling = state.pop("filling", None)
     labels = _labels(p)
     for row in labels:
         row["refreshing"] = bool(refresh and refresh["state"] == "running" and refresh["label"] == _key(row))
+        if "dense_pending" in row:
+            row["dense"] = _dense(row, filling, pid)
     return {
         "runner": {
             "running": pid is not None,
@@ -95,6 +98,27 @@ def branch_heads(repo: Path) -> dict[str, str] | None:
         return None
     pairs = (line.split(" ", 1) for line in out.splitlines() if " " in line)
     return {ref.removeprefix("refs/heads/"): oid for oid, ref in pairs}
+
+
+def _dense(row: dict[str, Any], filling: Any, pid: int | None) -> dict[str, Any]:
+    """Phase two for one label: coverage, chunks to go and, while the runner fills, its ETA (at
+    the pace of its last rounds; other labels' pending chunks may come first)."""
+    out: dict[str, Any] = {
+        "coverage": row["dense_coverage"],
+        "pending": row["dense_pending"],
+        "eta_seconds": None,
+    }
+    if not row["dense_pending"]:
+        out["state"] = "complete"
+        return out
+    rate = filling.get("chunks_per_second") if isinstance(filling, dict) else None
+    alive = pid is not None and isinstance(filling, dict) and filling.get("pid") == pid
+    if alive and rate:
+        out["state"] = "filling" if filling.get("label") == _key(row) else "queued"
+        out["eta_seconds"] = round(row["dense_pending"] / float(rate), 1)
+    else:
+        out["state"] = "waiting for the runner" if pid is None else "queued"
+    return out
 
 
 def _refresh(record: Any, pid: int | None) -> dict[str, Any] | None:

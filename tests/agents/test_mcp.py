@@ -216,14 +216,17 @@ def test_wait_for_fresh_says_when_its_bound_is_hit(repo, runner) -> None:  # typ
     for i in range(30):  # over a hundred new chunks: seconds of embedding, far beyond the bound
         repo.write(f"libraries/term/src/more{i}.ts", _colors(100 + i))
     head = repo.commit("many files")
-    (hurried,) = call(("search", {"query": "paint text", "wait_for_fresh": 0.5}))
+    # Phase one (searchable) takes a fraction of a second; the vectors are what takes seconds.
+    (hurried,) = call(("search", {"query": "paint text", "wait_for_fresh": 0.5, "wait_for_dense": True}))
     f = hurried.structured_content["freshness"]
-    assert f["wait"]["reached"] is False and f["fresh"] is False and f["refresh_pending"] is True
+    assert f["wait"]["reached"] is False and f["wait"]["dense_reached"] is False
     assert f["branch_commit"] == head and 0.5 <= f["wait"]["waited_seconds"] < 30
+    assert hurried.structured_content["dense_coverage"] < 1.0
     assert "waited" in hurried.content[0].text
-    (patient,) = call(("search", {"query": "paint text", "wait_for_fresh": 600}))
+    (patient,) = call(("search", {"query": "paint text", "wait_for_fresh": 600, "wait_for_dense": True}))
     assert patient.structured_content["freshness"]["wait"]["reached"] is True
     assert patient.structured_content["freshness"]["indexed_commit"] == head
+    assert patient.structured_content["dense_coverage"] == 1.0
 
 
 def test_path_prefix_as_a_string_mcp_words_in_errors_and_a_version(repo) -> None:  # type: ignore[no-untyped-def]

@@ -39,7 +39,9 @@ def small_fs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[n
         check=False,
     )
     if proc.returncode != 0:
-        pytest.skip(f"cannot mount a small tmpfs to fill (needs root with CAP_SYS_ADMIN): {proc.stderr.strip()}")
+        pytest.skip(
+            f"cannot mount a small tmpfs to fill (needs root with CAP_SYS_ADMIN): {proc.stderr.strip()}"
+        )
     monkeypatch.setenv("XDG_DATA_HOME", str(fs / "data"))
     yield fs
     subprocess.run(["umount", "-l", str(fs)], check=True)

@@ -47,6 +47,7 @@ def test_search_states_the_labels_freshness(crawled, run_json) -> None:  # type:
         "branch_commit": first,
         "fresh": True,
         "refresh_pending": False,
+        "dense_coverage": 1.0,
     }
     crawled.write("libraries/net/src/retry.ts", "export const retries: number = 5;\n")
     second = crawled.commit("fewer words")
@@ -86,7 +87,8 @@ def test_fresh_without_a_runner_refreshes_the_label_before_answering(crawled, ru
     assert found["results"][0]["relative_path"] == "libraries/net/src/zip.ts"
 
 
-def test_fresh_stops_at_its_bound_and_the_label_stays_resumable(crawled, run_json) -> None:  # type: ignore[no-untyped-def]
+def test_fresh_stops_at_its_bound_and_the_label_stays_resumable(crawled, run_json, single_phase) -> None:  # type: ignore[no-untyped-def]
+    single_phase()  # a refresh that takes minutes (two-phase: tests/commands/test_two_phase.py)
     before = crawled.head()
     for i in range(40):  # ~200 new chunks: minutes of embedding on 2 cores, far beyond the bound
         crawled.write(f"libraries/net/src/sum{i}.ts", "".join(_fn(i * 10 + j) for j in range(5)))

@@ -87,7 +87,9 @@ LABELS = {"before": 0, "before-too": 0, "after": 1, "renamed": 2, "renamed-too":
 
 def _crawl_all(run_json, commits: list[str]) -> None:  # type: ignore[no-untyped-def]
     for label, i in LABELS.items():
-        code, _, err = run_json("crawl", "--catalog", "acme", "--label", label, "--commit", commits[i], "--json")
+        code, _, err = run_json(
+            "crawl", "--catalog", "acme", "--label", label, "--commit", commits[i], "--json"
+        )
         assert code == 0, err
     # One label moved along the history: incremental refreshes across the package changes.
     for i in range(3):
@@ -161,7 +163,10 @@ def test_root_files_of_two_catalogs_of_one_repository_do_not_fight(history, run_
     copy.git("checkout", "-q", "-B", "main", "FETCH_HEAD")
     assert main(["catalog", "add", "acme-copy", str(copy.path)]) == 0
     for catalog in ("acme", "acme-copy"):
-        assert run_json("crawl", "--catalog", catalog, "--label", "main", "--commit", commits[0], "--json")[0] == 0
+        assert (
+            run_json("crawl", "--catalog", catalog, "--label", "main", "--commit", commits[0], "--json")[0]
+            == 0
+        )
     points = _points()
     assert _package_of(points, "acme:main", "README.md") == {"acme"}
     assert _package_of(points, "acme-copy:main", "README.md") == {"acme-copy"}
@@ -195,12 +200,17 @@ def test_an_index_built_with_the_old_ids_is_migrated(history, run_json, monkeypa
         old.setattr(crawl, "file_id", _old_file_id)
         old.setattr(crawlrun, "implementation_id", _old_implementation_id)
         for label, i in (("before", 0), ("after", 1), ("moving", 0)):
-            assert run_json("crawl", "--catalog", "acme", "--label", label, "--commit", commits[i], "--json")[0] == 0
+            assert (
+                run_json("crawl", "--catalog", "acme", "--label", label, "--commit", commits[i], "--json")[0]
+                == 0
+            )
         code, drift, _ = run_json("verify", "--json")
         assert code == 1 and not all(r["ok"] for r in drift["labels"])  # the reported drift
 
     # The next refresh of a label built the old way is a full crawl, and model work stays small.
-    code, moved, err = run_json("crawl", "--catalog", "acme", "--label", "moving", "--commit", commits[2], "--json")
+    code, moved, err = run_json(
+        "crawl", "--catalog", "acme", "--label", "moving", "--commit", commits[2], "--json"
+    )
     assert code == 0 and moved["mode"] == "full", err
     assert moved["chunks_reused"] > 0
     code, _, err = run_json("verify", "--repair", "--json")

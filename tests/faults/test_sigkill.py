@@ -10,6 +10,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -30,7 +31,10 @@ def sigkill(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
     sys.modules.pop("_common", None)
 
 
-def test_runner_killed_at_random_points_always_converges(sigkill: ModuleType, tmp_path: Path) -> None:
+def test_runner_killed_at_random_points_always_converges(
+    sigkill: ModuleType, tmp_path: Path, single_phase: Any
+) -> None:
+    single_phase()  # one phase: kills inside a refresh that embeds (two-phase kills: below)
     bench = sigkill.setup(tmp_path, synthetic=(2, 6, 4), drain_seconds=0.3, edits=(6, 10))
     try:
         results = sigkill.run_trials(bench, trials=4, seed=12, timeout=180)

@@ -38,7 +38,11 @@ def test_a_missing_folder_is_checked_on_its_nearest_ancestor(tmp_path: Path) -> 
 
 def test_the_shortage_names_the_filesystem_the_folder_and_the_fix() -> None:
     err = diskspace.shortage(
-        free=10 << 20, need=(64 << 20) + 1, mount=Path("/mnt"), where=Path("/mnt/d/qdrant"), doing="storing 5 chunks"
+        free=10 << 20,
+        need=(64 << 20) + 1,
+        mount=Path("/mnt"),
+        where=Path("/mnt/d/qdrant"),
+        doing="storing 5 chunks",
     )
     assert err.problem == (
         "only 10 MB free on /mnt (the filesystem holding /mnt/d/qdrant); storing 5 chunks needs ~65 MB"

@@ -35,7 +35,10 @@ def test_apscheduler_goes_through_structlog_and_its_busy_skips_are_debug(
     assert "maximum number of running instances" not in err and "Added job" not in err
     [line] = _lines(log_file)
     assert line["event"] == "apscheduler.log" and line["level"] == "error"
-    assert line["message"] == "Job \"drain\" raised an exception" and line["logger"] == "apscheduler.executors.default"
+    assert (
+        line["message"] == 'Job "drain" raised an exception'
+        and line["logger"] == "apscheduler.executors.default"
+    )
     assert "RuntimeError: disk on fire" in str(line["exception"])
     assert json.loads(err.strip())["event"] == "apscheduler.log"  # stderr gets the same event
 

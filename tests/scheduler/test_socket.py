@@ -160,9 +160,10 @@ def test_schedules_come_from_config_json_and_bad_cron_is_a_usage_error(repo, cap
     assert not p.socket_path.exists() and os.path.exists(p.config_file)
 
 
-def test_searches_are_answered_while_the_runner_is_crawling(runner, repo, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_searches_are_answered_while_the_runner_is_crawling(runner, repo, capsys, single_phase) -> None:  # type: ignore[no-untyped-def]
     import threading
 
+    single_phase()  # the runner reads its config per request: this crawl embeds before it returns
     for i in range(40):  # long enough that the crawl is still embedding when we search
         repo.write(f"src/gen/f{i}.ts", "".join(TS % (i * 100 + j) for j in range(10)))
     repo.commit("many answers")

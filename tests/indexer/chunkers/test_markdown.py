@@ -89,7 +89,11 @@ def test_oversized_section_splits_at_blank_lines_not_inside_code() -> None:
 def test_a_single_long_line_is_cut_into_pieces_and_blank_files_are_empty() -> None:
     text = "# T\n\n" + "x" * 7000 + "\n"
     chunks = md(text, budget=6000)
-    assert [(c.start_line, c.end_line, len(c.text)) for c in chunks] == [(1, 2, 5), (3, 3, 3500), (3, 3, 3501)]
+    assert [(c.start_line, c.end_line, len(c.text)) for c in chunks] == [
+        (1, 2, 5),
+        (3, 3, 3500),
+        (3, 3, 3501),
+    ]
     assert [c.breadcrumb for c in chunks] == ["docs:guide.md:t"] + ["docs:guide.md:t:[byte-split]"] * 2
     assert {c.symbol_name for c in chunks} == {"T"}
     assert md("") == [] and md("\n\n  \n") == []

@@ -301,3 +301,27 @@ def test_serialized_store_runs_every_store_method_under_its_lock(store: Store) -
     other.join(5)
     assert done.is_set()
     assert [r.id for r in wrapped.scroll(Filter(), batch=2)] == [r.id for r in store.scroll(Filter())]
+
+
+def test_a_point_stored_without_its_dense_vector_gets_one_later(store: Store) -> None:
+    """Phase one stores words only; phase two adds the vector in place (issue 16)."""
+    from monodex.indexer.store.base import PENDING
+
+    store.ensure_collection(dim=DIM, embedder_id="e")
+    words = SparseVector((3, 20), (1.0, 0.5))
+    bare = [
+        Point(str(uuid.UUID(int=100 + i)), {**_pt(i, ["L"]).payload, PENDING: True}, None, words)
+        for i in range(3)
+    ]
+    store.upsert([_pt(7, ["L"]), *bare])
+    flt = Filter(must=(Match(PENDING, True),))
+    assert store.count(flt) == 3
+    assert {h.id for h in store.search([1.0, 0.0, 0.5, 0.0], Filter(), limit=10)} == {_pt(7, ["L"]).id}
+    assert {h.id for h in store.search_sparse(words, Filter(), limit=10)} >= {p.id for p in bare}
+    store.delete([bare[2].id])  # GC took one meanwhile: it is skipped, the others are updated
+    vectors = [(p.id, [0.0, 1.0, 0.0, 0.0]) for p in bare]  # unit length: cosine stores it as given
+    assert store.set_dense(vectors) == 2
+    assert store.count(flt) == 0 and store.count(Filter()) == 3
+    got = {r.id: r for r in store.retrieve([p.id for p in bare], with_vectors=True)}
+    assert got[bare[1].id].dense == [0.0, 1.0, 0.0, 0.0] and got[bare[1].id].payload[PENDING] is False
+    assert bare[0].id in {h.id for h in store.search([0.0, 1.0, 0.0, 0.0], Filter(), limit=10)}

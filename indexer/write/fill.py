@@ -1,0 +1,148 @@
+"""Phase two of a label refresh (DESIGN.md "Two phases"): add dense vectors to the chunks that
+phase one stored without them.
+
+Phase one makes a label reflect its commit for lexical search in seconds; this is the model's
+work, done after it and resumable at any point: a chunk's `dense_pending` flag is cleared only
+together with its vector, so a kill leaves nothing half-done, and the next fill picks up the
+chunks still flagged. Identical embedded text is embedded once (and never again when a stored
+vector for the same text exists), as in a one-phase crawl.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from monodex.indexer.points import filters, labelmeta
+from monodex.indexer.points.payloads import stored_embed_text, text_hash
+from monodex.indexer.store.base import PENDING, Filter, Match, MatchAny, Store
+
+from monodex import logs
+
+# Chunks taken per round: one model call, one vector update. ~8 s of model time on 2 cores at
+# 256: a refresh waiting behind a round waits at most that long.
+ROUND = 128
+_KEYS = (
+    "relative_path",
+    "package_name",
+    "symbol_name",
+    "chunk_type",
+    "chunk_kind",
+    "text",
+    "embedded_text_hash",
+)
+
+FillProgress = Callable[[int, int], None]  # chunks given a vector, chunks pending at the start
+
+
+class Embeds(Protocol):
+    embedder_id: str
+
+    def embed_documents(self, texts: Sequence[str]) -> Any: ...
+
+
+@dataclass
+class FillReport:
+    label_id: str
+    pending_before: int = 0
+    filled: int = 0  # points given a vector
+    embedded: int = 0  # texts run through the model
+    reused: int = 0  # points given a stored vector of the same text
+    pending_after: int = 0
+    seconds: float = 0.0
+    stopped: bool = False  # asked to stop (or to yield) before every chunk had its vector
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "label_id": self.label_id,
+            "pending_before": self.pending_before,
+            "filled": self.filled,
+            "embedded": self.embedded,
+            "reused": self.reused,
+            "pending_after": self.pending_after,
+            "seconds": round(self.seconds, 3),
+            "stopped": self.stopped,
+        }
+
+
+def pending(store: Store, label_id: str) -> int:
+    return store.count(filters.label_chunks(label_id, Match(PENDING, True)))
+
+
+def labels_waiting(store: Store) -> list[str]:
+    """Label ids with chunks waiting for their vector, the most recently refreshed first (the
+    label a user just moved is the one they are searching)."""
+    states = sorted(labelmeta.list_all(store), key=lambda st: -st.updated_at_unix_secs)
+    return [st.label_id for st in states if pending(store, st.label_id)]
+
+
+def fill(
+    store: Store,
+    embedder: Embeds,
+    label_id: str,
+    *,
+    should_stop: Callable[[], bool] = lambda: False,
+    progress: FillProgress | None = None,
+    round_size: int = ROUND,
+    rounds: int | None = None,
+) -> FillReport:
+    """Give every pending chunk of the label its vector, a round at a time, until none is left,
+    `rounds` rounds were done, or should_stop() says so (checked between rounds)."""
+    t0 = time.monotonic()
+    report = FillReport(label_id, pending_before=pending(store, label_id))
+    flt = filters.label_chunks(label_id, Match(PENDING, True))
+    done = 0
+    while report.pending_before and (rounds is None or done < rounds):
+        done += 1
+        if should_stop():
+            report.stopped = True
+            break
+        records = list(itertools.islice(store.scroll(flt, batch=round_size, payload_keys=_KEYS), round_size))
+        if not records:
+            break
+        _round(store, embedder, records, report)
+        if progress is not None:
+            progress(report.filled, report.pending_before)
+    report.pending_after = pending(store, label_id)
+    report.stopped = report.stopped or bool(report.pending_after and rounds is not None)
+    report.seconds = time.monotonic() - t0
+    return report
+
+
+def _round(store: Store, embedder: Embeds, records: list[Any], report: FillReport) -> None:
+    texts: dict[str, str] = {}  # embedded_text_hash -> the text to embed
+    for rec in records:
+        text = stored_embed_text(rec.payload)
+        key = str(rec.payload.get("embedded_text_hash") or "")
+        if key != text_hash(text):  # cannot happen for chunks this version stored; never loop on it
+            logs.get("monodex.fill").warning("fill.text_mismatch", point=rec.id)
+            key = text_hash(text)
+        rec.payload["embedded_text_hash"] = key
+        texts.setdefault(key, text)
+    vectors = stored_vectors(store, embedder.embedder_id, sorted(texts))
+    missing = [h for h in texts if h not in vectors]
+    if missing:
+        for h, vec in zip(missing, embedder.embed_documents([texts[h] for h in missing]), strict=True):
+            vectors[h] = vec
+        report.embedded += len(missing)
+    pairs = [(rec.id, vectors[rec.payload["embedded_text_hash"]]) for rec in records]
+    report.filled += store.set_dense(pairs)
+    fresh = set(missing)
+    report.reused += sum(1 for rec in records if rec.payload["embedded_text_hash"] not in fresh)
+
+
+def stored_vectors(store: Store, embedder_id: str, hashes: list[str]) -> dict[str, Any]:
+    """Vectors already stored by this model for these embedded texts (keyed by text hash): an
+    edited file is a new file, but most of its chunks are not new text."""
+    found: dict[str, Any] = {}
+    wanted = filters.chunks(Match("embedder_id", embedder_id), MatchAny("embedded_text_hash", tuple(hashes)))
+    flt = Filter(must=wanted.must, must_not=(Match(PENDING, True),))
+    for rec in store.scroll(flt, with_vectors=True, payload_keys=("embedded_text_hash",)):
+        if rec.dense is not None:
+            found.setdefault(str(rec.payload["embedded_text_hash"]), rec.dense)
+        if len(found) == len(hashes):
+            break
+    return found
