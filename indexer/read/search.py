@@ -10,7 +10,8 @@ from monodex.indexer.points import filters as stored
 from monodex.indexer.points import labelmeta, lexical
 from monodex.indexer.points.labelmeta import require_label as require_label  # ops.py: search.require_label
 from monodex.indexer.read import ranking as ranking_
-from monodex.indexer.store.base import Condition, Filter, Match, MatchAny, SparseVector, Store
+from monodex.indexer.read import signals
+from monodex.indexer.store.base import RRF_K, Condition, Filter, Match, MatchAny, SparseVector, Store
 
 from monodex import names
 from monodex.errors import UsageError
@@ -68,6 +69,8 @@ class Ranking:
     include_tests: bool = False
     explain: bool = False
     lexical_weight: float = LEXICAL_WEIGHT
+    signals: signals.Weights = signals.Weights()
+
 
 def _candidates(limit: int, per_file: int) -> int:
     """Hits fetched before demotion and grouping: enough that `limit` distinct files remain."""
@@ -119,29 +122,54 @@ def search(
         mode = "dense"  # punctuation only: nothing for the lexical side to match
     if mode == "hybrid":
         assert dense is not None and sparse is not None
-        weights = (1.0, ranking.lexical_weight)
-        hits = store.query_hybrid(dense, sparse, flt, limit=n, prefetch_limit=n, weights=weights)
+        # The two lists fused here rather than by Qdrant: the same RRF, and each candidate keeps
+        # its rank in both lists for the signals and --explain.
+        cands = signals.fuse(
+            store.search(dense, flt, limit=n),
+            store.search_sparse(sparse, flt, limit=n),
+            k=RRF_K,
+            weights=(1.0, ranking.lexical_weight),
+        )
     elif mode == "dense":
         assert dense is not None
-        hits = store.search(dense, flt, limit=n)
+        cands = [
+            signals.Candidate(h, h.score, i, None) for i, h in enumerate(store.search(dense, flt, limit=n), 1)
+        ]
     else:
         assert sparse is not None
-        hits = store.search_sparse(sparse, flt, limit=n)
-    kept = ranking_.rank(hits, limit=limit, per_file=ranking.per_file, include_tests=ranking.include_tests)
-    results = [
-        {"score": round(h.score, 4), **{k: h.payload.get(k) for k in RESULT_FIELDS}} for h, _, _ in kept
-    ]
+        cands = [
+            signals.Candidate(h, h.score, None, i)
+            for i, h in enumerate(store.search_sparse(sparse, flt, limit=n), 1)
+        ]
+    fused_order = {
+        id(c): i
+        for i, c in enumerate(sorted(cands, key=lambda c: (-c.fused, c.path, ranking_._ordinal(c.hit))), 1)
+    }
+    signals.apply(cands, text, ranking.signals)
+    kept = ranking_.rank(cands, limit=limit, per_file=ranking.per_file, include_tests=ranking.include_tests)
+    results = []
+    for k in kept:
+        row: dict[str, Any] = {
+            "score": round(k.candidate.score, 4),
+            **{f: k.hit.payload.get(f) for f in RESULT_FIELDS},
+        }
+        if k.also:
+            row["also"] = k.also  # the same page in other languages
+        results.append(row)
     if ranking.explain:
-        ranks = _ranks(store, dense, sparse, flt, n)
-        for r, (h, position, role) in zip(results, kept, strict=True):
+        ranks = _ranks(store, dense, sparse, flt, n) if mode != "hybrid" else None
+        for r, k in zip(results, kept, strict=True):
+            c = k.candidate
             r["explain"] = {
                 "mode": mode,
-                "fused_rank": position,
-                "fused_score": round(h.score, 6),
-                "dense_rank": ranks["dense"].get(h.id),
-                "lexical_rank": ranks["lexical"].get(h.id),
-                "role": role,
-                "demoted": role != ranking_.SOURCE and not ranking.include_tests,
+                "fused_rank": fused_order[id(c)],
+                "fused_score": round(c.fused, 6),
+                "dense_rank": c.dense_rank if ranks is None else ranks["dense"].get(c.hit.id),
+                "lexical_rank": c.lexical_rank if ranks is None else ranks["lexical"].get(c.hit.id),
+                "signals": c.moved,
+                "rank_after_signals": k.position,
+                "role": k.role,
+                "demoted": k.role != ranking_.SOURCE and not ranking.include_tests,
             }
     return {"results": results, "mode": mode, "notes": notes}
 
