@@ -61,6 +61,7 @@ def main() -> None:
     ap.add_argument("--off", action="append", default=[], help="a signal to switch off")
     ap.add_argument("--misses", action="store_true")
     ap.add_argument("--mode", default="hybrid")
+    ap.add_argument("--explain", default=None, help="print the top 5 with --explain for queries containing this")
     args = ap.parse_args()
     if args.target in quality.HELD_OUT and args.split != "test":
         raise SystemExit(f"{args.target} is held out: use --split test")
@@ -89,7 +90,7 @@ def main() -> None:
             emb = CachedEmbedder(s.engine)
             for q in qs:
                 emb.embed_query(q["query"])
-            ranking = searching.Ranking(mode=args.mode, signals=weights)
+            ranking = searching.Ranking(mode=args.mode, signals=weights, explain=args.explain is not None)
             rows, times = [], []
             for q in qs:
                 t0 = time.perf_counter()
@@ -106,6 +107,12 @@ def main() -> None:
                 ranked = [r["relative_path"] for r in found["results"]]
                 m = quality.metrics(ranked, q["relevant"])
                 rows.append(m)
+                if args.explain is not None and args.explain.lower() in q["query"].lower():
+                    print(f"- {q['query']!r} relevant {sorted(q['relevant'])}")
+                    for r in found["results"][:5]:
+                        e = r["explain"]
+                        moved = "; ".join(f"{x['signal']} {x['change']:+.3f} ({x['why']})" for x in e["signals"])
+                        print(f"    {r['score']:.3f} {r['relative_path']} fused #{e['fused_rank']} {moved}")
                 if args.misses and m["MRR@10"] < 1:
                     where = {r: (ranked.index(r) + 1 if r in ranked else None) for r in sorted(q["relevant"])}
                     print(f"- [{q['set']}] {q['query']!r}  MRR {m['MRR@10']:.2f}  relevant at {where}")

@@ -25,10 +25,12 @@ class Weights:
     """Multipliers apply to the fused score (a hit's RRF score, 0-0.4 with k 5 and two lists);
     `file_evidence` scales the other matching chunks of a hit's file added to its score."""
 
-    docs: float = 1.0  # a prose page (Markdown, text) that is not code: x this
-    definition: float = 1.0  # the chunk or file that defines an identifier the query names: x this
-    package: float = 1.0  # a file of a package or project the query names: x this
-    file_evidence: float = 0.0  # + this x the sum of the file's next best chunk scores
+    # Set by hand on the tune half of bench/eval/ (sparo and rushstack, bench/rank_eval.py),
+    # round values on a plateau; docs/benchmarks.md has what each did on tune and on test.
+    docs: float = 0.5  # a prose page (Markdown, text) that is not code: x this
+    definition: float = 1.5  # the chunk or file that defines an identifier the query names: x this
+    package: float = 1.3  # a file of a package or project the query names: x this
+    file_evidence: float = 0.2  # + this x the sum of the file's next best chunk scores
     file_chunks: float = 2  # how many more chunks of a file count as its evidence
 
 
@@ -191,7 +193,8 @@ def defines(payload: dict[str, Any], names: set[str]) -> str | None:
         for part in symbol.split("."):
             if part in names:
                 return part
-    stem = str(payload.get("relative_path", "")).rsplit("/", 1)[-1].split(".", 1)[0]
+    # the file name less its extension: `ScopedLogger.test.ts` tests ScopedLogger, not defines it
+    stem = str(payload.get("relative_path", "")).rsplit("/", 1)[-1].rsplit(".", 1)[0]
     return stem if stem in names else None
 
 
