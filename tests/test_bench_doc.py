@@ -30,7 +30,7 @@ PART = {
     "patternsToKeep": [],
 }
 
-LOCK = '''\
+LOCK = """\
 // Copyright (c) Example Corp. All rights reserved. Licensed under the MIT license.
 
 /**
@@ -93,9 +93,11 @@ export namespace Paths {
   /** Joins the segments of a path with forward slashes only. */
   export function join(...segments: string[]): string { return segments.join('/'); }
 }
-'''
+"""
 
-DOCUMENTED = "/** Computes the checksum of a file in the store index. */\nexport function checksum(): void {}\n"
+DOCUMENTED = (
+    "/** Computes the checksum of a file in the store index. */\nexport function checksum(): void {}\n"
+)
 
 
 def test_the_first_sentences_of_exported_declarations_are_the_queries(build_doc, git_repo) -> None:  # type: ignore[no-untyped-def]
@@ -138,7 +140,10 @@ def test_the_first_sentences_of_exported_declarations_are_the_queries(build_doc,
             "Returns the folder that the read should start from.",
             lock,
         ),
-        "doc:libs/core/src/LockFile.ts#Paths.join": ("Joins the segments of a path with forward slashes only.", lock),
+        "doc:libs/core/src/LockFile.ts#Paths.join": (
+            "Joins the segments of a path with forward slashes only.",
+            lock,
+        ),
         "doc:libs/store/src/checksum.ts#checksum": (
             "Computes the checksum of a file in the store index.",
             ["libs/store/src/checksum.ts", "libs/store2/src/checksum.ts"],
@@ -153,10 +158,19 @@ def test_the_first_sentences_of_exported_declarations_are_the_queries(build_doc,
 @pytest.mark.parametrize(
     ("comment", "sentence"),
     [
-        ("/** Reads the file e.g. from disk, i.e. slowly. Then more. */", "Reads the file e.g. from disk, i.e. slowly."),
-        ("/**\n * Runs `node` via Node.js and waits.\n * Second one.\n */", "Runs node via Node.js and waits."),
+        (
+            "/** Reads the file e.g. from disk, i.e. slowly. Then more. */",
+            "Reads the file e.g. from disk, i.e. slowly.",
+        ),
+        (
+            "/**\n * Runs `node` via Node.js and waits.\n * Second one.\n */",
+            "Runs node via Node.js and waits.",
+        ),
         ("/** Calls {@link Foo} and <b>then</b> **stops** now */", "Calls Foo and then stops now"),
-        ("/**\n * First paragraph has five words\n *\n * second paragraph */", "First paragraph has five words"),
+        (
+            "/**\n * First paragraph has five words\n *\n * second paragraph */",
+            "First paragraph has five words",
+        ),
         ("/** @deprecated Use something else instead of this one. */", None),
         ("/** FIXME: this does the wrong thing for a while */", None),
         ("/** prettier-ignore because the table is aligned by hand */", None),
@@ -182,4 +196,6 @@ def test_the_sample_is_stable_and_grows_by_adding(build_doc, git_repo) -> None: 
     assert len(every) == 12 and len(five) == 5
     assert five == build_doc.build(str(repo.path), repo.head(), policy, "", 5)
     assert {q["id"] for q in five} < {q["id"] for q in every}
-    assert {q["id"] for q in five} != {f"doc:pkg/src/f{i}.ts#f{i}" for i in range(5)}, "sampled by hash, not order"
+    assert {q["id"] for q in five} != {f"doc:pkg/src/f{i}.ts#f{i}" for i in range(5)}, (
+        "sampled by hash, not order"
+    )

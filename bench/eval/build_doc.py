@@ -270,7 +270,12 @@ def build(mirror: str, commit: str, policy: CrawlPolicy, prefix: str, count: int
             continue
         path, name, kind, sentence = min(found)
         candidates.append(
-            {"id": f"doc:{path}#{name}", "query": sentence, "relevant": files, "declaration": f"{kind} {name}"}
+            {
+                "id": f"doc:{path}#{name}",
+                "query": sentence,
+                "relevant": files,
+                "declaration": f"{kind} {name}",
+            }
         )
     candidates.sort(key=lambda q: rank(q["id"]))
     return sorted(candidates[:count], key=lambda q: q["id"])
