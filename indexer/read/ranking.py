@@ -9,6 +9,7 @@ of one page (`i18n/zh-cn/...`) are listed under the best of them instead of taki
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -56,6 +57,7 @@ def role_of(relative_path: str, chunk_kind: str | None = None) -> str:
     return "changelog" if chunk_kind == "changelog" else SOURCE
 
 
+@functools.lru_cache(maxsize=4096)  # rank() asks for each candidate against each hit kept
 def translation_tail(relative_path: str) -> str | None:
     """For a translated copy, the path its original ends with; None for any other file."""
     m = _TRANSLATION.search(relative_path)
