@@ -44,7 +44,7 @@ OFF = {
 
 def switched_off(w: Weights, names: Iterable[str]) -> Weights:
     for name in names:
-        w = dataclasses.replace(w, **OFF[name])  # type: ignore[arg-type]
+        w = dataclasses.replace(w, **OFF[name])
     return w
 
 
@@ -162,9 +162,9 @@ def apply_package(cands: list[Candidate], text: str, w: Weights) -> None:
         if said:
             named[pkg] = said
     for c in cands:
-        said = named.get(str(c.hit.payload.get("package_name") or ""))
-        if said:
-            c.scale("package", w.package, f"the query names its package ({', '.join(sorted(said))})")
+        hit_names = named.get(str(c.hit.payload.get("package_name") or ""))
+        if hit_names:
+            c.scale("package", w.package, f"the query names its package ({', '.join(sorted(hit_names))})")
 
 
 # --- identifiers named in the query ----------------------------------------------------------
