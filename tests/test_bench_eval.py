@@ -96,3 +96,26 @@ def test_the_pnpm_crawl_part_keeps_the_cli_package_and_drops_the_rust_side(monke
     assert policy.should_crawl("README.md")
     for dropped in ("pnpm/npm/pnpm/install.ts", "pnpr/client/src/index.ts", ".changeset/x.md", "a/b.d.ts"):
         assert not policy.should_crawl(dropped), dropped
+
+
+def test_the_doc_sanity_sets_are_kept_apart_from_the_split_and_the_figures(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    docs = {
+        p.stem.removesuffix("-doc") for p in SETS if json.loads(p.read_text()).get("kind") == "doc-sanity"
+    }
+    assert docs == {"sparo", "rushstack", "pnpm"}
+    for split in ("tune", "test", "all"):
+        quality = _quality(monkeypatch, "--split", split)
+        for name in quality.TARGETS:
+            assert not [q for q in quality.queries(name) if q["set"].endswith("-doc")], (name, split)
+            sanity = quality.sanity_queries(name)
+            total = len(json.loads((BENCH / "eval" / f"{name}-doc.json").read_text())["queries"])
+            assert len(sanity) == total, "all of a sanity set is scored, whatever the split"
+            assert {q["split"] for q in sanity} == {"sanity"}
+    # The held-out target still refuses --split tune before any crawl, doc set or not.
+    assert _quality(monkeypatch, "--split", "tune").queries("pnpm") == []
+
+
+def test_the_sanity_line_reads_as_issue_14_states_the_floor(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    quality = _quality(monkeypatch)
+    rows = [quality.metrics(["a.ts", "b.ts"], {"b.ts"}), quality.metrics(["c.ts"], {"b.ts"})]
+    assert quality.sanity_line(rows) == "doc-sanity (2): R@10 0.500 MRR@10 0.250"

@@ -7,10 +7,14 @@ Usage: python bench/eval/build_prs.py MIRROR COMMIT PREFIX COUNT OUT.json
   PREFIX  only files under this folder count (e.g. libraries/)
 
 The sets in bench/eval/ were made with (MIRRORS is $MONODEX_BENCH_MIRRORS):
-  build_prs.py $MIRRORS/tiktok+sparo/repo ca06251a491699b020e0529903ba8a726ff135e2 "" 100 sparo-prs.json
-  build_prs.py $MIRRORS/microsoft+rushstack/repo ae8073b330ea1004921cad9065f9dce60fc35a5b libraries/ 50 \
+  build_prs.py $MIRRORS/tiktok+sparo/repo ca06251a491699b020e0529903ba8a726ff135e2 "" 1000 sparo-prs.json
+  build_prs.py $MIRRORS/microsoft+rushstack/repo ae8073b330ea1004921cad9065f9dce60fc35a5b libraries/ 300 \
       rushstack-prs.json
   build_prs.py $MIRRORS/pnpm+pnpm/repo 36e5ae6ac8d03743442f083680fa3015e4a774b3 pnpm11/ 300 pnpm-prs.json
+
+The log is walked newest first and stops at COUNT, so a larger COUNT only appends older PRs: the
+300 rushstack queries begin with the 50 the set had before, same ids, same order. Sparo has 24
+eligible PRs in all (COUNT 100 and 1000 give the same file).
 
 Each query carries `date`, the committer date of its squash commit in UTC (when the PR landed
 on the main line), so weights fitted from data can be checked on a time split: fit on the

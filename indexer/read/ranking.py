@@ -1,17 +1,21 @@
-"""Ranking that knows what code is: source first, one block per file.
+"""Ranking that knows what code is: source first, one block per file, one hit per translated page.
 
 Tests, snapshots, generated API reports, change files and changelogs match many queries by their
 words (they repeat the names of what they test or describe) but are rarely the answer: they are
 pushed down by a fixed number of places, not removed, so a query that only they answer still
-finds them. Then hits are grouped so the top results are distinct files.
+finds them. Then hits are grouped so the top results are distinct files, and the translated copies
+of one page (`i18n/zh-cn/...`) are listed under the best of them instead of taking a slot each.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
+from monodex.indexer.read.signals import Candidate
 from monodex.indexer.store.base import Scored
 
 SOURCE = "source"
@@ -27,41 +31,93 @@ _ROLES = (
             r"|\.(test|spec)\.[cm]?[jt]sx?$"
         ),
     ),
+    # recorded output a test compares against: it repeats every message the code prints
+    ("test-output", re.compile(r"(^|/)(__expected__|expected(-output)?|__fixtures__|golden)/")),
     ("api-report", re.compile(r"(^|/)common/reviews/api/|\.api\.md$")),
     ("change-file", re.compile(r"(^|/)common/changes/")),
     ("changelog", re.compile(r"(^|/)CHANGELOG\.(md|json)$", re.IGNORECASE)),
 )
 
+# A translated copy of a page: the folder naming the language, then the page's own path. What
+# follows the language (less a Docusaurus plugin folder) is the path the original ends with.
+_TRANSLATION = re.compile(
+    r"(^|/)(i18n|locales?|l10n|translations?)/(?P<lang>[a-z]{2}([-_][A-Za-z]{2,4})?)/"
+    r"(docusaurus-plugin-content-[a-z]+/current/|docusaurus-theme-[a-z-]+/)?(?P<tail>.+)$"
+    r"|(^|/)(?P<lang2>(zh|ja|ko|fr|de|es|pt|ru|it)([-_][A-Za-z]{2,4})?)/(?P<tail2>.+\.mdx?)$",
+    re.IGNORECASE,
+)
+
 
 def role_of(relative_path: str, chunk_kind: str | None = None) -> str:
-    """source, or the kind of secondary file: test, snapshot, api-report, change-file, changelog."""
+    """source, or the kind of secondary file: test, snapshot, test-output, api-report,
+    change-file, changelog."""
     for role, pattern in _ROLES:
         if pattern.search(relative_path):
             return role
     return "changelog" if chunk_kind == "changelog" else SOURCE
 
 
-def rank(
-    hits: Sequence[Scored], *, limit: int, per_file: int, include_tests: bool
-) -> list[tuple[Scored, int, str]]:
-    """(hit, fused rank 1-based, role) for the hits kept, best first."""
+@functools.lru_cache(maxsize=4096)  # rank() asks for each candidate against each hit kept
+def translation_tail(relative_path: str) -> str | None:
+    """For a translated copy, the path its original ends with; None for any other file."""
+    m = _TRANSLATION.search(relative_path)
+    if m is None:
+        return None
+    return m.group("tail") or m.group("tail2")
+
+
+def same_page(a: str, b: str) -> bool:
+    """Whether two paths are copies of one page in different languages."""
+    ta, tb = translation_tail(a), translation_tail(b)
+    if ta is None and tb is None:
+        return False
+    if ta is not None and tb is not None:
+        return ta == tb
+    original, tail = (b, ta) if ta is not None else (a, tb)
+    return original == tail or original.endswith("/" + str(tail))
+
+
+@dataclass
+class Kept:
+    """A hit kept: its candidate, its place in the order before grouping (1-based), its role and
+    the translated copies of the same page folded into it."""
+
+    candidate: Candidate
+    position: int
+    role: str
+    also: list[str] = field(default_factory=list)
+
+    @property
+    def hit(self) -> Scored:
+        return self.candidate.hit
+
+
+def rank(hits: Sequence[Scored | Candidate], *, limit: int, per_file: int, include_tests: bool) -> list[Kept]:
+    """The hits kept, best first: by score (after the signals), secondary roles moved down
+    DEMOTION places, at most per_file hits a file, translated copies folded."""
+    cands = [h if isinstance(h, Candidate) else Candidate(h, h.score, None, None) for h in hits]
     keyed = []
     # The engine returns tied scores (frequent after RRF fusion) in no fixed order: the same search
     # must list them the same way every time.
-    ordered = sorted(hits, key=lambda h: (-h.score, str(h.payload.get("relative_path", "")), _ordinal(h)))
-    for position, hit in enumerate(ordered, start=1):
-        role = role_of(str(hit.payload.get("relative_path", "")), hit.payload.get("chunk_kind"))
+    ordered = sorted(cands, key=lambda c: (-c.score, c.path, _ordinal(c.hit)))
+    for position, c in enumerate(ordered, start=1):
+        role = role_of(c.path, c.hit.payload.get("chunk_kind"))
         penalty = 0 if include_tests or role == SOURCE else DEMOTION
-        keyed.append((position + penalty, position, hit, role))
+        keyed.append((position + penalty, position, c, role))
     keyed.sort(key=lambda k: (k[0], k[1]))
-    kept: list[tuple[Scored, int, str]] = []
+    kept: list[Kept] = []
     per: dict[Any, int] = {}
-    for _, position, hit, role in keyed:
-        fid = hit.payload.get("file_id")
+    for _, position, c, role in keyed:
+        fid = c.hit.payload.get("file_id")
         if per.get(fid, 0) >= per_file:
             continue
+        copy_of = next((k for k in kept if same_page(k.candidate.path, c.path)), None)
+        if copy_of is not None:
+            if c.path not in copy_of.also:
+                copy_of.also.append(c.path)
+            continue
         per[fid] = per.get(fid, 0) + 1
-        kept.append((hit, position, role))
+        kept.append(Kept(c, position, role))
         if len(kept) == limit:
             break
     return kept

@@ -10,6 +10,7 @@ from monodex.indexer.points import filters as stored
 from monodex.indexer.points import labelmeta, lexical
 from monodex.indexer.points.labelmeta import require_label as require_label  # ops.py: search.require_label
 from monodex.indexer.read import ranking as ranking_
+from monodex.indexer.read import signals
 from monodex.indexer.store.base import (
     PENDING,
     RRF_K,
@@ -17,7 +18,6 @@ from monodex.indexer.store.base import (
     Filter,
     Match,
     MatchAny,
-    Scored,
     SparseVector,
     Store,
 )
@@ -78,6 +78,7 @@ class Ranking:
     include_tests: bool = False
     explain: bool = False
     lexical_weight: float = LEXICAL_WEIGHT
+    signals: signals.Weights = signals.Weights()
 
 
 def _candidates(limit: int, per_file: int) -> int:
@@ -140,34 +141,60 @@ def search(
         raise UsageError("the search text has no words to match", "use words or names from the code")
     if mode == "hybrid" and sparse is not None and not sparse.indices:
         mode = "dense"  # punctuation only: nothing for the lexical side to match
-    if mode == "hybrid" and waiting:
+    if mode == "hybrid":
         assert dense is not None and sparse is not None
-        hits = fuse_during_fill(store, dense, sparse, flt, n, (1.0, ranking.lexical_weight))
-    elif mode == "hybrid":
-        assert dense is not None and sparse is not None
-        weights = (1.0, ranking.lexical_weight)
-        hits = store.query_hybrid(dense, sparse, flt, limit=n, prefetch_limit=n, weights=weights)
+        # The two lists fused here rather than by Qdrant: the same RRF, and each candidate keeps
+        # its rank in both lists for the signals and --explain. During phase two a chunk still
+        # waiting for its vector has its lexical rank counted for the dense list too: its dense
+        # rank is unknown, not bad, and left at nothing a file the new commit added would sink
+        # below every older file the model ranks at all (measured by coverage: bench/two_phase.py).
+        cands = signals.fuse(
+            store.search(dense, flt, limit=n),
+            store.search_sparse(sparse, flt, limit=n),
+            k=RRF_K,
+            weights=(1.0, ranking.lexical_weight),
+            unranked_dense=PENDING if waiting else None,
+        )
     elif mode == "dense":
         assert dense is not None
-        hits = store.search(dense, flt, limit=n)
+        cands = [
+            signals.Candidate(h, h.score, i, None) for i, h in enumerate(store.search(dense, flt, limit=n), 1)
+        ]
     else:
         assert sparse is not None
-        hits = store.search_sparse(sparse, flt, limit=n)
-    kept = ranking_.rank(hits, limit=limit, per_file=ranking.per_file, include_tests=ranking.include_tests)
-    results = [
-        {"score": round(h.score, 4), **{k: h.payload.get(k) for k in RESULT_FIELDS}} for h, _, _ in kept
-    ]
+        cands = [
+            signals.Candidate(h, h.score, None, i)
+            for i, h in enumerate(store.search_sparse(sparse, flt, limit=n), 1)
+        ]
+    fused_order = {
+        id(c): i
+        for i, c in enumerate(sorted(cands, key=lambda c: (-c.fused, c.path, ranking_._ordinal(c.hit))), 1)
+    }
+    signals.apply(cands, text, ranking.signals)
+    kept = ranking_.rank(cands, limit=limit, per_file=ranking.per_file, include_tests=ranking.include_tests)
+    results = []
+    for k in kept:
+        row: dict[str, Any] = {
+            "score": round(k.candidate.score, 4),
+            **{f: k.hit.payload.get(f) for f in RESULT_FIELDS},
+        }
+        if k.also:
+            row["also"] = k.also  # the same page in other languages
+        results.append(row)
     if ranking.explain:
-        ranks = _ranks(store, dense, sparse, flt, n)
-        for r, (h, position, role) in zip(results, kept, strict=True):
+        ranks = _ranks(store, dense, sparse, flt, n) if mode != "hybrid" else None
+        for r, k in zip(results, kept, strict=True):
+            c = k.candidate
             r["explain"] = {
                 "mode": mode,
-                "fused_rank": position,
-                "fused_score": round(h.score, 6),
-                "dense_rank": ranks["dense"].get(h.id),
-                "lexical_rank": ranks["lexical"].get(h.id),
-                "role": role,
-                "demoted": role != ranking_.SOURCE and not ranking.include_tests,
+                "fused_rank": fused_order[id(c)],
+                "fused_score": round(c.fused, 6),
+                "dense_rank": c.dense_rank if ranks is None else ranks["dense"].get(c.hit.id),
+                "lexical_rank": c.lexical_rank if ranks is None else ranks["lexical"].get(c.hit.id),
+                "signals": c.moved,
+                "rank_after_signals": k.position,
+                "role": k.role,
+                "demoted": k.role != ranking_.SOURCE and not ranking.include_tests,
             }
     return {"results": results, "mode": mode, "notes": notes, "dense_coverage": covered}
 
@@ -177,31 +204,6 @@ def coverage(store: Store, label_id: str) -> tuple[float, int, int]:
     total = store.count(stored.label_chunks(label_id))
     waiting = store.count(stored.label_chunks(label_id, Match(PENDING, True))) if total else 0
     return (1.0 if not total else round((total - waiting) / total, 4)), waiting, total
-
-
-def fuse_during_fill(
-    store: Store,
-    dense: Sequence[float],
-    sparse: SparseVector,
-    flt: Filter,
-    n: int,
-    weights: tuple[float, float],
-) -> list[Scored]:
-    """RRF as Qdrant computes it, except that a chunk still waiting for its vector has its
-    lexical rank counted for the dense list too: its dense rank is unknown, not bad, and left at
-    nothing a file added by the commit being searched would sink below every older file that
-    the model ranks at all (measured by dense coverage in bench/two_phase.py)."""
-    scores: dict[str, float] = {}
-    payloads: dict[str, dict[str, Any]] = {}
-    for rank, hit in enumerate(store.search(dense, flt, limit=n)):
-        scores[hit.id] = scores.get(hit.id, 0.0) + weights[0] / (RRF_K + rank + 1)
-        payloads[hit.id] = hit.payload
-    for rank, hit in enumerate(store.search_sparse(sparse, flt, limit=n)):
-        share = weights[1] + (weights[0] if hit.payload.get(PENDING) is True else 0.0)
-        scores[hit.id] = scores.get(hit.id, 0.0) + share / (RRF_K + rank + 1)
-        payloads[hit.id] = hit.payload
-    ordered = sorted(scores, key=lambda i: -scores[i])[:n]
-    return [Scored(i, scores[i], payloads[i]) for i in ordered]
 
 
 def _ranks(

@@ -36,6 +36,8 @@ def explain_line(e: dict[str, Any]) -> str:
 
     text = f"{e['mode']}: dense {at(e['dense_rank'])}, lexical {at(e['lexical_rank'])}"
     text += f", fused #{e['fused_rank']} ({e['fused_score']:.4f})"
+    for m in e.get("signals", ()):
+        text += f", {m['signal']} {m['change']:+.4f} ({m['why']})"
     if e["demoted"]:
         text += f", {e['role']}: moved down"
     return text
@@ -70,6 +72,8 @@ def search(result: dict[str, Any], *, whole: bool = False, budget: str = "--max-
     for r in result["results"]:
         head = f"{r['relative_path']}:{r['start_line']}-{r['end_line']}  {r['score']:.3f}  {r['breadcrumb']}"
         head += f"\n  id {r['file_id']}:{r['chunk_ordinal']} ({r['chunk_ordinal']}/{r['chunk_count']})"
+        if r.get("also"):
+            head += "\n  also in other languages: " + ", ".join(r["also"])
         if "explain" in r:
             head += "\n  " + explain_line(r["explain"])
         lines = [ln for ln in str(r["text"]).splitlines() if ln.strip()][:3]

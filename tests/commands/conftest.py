@@ -100,3 +100,18 @@ def run_json(capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def
         return code, (json.loads(out) if out.strip() and "--json" in argv else out), err
 
     return run
+
+
+@pytest.fixture
+def crawl_files(git_repo, run_json):  # type: ignore[no-untyped-def]
+    """crawl_files(files): a repository of `files` registered as catalog `acme` and its HEAD
+    crawled into label `main`."""
+
+    def crawl(files: dict[str, str]):  # type: ignore[no-untyped-def]
+        repo = git_repo(files, name="acme")
+        assert main(["catalog", "add", "acme", str(repo.path)]) == 0
+        code, _, err = run_json("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--json")
+        assert code == 0, err
+        return repo
+
+    return crawl

@@ -83,9 +83,9 @@ def test_source_ranks_above_its_test_and_changelog_unless_asked(crawled, run_jso
         assert e["dense_rank"] is not None and e["fused_score"] > 0
     plain = run_json(*SEARCH, *query, "--include-tests")[1]
     assert all(not r["explain"]["demoted"] for r in plain["results"])
-    assert [r["explain"]["fused_rank"] for r in plain["results"]] == sorted(
-        r["explain"]["fused_rank"] for r in plain["results"]
-    )  # without demotion the order is Qdrant's fused order
+    assert [r["explain"]["rank_after_signals"] for r in plain["results"]] == sorted(
+        r["explain"]["rank_after_signals"] for r in plain["results"]
+    )  # without demotion the order is the fused order as the ranking signals moved it (issue 14)
 
 
 def test_results_are_distinct_files_unless_per_file_says_otherwise(crawled, run_json) -> None:  # type: ignore[no-untyped-def]

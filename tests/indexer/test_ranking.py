@@ -22,10 +22,10 @@ def test_equal_scores_come_back_by_path_then_chunk_whatever_order_the_engine_gav
     ]
     for order in (hits, list(reversed(hits))):
         kept = ranking.rank(order, limit=10, per_file=10, include_tests=True)
-        assert [(h.payload["relative_path"], h.payload["chunk_ordinal"]) for h, _, _ in kept] == [
+        assert [(k.hit.payload["relative_path"], k.hit.payload["chunk_ordinal"]) for k in kept] == [
             ("src/b.ts", 2),
             ("src/a.ts", 1),
             ("src/a.ts", 3),
             ("src/c.ts", 1),
         ]
-        assert [position for _, position, _ in kept] == [1, 2, 3, 4]
+        assert [k.position for k in kept] == [1, 2, 3, 4]

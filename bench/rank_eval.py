@@ -1,0 +1,217 @@
+"""Ranking quality in-process, for fast iteration on ranking signals (issue 14).
+
+Usage: .venv/bin/python bench/rank_eval.py sparo|rushstack|pnpm [--split tune|test|all|sanity]
+           [--set NAME=VALUE ...] [--misses] [--off SIGNAL ...]
+
+Opens the index bench/quality.py keeps under bench/.work/xdg-<target> (crawl it there first, or
+copy the lead's) and runs `indexer/read/search.search` directly on each query of the split: no
+runner, no CLI, the query embedding cached across variants. `--set` overrides one constant of
+`signals.Weights` (e.g. `--set definition=0.3`), `--off` zeroes a signal's constant(s); `--misses`
+lists every query whose first relevant file is not first, with where the relevant files landed.
+Scores as bench/quality.py does: recall and MRR over distinct files at 10, relevant files limited
+to those indexed. Confirm final figures with bench/quality.py (the real CLI through the runner).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import quality  # noqa: E402
+from _common import persistent_xdg  # noqa: E402
+
+
+class CachedEmbedder:
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+        self.cache: dict[str, Sequence[float]] = {}
+
+    def embed_query(self, text: str) -> Sequence[float]:
+        if text not in self.cache:
+            self.cache[text] = self.engine.embed_query(text)
+        return self.cache[text]
+
+
+def load_queries(name: str, split: str, indexed: set[str]) -> list[dict[str, Any]]:
+    """The split's PR-title and hand-written queries; `--split sanity`: the doc-sanity sets."""
+    import json
+
+    out = []
+    for f in sorted(quality.EVAL.glob(f"{name}-*.json")):
+        doc = json.loads(f.read_text())
+        sanity = doc.get("kind") == quality.SANITY
+        for q in doc["queries"]:
+            s = "sanity" if sanity else quality.split_of(q["id"], name)
+            rel = {r for r in q["relevant"] if r in indexed}
+            if rel and (s == split or (split == "all" and not sanity)):
+                out.append({**q, "set": f.stem, "split": s, "relevant": rel})
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("target", choices=sorted(quality.TARGETS))
+    ap.add_argument("--split", default="tune", choices=("tune", "test", "all", "sanity"))
+    ap.add_argument("--set", action="append", default=[], help="NAME=VALUE: a signals.Weights constant")
+    ap.add_argument("--off", action="append", default=[], help="a signal to switch off")
+    ap.add_argument("--misses", action="store_true")
+    ap.add_argument("--mode", default="hybrid")
+    ap.add_argument("--cost", action="store_true", help="time each signal on the real candidate lists")
+    ap.add_argument(
+        "--explain", default=None, help="print the top 5 with --explain for queries containing this"
+    )
+    args = ap.parse_args()
+    if args.target in quality.HELD_OUT and args.split not in ("test", "sanity"):
+        raise SystemExit(f"{args.target} is held out: use --split test")
+
+    with persistent_xdg(args.target):
+        from monodex.indexer.points import filters
+        from monodex.indexer.read import search as searching
+        from monodex.indexer.read import signals
+        from monodex.indexer.session import Session
+
+        from monodex import config, paths
+
+        weights = signals.Weights()
+        for item in args.set:
+            key, value = item.split("=", 1)
+            weights = dataclasses.replace(weights, **{key: float(value)})
+        weights = signals.switched_off(weights, args.off)
+        p = paths.resolve()
+        with Session(config.load(p), p) as s:
+            indexed = {
+                str(r.payload["relative_path"])
+                for r in s.store.scroll(filters.label_chunks(f"{args.target}:main", *()))
+                if r.payload.get("chunk_ordinal") == 1
+            }
+            qs = load_queries(args.target, args.split, indexed)
+            emb = CachedEmbedder(s.engine)
+            for q in qs:
+                emb.embed_query(q["query"])
+            ranking = searching.Ranking(mode=args.mode, signals=weights, explain=args.explain is not None)
+            rows, times = [], []
+            for q in qs:
+                t0 = time.perf_counter()
+                found = searching.search(
+                    s.store,
+                    emb,
+                    catalog=args.target,
+                    label="main",
+                    text=q["query"],
+                    limit=10,
+                    ranking=ranking,
+                )
+                times.append(time.perf_counter() - t0)
+                ranked = [r["relative_path"] for r in found["results"]]
+                m = quality.metrics(ranked, q["relevant"])
+                rows.append(m)
+                if args.explain is not None and args.explain.lower() in q["query"].lower():
+                    print(f"- {q['query']!r} relevant {sorted(q['relevant'])}")
+                    for r in found["results"][:5]:
+                        e = r["explain"]
+                        moved = "; ".join(
+                            f"{x['signal']} {x['change']:+.3f} ({x['why']})" for x in e["signals"]
+                        )
+                        print(f"    {r['score']:.3f} {r['relative_path']} fused #{e['fused_rank']} {moved}")
+                if args.misses and m["MRR@10"] < 1:
+                    where = {r: (ranked.index(r) + 1 if r in ranked else None) for r in sorted(q["relevant"])}
+                    print(f"- [{q['set']}] {q['query']!r}  MRR {m['MRR@10']:.2f}  relevant at {where}")
+                    for i, path in enumerate(ranked[:5], start=1):
+                        print(f"    {i}. {path}")
+            if args.cost:
+                cost(s.store, emb, args.target, qs, weights)
+    print(f"{args.target} {args.split}: weights {weights}")
+    for set_name in sorted({q["set"] for q in qs}):
+        picked = [r for r, q in zip(rows, qs, strict=True) if q["set"] == set_name]
+        m = quality.mean(picked)
+        print(f"  {set_name} ({len(picked)}): R@10 {m['R@10']:.3f} MRR@10 {m['MRR@10']:.3f}")
+    m = quality.mean(rows)
+    print(
+        f"  all ({len(rows)}): R@1 {m['R@1']:.3f} R@5 {m['R@5']:.3f} R@10 {m['R@10']:.3f} "
+        f"MRR@10 {m['MRR@10']:.3f} nDCG@10 {m['nDCG@10']:.3f}"
+    )
+    print(
+        f"  search without query embedding p50 {statistics.median(times) * 1e3:.1f} ms (not a figure, shared cores)"
+    )
+
+
+def cost(store: Any, emb: CachedEmbedder, target: str, qs: list[dict[str, Any]], w: Any) -> None:
+    """Each signal's own time on each query's real candidates (fresh copies, 5 runs, the best):
+    what the re-ranking stage adds to a search. Not a figure on shared cores."""
+    import copy
+
+    from monodex.indexer.points import filters, lexical
+    from monodex.indexer.read import ranking, signals
+    from monodex.indexer.read.search import _candidates
+    from monodex.indexer.store.base import RRF_K
+
+    steps = {
+        "store: dense + lexical lists (now)": None,
+        "store: Qdrant's fused query (before)": None,
+        "fuse": None,
+        "docs": lambda c, t: signals.apply_docs(c, w),
+        "package": lambda c, t: signals.apply_package(c, t, w),
+        "definition": lambda c, t: signals.apply_definition(c, t, w),
+        "file": lambda c, t: signals.apply_file_evidence(c, w),
+        "rank (roles, translations, files)": lambda c, t: ranking.rank(
+            c, limit=10, per_file=1, include_tests=False
+        ),
+    }
+    spent: dict[str, list[float]] = {k: [] for k in steps}
+    flt = filters.label_chunks(f"{target}:main")
+    n = _candidates(10, 1)
+    sizes = []
+    for q in qs:
+        qd, qs_ = emb.embed_query(q["query"]), lexical.query_vector(q["query"])
+        two = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            dense, sparse = store.search(qd, flt, limit=n), store.search_sparse(qs_, flt, limit=n)
+            two.append(time.perf_counter() - t0)
+        spent["store: dense + lexical lists (now)"].append(min(two))
+        spent["store: Qdrant's fused query (before)"].append(
+            min(
+                _timed(lambda qd=qd, qs_=qs_: store.query_hybrid(qd, qs_, flt, limit=n, prefetch_limit=n))
+                for _ in range(5)
+            )
+        )
+        spent["fuse"].append(
+            min(
+                _timed(lambda d=dense, sp=sparse: signals.fuse(d, sp, k=RRF_K, weights=(1.0, 1.0)))
+                for _ in range(5)
+            )
+        )
+        cands = signals.fuse(dense, sparse, k=RRF_K, weights=(1.0, 1.0))
+        sizes.append(len(cands))
+        for name, fn in steps.items():
+            if fn is None:
+                continue
+            runs = []
+            for _ in range(5):
+                mine = copy.deepcopy(cands)
+                runs.append(_timed(lambda fn=fn, mine=mine, text=q["query"]: fn(mine, text)))
+            spent[name].append(min(runs))
+            fn(cands, q["query"])  # the next step sees what this one did
+    print(
+        f"  per-step time on {statistics.fmean(sizes):.0f} candidates a query (not a figure, shared cores):"
+    )
+    for name, times in spent.items():
+        print(f"    {name}: p50 {statistics.median(times) * 1e3:.3f} ms, max {max(times) * 1e3:.3f} ms")
+
+
+def _timed(fn: Any) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,242 @@
+"""Ranking signals a monorepo index already holds, applied after the dense and lexical lists are
+fused (issue 14): what kind of document a hit is, whether the query names its package, whether it
+defines a name the query asks about, and how much of its file matches.
+
+Each signal is a pure function of the candidates and the query; each records what it changed and
+why, so `--explain` can show it. The constants are global and few, set by hand on the `tune` half
+of bench/eval/ (bench/rank_eval.py) and kept only if the `test` half agreed (docs/benchmarks.md).
+No query text or commit message is stored anywhere: everything here is computed per query.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from monodex.indexer.store.base import Scored
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Multipliers apply to the fused score (a hit's RRF score, 0-0.4 with k 5 and two lists);
+    `file_evidence` scales the other matching chunks of a hit's file added to its score."""
+
+    # Set by hand on the tune half of bench/eval/ (sparo and rushstack, bench/rank_eval.py),
+    # round values on a plateau; docs/benchmarks.md has what each did on tune and on test.
+    docs: float = 0.5  # a prose page (Markdown, text) that is not code: x this
+    definition: float = 1.5  # the chunk or file that defines an identifier the query names: x this
+    package: float = 1.3  # a file of a package or project the query names: x this
+    file_evidence: float = 0.2  # + this x the sum of the file's next best chunk scores
+    file_chunks: float = 2  # how many more chunks of a file count as its evidence
+
+
+OFF = {
+    "docs": {"docs": 1.0},
+    "definition": {"definition": 1.0},
+    "package": {"package": 1.0},
+    "file": {"file_evidence": 0.0},
+}
+
+
+def switched_off(w: Weights, names: Iterable[str]) -> Weights:
+    for name in names:
+        w = dataclasses.replace(w, **OFF[name])
+    return w
+
+
+@dataclass
+class Candidate:
+    """One fused hit on its way to rank(): `score` starts as the fused score and each signal
+    that moves it appends (signal, change, why) to `moved`."""
+
+    hit: Scored
+    fused: float
+    dense_rank: int | None
+    lexical_rank: int | None
+    score: float = 0.0
+    moved: list[dict[str, Any]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.score = self.fused
+
+    @property
+    def path(self) -> str:
+        return str(self.hit.payload.get("relative_path", ""))
+
+    def scale(self, signal: str, factor: float, why: str) -> None:
+        if factor == 1.0:
+            return
+        new = self.score * factor
+        self.moved.append({"signal": signal, "change": round(new - self.score, 6), "why": why})
+        self.score = new
+
+    def add(self, signal: str, amount: float, why: str) -> None:
+        if amount == 0:
+            return
+        self.moved.append({"signal": signal, "change": round(amount, 6), "why": why})
+        self.score += amount
+
+
+def fuse(
+    dense: Sequence[Scored], lexical: Sequence[Scored], *, k: int, weights: tuple[float, float]
+) -> list[Candidate]:
+    """Reciprocal rank fusion as Qdrant computes it (weight / (k + 0-based rank), summed over the
+    lists), done here so each candidate keeps its rank in each list."""
+    by_id: dict[str, Candidate] = {}
+    for which, hits, weight in (("dense", dense, weights[0]), ("lexical", lexical, weights[1])):
+        for i, h in enumerate(hits):
+            c = by_id.get(h.id)
+            if c is None:
+                c = by_id[h.id] = Candidate(h, 0.0, None, None)
+            c.fused += weight / (k + i)
+            if which == "dense":
+                c.dense_rank = i + 1
+            else:
+                c.lexical_rank = i + 1
+    for c in by_id.values():
+        c.score = c.fused
+    return list(by_id.values())
+
+
+# --- document kind ---------------------------------------------------------------------------
+
+_PROSE_LANGS = frozenset({"markdown", "txt", "text", "rst", "adoc"})
+
+
+def is_prose(path: str, lang: str | None) -> bool:
+    """A page written for people to read (README, guides, UPGRADING): it describes code in the
+    words of a question, so it matches "where is X done" questions it cannot answer."""
+    if lang is not None:
+        return lang in _PROSE_LANGS
+    return path.lower().endswith((".md", ".mdx", ".txt", ".rst"))
+
+
+def apply_docs(cands: list[Candidate], w: Weights) -> None:
+    for c in cands:
+        if is_prose(c.path, c.hit.payload.get("lang")):
+            c.scale("docs", w.docs, "a prose page, not code")
+
+
+# --- package or project named in the query ---------------------------------------------------
+
+_QUERY_WORD = re.compile(r"[@A-Za-z0-9][@A-Za-z0-9_./-]*[A-Za-z0-9]|[A-Za-z0-9]")
+
+
+def query_words(text: str) -> set[str]:
+    """The query's words as written, lowercased, with compounds (`rush-lib`, `@rushstack/heft`)
+    whole, trailing punctuation (`heft:`) left out."""
+    return {m.group().lower() for m in _QUERY_WORD.finditer(text)}
+
+
+def package_names(package: str, path: str) -> set[str]:
+    """What a query may call a file's package: its name, the name without its scope, and the
+    folder of the project (the first folder of the path under which the package sits is not
+    known here, so the folder before `src/` or the path's second folder)."""
+    names = {package.lower(), package.rsplit("/", 1)[-1].lower()} if package else set()
+    parts = path.split("/")
+    if "src" in parts[1:]:
+        names.add(parts[parts.index("src") - 1].lower())
+    return {n for n in names if n}
+
+
+def apply_package(cands: list[Candidate], text: str, w: Weights) -> None:
+    if w.package == 1.0:
+        return
+    words = query_words(text)
+    names: dict[str, set[str]] = {}  # package -> what a query may call it
+    for c in cands:
+        pkg = str(c.hit.payload.get("package_name") or "")
+        names.setdefault(pkg, set()).update(package_names(pkg, c.path))
+    # A word that is also part of another package's name is no choice of package: "sparo" in
+    # the sparo repository names `sparo` and is half of `sparo-lib`; "rush-lib" names one.
+    parts: dict[str, set[str]] = {
+        pkg: {p for n in ns for p in re.split(r"[-/@.]", n) if p} for pkg, ns in names.items()
+    }
+    named: dict[str, set[str]] = {}
+    for pkg, ns in names.items():
+        said = {n for n in ns & words if not any(n in parts[o] for o in names if o != pkg)}
+        if said:
+            named[pkg] = said
+    for c in cands:
+        hit_names = named.get(str(c.hit.payload.get("package_name") or ""))
+        if hit_names:
+            c.scale("package", w.package, f"the query names its package ({', '.join(sorted(hit_names))})")
+
+
+# --- identifiers named in the query ----------------------------------------------------------
+
+_IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*")
+_CODEISH = re.compile(r"[a-z][A-Z]|[A-Z][a-z]+[A-Z]|_|^I[A-Z][a-z]|^[A-Z][a-z]+[A-Z]")
+DECLARATIONS = frozenset({"class", "interface", "function", "enum", "type", "variable", "method", "field"})
+
+
+def identifiers(text: str) -> set[str]:
+    """Names in the query that look like code: camelCase, PascalCase compounds, snake_case,
+    `I`-prefixed interfaces, dotted members (`Git.normalizeGitUrl` gives both parts)."""
+    out: set[str] = set()
+    for m in _IDENT.finditer(text):
+        for part in m.group().split("."):
+            if len(part) > 2 and _CODEISH.search(part):
+                out.add(part)
+    return out
+
+
+def defines(payload: dict[str, Any], names: set[str]) -> str | None:
+    """The name of `names` this chunk declares (its symbol is the name or a member of it), or
+    whose file is named after it (`ScopedLogger.ts`), else None."""
+    symbol = str(payload.get("symbol_name") or "")
+    if symbol and payload.get("chunk_type") in DECLARATIONS:
+        for part in symbol.split("."):
+            if part in names:
+                return part
+    # the file name less its extension: `ScopedLogger.test.ts` tests ScopedLogger, not defines it
+    stem = str(payload.get("relative_path", "")).rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    return stem if stem in names else None
+
+
+def apply_definition(cands: list[Candidate], text: str, w: Weights) -> None:
+    names = identifiers(text)
+    if not names:
+        return
+    for c in cands:
+        name = defines(c.hit.payload, names)
+        if name is not None:
+            c.scale("definition", w.definition, f"defines {name}, which the query names")
+
+
+# --- file-level evidence ---------------------------------------------------------------------
+
+
+def apply_file_evidence(cands: list[Candidate], w: Weights) -> None:
+    """A file whose several chunks match is likelier the answer than one chunk of a file that
+    matched one rare word: each hit gains `file_evidence` x the scores of its file's next best
+    `file_chunks` chunks among the candidates (scores after the signals above)."""
+    if w.file_evidence == 0:
+        return
+    by_file: dict[Any, list[Candidate]] = defaultdict(list)
+    for c in cands:
+        by_file[c.hit.payload.get("file_id")].append(c)
+    bonus: dict[int, tuple[float, int]] = {}
+    for group in by_file.values():
+        if len(group) < 2:
+            continue
+        group.sort(key=lambda c: -c.score)
+        for c in group:
+            others = [o.score for o in group if o is not c][: int(w.file_chunks)]
+            bonus[id(c)] = (w.file_evidence * sum(others), len(others))
+    for c in cands:
+        if id(c) in bonus:
+            amount, n = bonus[id(c)]
+            c.add("file", amount, f"{n} more chunk(s) of this file match")
+
+
+def apply(cands: list[Candidate], text: str, w: Weights) -> list[Candidate]:
+    apply_docs(cands, w)
+    apply_package(cands, text, w)
+    apply_definition(cands, text, w)
+    apply_file_evidence(cands, w)
+    return cands

@@ -1,0 +1,139 @@
+"""Ranking signals (issue 14) on hand-made hits: each moves what it should, says why, and never
+drops a hit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from monodex.indexer.read import ranking, signals
+from monodex.indexer.read.signals import Candidate, Weights
+from monodex.indexer.store.base import Scored
+
+NEUTRAL = Weights(docs=1.0, definition=1.0, package=1.0, file_evidence=0.0)
+
+
+def _cand(path: str, score: float, ordinal: int = 1, **payload: Any) -> Candidate:
+    lang = "markdown" if path.endswith(".md") else "typescript"
+    body = {"relative_path": path, "chunk_ordinal": ordinal, "file_id": path, "lang": lang, **payload}
+    return Candidate(Scored(id=f"{path}:{ordinal}", score=score, payload=body), score, None, None)
+
+
+def _order(cands: list[Candidate]) -> list[str]:
+    return [k.candidate.path for k in ranking.rank(cands, limit=10, per_file=1, include_tests=False)]
+
+
+def test_fuse_is_qdrants_rrf_and_keeps_each_lists_rank() -> None:
+    a, b, c = (Scored(x, 0.0, {"relative_path": x}) for x in "abc")
+    cands = {c.hit.id: c for c in signals.fuse([a, b], [b, c], k=5, weights=(1.0, 1.0))}
+    assert cands["b"].fused == 1 / 6 + 1 / 5  # second in dense, first in lexical
+    assert (cands["b"].dense_rank, cands["b"].lexical_rank) == (2, 1)
+    assert (cands["a"].dense_rank, cands["a"].lexical_rank) == (1, None)
+    assert cands["c"].score == cands["c"].fused == 1 / 6
+
+
+def test_docs_move_below_code_of_similar_score_but_stay_when_nothing_else_answers() -> None:
+    w = Weights(docs=0.5)
+    cands = [_cand("docs/guide/profiles.md", 0.30), _cand("src/ProfileService.ts", 0.20)]
+    assert _order(signals.apply(cands, "where is the profile applied", w)) == [
+        "src/ProfileService.ts",
+        "docs/guide/profiles.md",
+    ]
+    assert cands[0].moved == [{"signal": "docs", "change": -0.15, "why": "a prose page, not code"}]
+    alone = [_cand("docs/guide/profiles.md", 0.30)]
+    assert _order(signals.apply(alone, "profile", w)) == ["docs/guide/profiles.md"]
+
+
+def test_a_query_naming_a_package_lifts_that_packages_files() -> None:
+    w = Weights(package=1.5)
+    cands = [
+        _cand("libraries/terminal/src/Colorize.ts", 0.30, package_name="@rushstack/terminal"),
+        _cand("libraries/rush-lib/src/logic/Colors.ts", 0.25, package_name="@microsoft/rush-lib"),
+    ]
+    signals.apply(cands, "[rush-lib] fix colors in the summary", w)
+    assert _order(cands)[0] == "libraries/rush-lib/src/logic/Colors.ts"
+    assert cands[1].moved[0]["signal"] == "package" and "rush-lib" in cands[1].moved[0]["why"]
+    assert cands[0].moved == []
+
+
+def test_a_name_that_is_also_part_of_another_packages_name_singles_out_nothing() -> None:
+    cands = [
+        _cand("apps/sparo/src/start.ts", 0.20, package_name="sparo"),
+        _cand("apps/sparo-lib/src/cli/commands/checkout.ts", 0.30, package_name="sparo-lib"),
+    ]
+    signals.apply(cands, "sparo checkout keeps the profile", Weights(package=1.5))
+    assert _order(cands)[0] == "apps/sparo-lib/src/cli/commands/checkout.ts"
+
+
+def test_the_definition_of_a_named_identifier_outranks_its_mentions() -> None:
+    w = Weights(definition=1.5)
+    cands = [
+        _cand("src/logging/Logger.ts", 0.30, symbol_name="Logger.child", chunk_type="method"),
+        _cand("src/logging/ScopedLogger.ts", 0.22, ordinal=2, symbol_name="ScopedLogger", chunk_type="class"),
+        _cand("src/Terminal.ts", 0.21, symbol_name="Terminal", chunk_type="class"),
+    ]
+    signals.apply(cands, "Fix ScopedLogger dropping warnings", w)
+    assert _order(cands) == ["src/logging/ScopedLogger.ts", "src/logging/Logger.ts", "src/Terminal.ts"]
+    assert cands[1].moved[0]["why"] == "defines ScopedLogger, which the query names"
+
+
+def test_identifiers_are_code_shaped_words_only() -> None:
+    # `Git` is too short to tell from a word; `Windows` and `Fix` are words
+    names = signals.identifiers("Fix ITerminal and Git.normalizeGitUrl in rush_lib for Windows")
+    assert names == {"ITerminal", "normalizeGitUrl", "rush_lib"}
+    assert signals.identifiers("Add support for catalogs") == set()
+
+
+def test_several_matching_chunks_of_a_file_beat_one_chunk_of_another() -> None:
+    w = Weights(file_evidence=0.5, file_chunks=2)
+    cands = [
+        _cand("src/rare.ts", 0.30),
+        _cand("src/answer.ts", 0.25, ordinal=1),
+        _cand("src/answer.ts", 0.15, ordinal=2),
+        _cand("src/answer.ts", 0.10, ordinal=3),
+    ]
+    signals.apply(cands, "what builds the answer", w)
+    assert _order(cands) == ["src/answer.ts", "src/rare.ts"]
+    best = cands[1]
+    assert best.score == 0.25 + 0.5 * (0.15 + 0.10)
+    assert best.moved == [{"signal": "file", "change": 0.125, "why": "2 more chunk(s) of this file match"}]
+
+
+def test_neutral_weights_change_nothing() -> None:
+    cands = [
+        _cand("README.md", 0.3),
+        _cand("src/ScopedLogger.ts", 0.2, symbol_name="ScopedLogger", chunk_type="class"),
+    ]
+    signals.apply(cands, "ScopedLogger", NEUTRAL)
+    assert [(c.score, c.moved) for c in cands] == [(0.3, []), (0.2, [])]
+
+
+def test_translated_copies_fold_into_the_best_with_the_others_listed() -> None:
+    site = "apps/website"
+    zh = f"{site}/i18n/zh-cn/docusaurus-plugin-content-docs/current/pages/commands/sparo_checkout.md"
+    cands = [
+        _cand(zh, 0.30),
+        _cand("apps/sparo-lib/src/cli/commands/checkout.ts", 0.25),
+        _cand(f"{site}/docs/pages/commands/sparo_checkout.md", 0.20),
+        _cand(f"{site}/docs/pages/commands/sparo_clone.md", 0.10),
+    ]
+    kept = ranking.rank(cands, limit=10, per_file=1, include_tests=False)
+    assert [(k.candidate.path, k.also) for k in kept] == [
+        (zh, [f"{site}/docs/pages/commands/sparo_checkout.md"]),
+        ("apps/sparo-lib/src/cli/commands/checkout.ts", []),
+        (f"{site}/docs/pages/commands/sparo_clone.md", []),
+    ]
+
+
+def test_translation_paths() -> None:
+    assert ranking.translation_tail("i18n/fr/guide/intro.md") == "guide/intro.md"
+    assert ranking.translation_tail("src/locales/de/messages.json") == "messages.json"
+    assert ranking.translation_tail("docs/zh-cn/intro.md") == "intro.md"
+    assert ranking.translation_tail("libraries/rush-lib/src/logic/i18n.ts") is None
+    assert ranking.translation_tail("docs/pages/intro.md") is None
+    assert ranking.same_page("i18n/ja/docs/intro.md", "i18n/ko/docs/intro.md")
+    assert not ranking.same_page("docs/a/intro.md", "docs/b/intro.md")
+
+
+def test_expected_output_is_secondary() -> None:
+    assert ranking.role_of("libraries/x/src/__expected__/out.txt") == "test-output"
+    assert ranking.role_of("tools/gen/expected-output/api.ts") == "test-output"
