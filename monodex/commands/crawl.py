@@ -61,9 +61,9 @@ def _render(r: dict[str, Any], *, files: bool = False) -> str:
     )
     pending = r.get("chunks_pending", 0)
     if pending:
-        return (
-            text
-            + f"; {pending} chunks wait for their dense vector (lexical until then): see 'monodex status'"
+        return text + (
+            f"; {pending} chunks wait for their dense vector (found by their words until then): "
+            "the runner adds them, or run the same crawl with --wait-dense"
         )
     return text + f", fully hybrid after {r['seconds']:.1f}s"
 
