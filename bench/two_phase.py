@@ -34,7 +34,8 @@ c. A branch move of `--move-files` files (default 1,000): on the label crawled i
    with git plumbing into the temp clone. With `monodex runner` up, `monodex crawl --commit <new>`
    is handed to it and returns when the label is searchable (phase one: label complete at the new
    commit, checked); the runner's fill job adds the vectors, polled through `monodex labels`
-   until none is pending: time until searchable, and until fully hybrid.
+   until none is pending: time until searchable, and until fully hybrid. The runner is warm (a
+   search before the move loads its model), as one that has been up for a while is.
 
 Timings are only figures when the machine runs nothing else; the quality figures are
 deterministic. The table is printed with lines to paste into docs/benchmarks.md.
@@ -443,7 +444,7 @@ def report(
                 f"branch move, {move['files']} files ({move['mode']}, runner)",
                 "until searchable / fully hybrid",
                 f"{move['searchable_s']:.1f} s / {move['hybrid_s']:.1f} s",
-                f"{move['pending']} chunks to embed, {move['reused']} reused",
+                f"{move['pending']} chunks waiting for a vector after phase one, {move['reused']} reused one",
             ]
         ]
     if rows:
