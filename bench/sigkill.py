@@ -1,6 +1,7 @@
-"""Crash safety (issue 12): SIGKILL the runner at random points of full crawls and incremental
-refreshes, restart it, and check that every label converges, `monodex verify` finds no drift and
-no queued request is lost.
+"""Crash safety (issues 12, 16): SIGKILL the runner at random points of full crawls and
+incremental refreshes, in either phase (one: chunks stored with their words, the label moved;
+two: the fill job adding dense vectors), restart it, and check that every label converges,
+`monodex verify` finds no drift and no queued request is lost.
 
 Setup, in a throwaway installation (the four XDG variables under a temp dir): a clone of
 tiktok/sparo (or, with --synthetic, a generated TypeScript repository, so it runs without the
@@ -14,10 +15,16 @@ Each trial, the kinds alternating:
   incremental  one commit changing 30-100 files (each file gets new text to embed).
 Right after the trigger, a commit in the side repository queues a second request behind the
 refresh. The runner is SIGKILLed at a point drawn uniformly within the kind's duration (measured
-first, without a kill), then restarted; the trial waits (bounded) until the spool is empty and
-both labels are complete at their branch heads, then runs `monodex verify --json` (through the
+first, without a kill, from the trigger until both labels are fully hybrid), then restarted; the
+trial waits (bounded) until the spool is empty and both labels are complete at their branch heads
+with no chunk waiting for its dense vector, then runs `monodex verify --json` (through the
 runner's socket). A request is lost when it was queued (spool new/ or claimed/) at the kill and
 its label did not end at that commit or a descendant of it.
+
+Where a kill landed is what `monodex labels` (the runner's socket, polled every 0.2 s by a thread
+while the trial waits to kill) said last before it: phase one while a label is not complete at
+its branch head (its refresh queued or running), phase two while both are but chunks wait for
+their vector, "after" once both are fully hybrid (the calibrated duration can overshoot).
 
 Usage: .venv/bin/python bench/sigkill.py [--trials 24] [--seed S] [--synthetic]
 The seed is printed; pass it back to repeat the same kill points.
@@ -33,6 +40,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -187,20 +195,65 @@ def labels_via_socket() -> dict[str, dict[str, Any]] | None:
     return {f"{r['catalog']}:{r['label']}": r for r in answer["labels"]}
 
 
+PHASES = ("one", "two", "after")
+
+
+def phase_of(rows: dict[str, dict[str, Any]], heads: dict[str, str]) -> str:
+    """Where the refreshes towards `heads` are: "one" while a label is not complete at its head,
+    "two" while every label is but some chunk waits for its dense vector, else "after"."""
+    if not all(
+        k in rows and rows[k]["crawl_complete"] and rows[k]["commit_oid"] == c for k, c in heads.items()
+    ):
+        return "one"
+    return "two" if any(rows[k]["dense_pending"] for k in heads) else "after"
+
+
 def wait_converged(heads: dict[str, str], timeout: float, *, since: float | None = None) -> float | None:
     """Seconds (from `since`, a monotonic time) until the spool is empty and each label is
-    complete at its expected commit; None when that did not happen within `timeout`."""
+    complete at its expected commit with every dense vector in place (phase two done); None
+    when that did not happen within `timeout`."""
     t0 = time.monotonic() if since is None else since
     while time.monotonic() - t0 < timeout:
         if not spool_entries():
             rows = labels_via_socket()
-            if rows is not None and all(
-                k in rows and rows[k]["crawl_complete"] and rows[k]["commit_oid"] == c
-                for k, c in heads.items()
-            ):
+            if rows is not None and phase_of(rows, heads) == "after":
                 return time.monotonic() - t0
         time.sleep(0.1)
     return None
+
+
+class Watcher:
+    """A thread asking the runner for its labels every `every` seconds: the last answer before a
+    kill says which phase the kill landed in (a read op: the fill job does not yield to it)."""
+
+    def __init__(self, heads: dict[str, str], every: float = 0.2) -> None:
+        self.heads = heads
+        self.every = every
+        self.last: tuple[float, str] | None = None  # (monotonic time of the answer, phase)
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> Watcher:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.stop.set()
+        self.thread.join(timeout=60)
+
+    def _run(self) -> None:
+        while not self.stop.is_set():
+            rows = labels_via_socket()  # None once the runner is killed mid-call
+            if rows is not None and not self.stop.is_set():
+                self.last = (time.monotonic(), phase_of(rows, self.heads))
+            self.stop.wait(self.every)
+
+    def phase_at(self, killed: float) -> tuple[str, float | None]:
+        """The phase last seen before the kill and how long before it; "one" when none was seen
+        (a kill right after the trigger, before the runner answered)."""
+        if self.last is None or self.last[0] > killed:
+            return "one", None
+        return self.last[1], round(killed - self.last[0], 2)
 
 
 def verify() -> tuple[bool, dict[str, int]]:
@@ -285,8 +338,11 @@ class Bench:
         self.trigger(kind, rng)
         heads = self.heads()
         delay = rng.uniform(0, self.durations[kind])
-        time.sleep(delay)
-        self.runner.kill()
+        with Watcher(heads) as watcher:
+            time.sleep(delay)
+            killed = time.monotonic()
+            self.runner.kill()
+        phase, seen_before = watcher.phase_at(killed)
         queued = spool_entries()
         restarted = time.monotonic()
         self.runner.start()
@@ -297,6 +353,8 @@ class Bench:
         return {
             "kind": kind,
             "kill_after_s": round(delay, 2),
+            "phase": phase,
+            "phase_seen_s_before_kill": seen_before,
             "mid_refresh": any(q["where"] == "claimed" for q in queued),
             "queued_at_kill": len(queued),
             "converged": seconds is not None,
@@ -378,6 +436,7 @@ def summary(results: list[dict[str, Any]]) -> str:
                 kind,
                 len(rs),
                 sum(r["mid_refresh"] for r in rs),
+                *(sum(r["phase"] == ph for r in rs) for ph in PHASES),
                 sum(r["converged"] for r in rs),
                 sum(r["verify_clean"] for r in rs),
                 sum(r["queued_at_kill"] for r in rs),
@@ -390,6 +449,9 @@ def summary(results: list[dict[str, Any]]) -> str:
         "kind",
         "trials",
         "killed mid-refresh",
+        "in phase one",
+        "in phase two",
+        "after both",
         "converged",
         "verify clean",
         "requests queued at kill",
