@@ -82,10 +82,16 @@ class Candidate:
 
 
 def fuse(
-    dense: Sequence[Scored], lexical: Sequence[Scored], *, k: int, weights: tuple[float, float]
+    dense: Sequence[Scored],
+    lexical: Sequence[Scored],
+    *,
+    k: int,
+    weights: tuple[float, float],
+    unranked_dense: str | None = None,
 ) -> list[Candidate]:
     """Reciprocal rank fusion as Qdrant computes it (weight / (k + 0-based rank), summed over the
-    lists), done here so each candidate keeps its rank in each list."""
+    lists), done here so each candidate keeps its rank in each list. A lexical hit whose payload
+    has `unranked_dense` true (no dense vector yet) gets its lexical rank for the dense list too."""
     by_id: dict[str, Candidate] = {}
     for which, hits, weight in (("dense", dense, weights[0]), ("lexical", lexical, weights[1])):
         for i, h in enumerate(hits):
@@ -93,6 +99,8 @@ def fuse(
             if c is None:
                 c = by_id[h.id] = Candidate(h, 0.0, None, None)
             c.fused += weight / (k + i)
+            if which == "lexical" and unranked_dense and h.payload.get(unranked_dense) is True:
+                c.fused += weights[0] / (k + i)
             if which == "dense":
                 c.dense_rank = i + 1
             else:
