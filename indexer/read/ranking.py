@@ -19,7 +19,10 @@ from monodex.indexer.read.signals import Candidate
 from monodex.indexer.store.base import Scored
 
 SOURCE = "source"
-# Places a secondary hit moves down: below a page of source results of similar rank.
+# Places a secondary hit moves down: below a page of source results of similar rank. Places are
+# result places (distinct files), not chunks: counted in chunks, a source file with many matching
+# chunks above a test absorbed the demotion and the test kept its slot (issue 14, tune and test
+# halves of bench/eval/ both gained: docs/benchmarks.md).
 DEMOTION = 10
 
 _ROLES = (
@@ -94,20 +97,24 @@ class Kept:
 
 def rank(hits: Sequence[Scored | Candidate], *, limit: int, per_file: int, include_tests: bool) -> list[Kept]:
     """The hits kept, best first: by score (after the signals), secondary roles moved down
-    DEMOTION places, at most per_file hits a file, translated copies folded."""
+    DEMOTION files, at most per_file hits a file, translated copies folded."""
     cands = [h if isinstance(h, Candidate) else Candidate(h, h.score, None, None) for h in hits]
     keyed = []
     # The engine returns tied scores (frequent after RRF fusion) in no fixed order: the same search
     # must list them the same way every time.
     ordered = sorted(cands, key=lambda c: (-c.score, c.path, _ordinal(c.hit)))
+    files: set[Any] = set()
     for position, c in enumerate(ordered, start=1):
+        files.add(c.hit.payload.get("file_id"))
+        place = len(files)  # files met so far: rises with position, so sources keep their order
         role = role_of(c.path, c.hit.payload.get("chunk_kind"))
-        penalty = 0 if include_tests or role == SOURCE else DEMOTION
-        keyed.append((position + penalty, position, c, role))
-    keyed.sort(key=lambda k: (k[0], k[1]))
+        demoted = not include_tests and role != SOURCE
+        # a demoted hit goes after the hits of the DEMOTION-th file below it, not among them
+        keyed.append((place + (DEMOTION if demoted else 0), demoted, position, c, role))
+    keyed.sort(key=lambda k: (k[0], k[1], k[2]))
     kept: list[Kept] = []
     per: dict[Any, int] = {}
-    for _, position, c, role in keyed:
+    for _, _, position, c, role in keyed:
         fid = c.hit.payload.get("file_id")
         if per.get(fid, 0) >= per_file:
             continue

@@ -50,3 +50,18 @@ def test_vectors() -> None:
     assert lexical.query_vector("where is the") == lexical.query_vector("where is the")
     assert len(lexical.query_vector("where is the").indices) == 3  # only question words: keep them
     assert lexical.document_vector("!!! ...").indices == ()
+
+
+def test_the_verb_that_opens_a_change_request_is_not_matched() -> None:
+    """"Fix ...", "Add ...", "fix(scope): ..." say a change is asked for, not what it touches: the
+    words match thousands of chunks (`addProject`, `// fix:` comments) and push the answer down.
+    Only the opening word goes: "rush add" names a command and keeps "add"."""
+    q = lexical.query_vector
+    assert q("Fix retry backoff") == q("retry backoff")
+    assert q("Add warm engine component factory") == q("warm engine component factory")
+    assert q("fix(rush-lib): retry backoff") == q("rush-lib: retry backoff")
+    assert q("feat: Add retry backoff") == q("retry backoff")
+    assert q("[rush] Support retry backoff") == q("[rush] retry backoff")
+    assert q("heft: add retry backoff") == q("heft: retry backoff")  # heft is a package, not a type
+    assert q("Fix an issue with rush add") == q("issue rush add")
+    assert len(q("fix").indices) == 1  # nothing else to match: the word stays

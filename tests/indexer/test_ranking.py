@@ -29,3 +29,29 @@ def test_equal_scores_come_back_by_path_then_chunk_whatever_order_the_engine_gav
             ("src/c.ts", 1),
         ]
         assert [k.position for k in kept] == [1, 2, 3, 4]
+
+
+def test_a_test_file_moves_down_ten_files_however_many_chunks_the_files_above_it_have() -> None:
+    """Demotion counts result places (distinct files), not chunks: a source file with many
+    matching chunks above a test used to absorb the ten places, and the test kept slot 2."""
+    hits = [_hit("src/a.ts", 1, 1.0), _hit("src/a.test.ts", 1, 0.95)]
+    hits += [_hit("src/a.ts", i, 0.9 - i / 100) for i in range(2, 14)]  # a.ts: 12 more chunks
+    others = [f"src/other{i:02}.ts" for i in range(11)]
+    hits += [_hit(p, 1, 0.5 - i / 100) for i, p in enumerate(others)]
+    kept = ranking.rank(hits, limit=20, per_file=1, include_tests=False)
+    paths = [k.hit.payload["relative_path"] for k in kept]
+    assert paths == ["src/a.ts", *others[:10], "src/a.test.ts", others[10]]
+    assert kept[11].role == "test" and kept[11].position == 2  # its place before the demotion
+
+
+def test_demotion_in_files_keeps_the_source_order_with_several_hits_a_file() -> None:
+    """With per_file above one, the source chunks keep their score order (a file's second chunk
+    is not pulled up next to its first)."""
+    hits = [_hit("src/a.ts", 1, 1.0), _hit("src/b.ts", 1, 0.9), _hit("src/a.ts", 2, 0.8), _hit("src/c.ts", 1, 0.7)]
+    kept = ranking.rank(hits, limit=10, per_file=2, include_tests=False)
+    assert [(k.hit.payload["relative_path"], k.hit.payload["chunk_ordinal"]) for k in kept] == [
+        ("src/a.ts", 1),
+        ("src/b.ts", 1),
+        ("src/a.ts", 2),
+        ("src/c.ts", 1),
+    ]
