@@ -14,6 +14,7 @@ from typing import Any, assert_never
 
 from monodex.indexer.session import Session
 
+from monodex import names
 from monodex import requests as rq
 
 Progress = Callable[[int, int, int, str], None]  # done, total, chunks, phase (rpc.Progress)
@@ -44,9 +45,10 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
     fresh = (
         freshness.wait_fresh(s, cat, r.label, r.fresh, dense=r.wait_dense) if r.fresh is not None else None
     )
+    store, embedder, served_by = _generation(s, r.catalog, r.label)
     found = searching.search(
-        s.store,
-        _LazyQueryEmbedder(s),
+        store,
+        embedder,
         catalog=r.catalog,
         label=r.label,
         text=r.text,
@@ -58,9 +60,9 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
     if not results and (filters.lang or filters.package):
         from monodex.indexer.read import filterhints
 
-        filterhints.check(s.store, catalog=r.catalog, label=r.label, filters=filters)
+        filterhints.check(store, catalog=r.catalog, label=r.label, filters=filters)
     if fresh is None:
-        fresh = freshness.describe(s, cat, searching.require_label(s.store, cat.name, r.label))
+        fresh = freshness.describe(s, cat, searching.require_label(store, cat.name, r.label))
     # next to the freshness: whether the label's dense vectors are all there yet (phase two)
     fresh = {**fresh, "dense_coverage": found["dense_coverage"]}
     answer: dict[str, Any] = {
@@ -69,11 +71,51 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
         "freshness": fresh,
         "dense_coverage": found["dense_coverage"],
     }
+    if served_by is not None:
+        answer["served_by"] = served_by
+        found["notes"].insert(0, served_by["note"])
     if found["notes"]:
         answer["notes"] = found["notes"]
     if r.max_tokens is not None:
         answer["results"], answer["budget"] = budget.pack(results, r.max_tokens, s.engine.count_tokens)
     return answer
+
+
+def _generation(s: Session, catalog: str, label: str) -> tuple[Any, Any, dict[str, Any] | None]:
+    """(store, query embedder, served_by) for a search: after a model change the previous
+    model's collection answers a label until the new one holds it fully hybrid."""
+    from monodex.indexer.points import labelmeta
+    from monodex.indexer.read import search as searching
+
+    current = (s.store, _LazyQueryEmbedder(s), None)
+    previous = s.previous()
+    if previous is None:
+        return current
+    lid = names.label_id(catalog, label)
+    state = labelmeta.read(s.store, lid) if s.store.info() is not None else None
+    covered = 0.0
+    if state is not None and state.crawl_complete:
+        covered, waiting, _ = searching.coverage(s.store, lid)
+        if not waiting:
+            return current
+    old_store, old_engine = previous
+    if labelmeta.read(old_store, lid) is None:
+        return current
+    note = (
+        f"answered with the previous model's vectors ({old_engine.embedder_id}, collection "
+        f"{s.cfg.qdrant.collection!r}) until the new model's are complete "
+        f"({covered:.0%} of this label so far)"
+    )
+    return (
+        old_store,
+        old_engine,
+        {
+            "collection": s.cfg.qdrant.collection,
+            "embedder_id": old_engine.embedder_id,
+            "new_model_coverage": covered,
+            "note": note,
+        },
+    )
 
 
 def view(s: Session, r: rq.ViewRequest) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from monodex.indexer.store import open_store
 from monodex.indexer.store.base import STORE_METHODS, Filter, Record, Store
 
 from monodex import config
-from monodex.config import Config
+from monodex.config import Config, QdrantConfig
 from monodex.errors import MonodexError
 from monodex.paths import Paths
 
@@ -40,6 +40,12 @@ def engine(cfg: Config, paths: Paths | None = None) -> Engine:
     )
 
 
+def _default_embedder_id() -> str:
+    from monodex.indexer.embed.spec import DEFAULT_EMBEDDER_ID
+
+    return DEFAULT_EMBEDDER_ID
+
+
 class Session:
     def __init__(
         self,
@@ -58,6 +64,9 @@ class Session:
         self._store: Store | None = store
         self._engine: Engine | None = engine
         self._owns_store = store is None
+        self._qdrant: QdrantConfig | None = None
+        self._previous: tuple[Store, Engine] | tuple[()] | None = None
+        self._previous_store: Store | None = None
         self._open = threading.Lock()
         # Set by the runner: wakes its drain job, so a caller waiting for a fresh label need not
         # wait for the next interval.
@@ -77,12 +86,59 @@ class Session:
         return fresh
 
     @property
+    def qdrant(self) -> QdrantConfig:
+        """The configured store, with the collection that holds the configured model's vectors
+        (store/collections.py: another one after a model change)."""
+        if self._qdrant is None:
+            from monodex.indexer.embed.spec import spec_for
+            from monodex.indexer.store import collections
+
+            embedder_id = spec_for(self.cfg.embedder.model).embedder_id
+            self._qdrant = collections.active(self.cfg.qdrant, self.paths, embedder_id)
+        return self._qdrant
+
+    @property
     def store(self) -> Store:
         with self._open:
             if self._store is None:
-                opened = open_store(self.cfg.qdrant, self.paths)
+                opened = open_store(self.qdrant, self.paths)
                 self._store = cast(Store, Serialized(opened)) if self.shared else opened
             return self._store
+
+    def previous(self) -> tuple[Store, Engine] | None:
+        """After a model change: the configured collection, which holds the previous model's
+        vectors, and that model, to answer searches until the new model's vectors are complete.
+        None when there was no change, or the previous model can no longer be loaded."""
+        if self._store is not None and not self._owns_store:
+            return None  # a store handed in (tests, benches): no model generations
+        if self.qdrant.collection == self.cfg.qdrant.collection:
+            return None
+        with self._open:
+            if self._previous is None:
+                self._previous = self._open_previous()
+            return self._previous or None
+
+    def _open_previous(self) -> tuple[Store, Engine] | tuple[()]:
+        from monodex.indexer.points import labelmeta
+        from monodex.indexer.store import collections
+
+        opened = open_store(self.cfg.qdrant, self.paths)
+        held = collections.embedder_of(self.cfg.qdrant, self.paths)
+        models = {str(st.extra.get("model_source", "")) for st in labelmeta.list_all(opened)} - {""}
+        if held == _default_embedder_id():
+            models.add("default")
+        for model in sorted(models):
+            try:
+                embedder = dataclasses.replace(self.cfg.embedder, model=model)
+                candidate = engine(dataclasses.replace(self.cfg, embedder=embedder), self.paths)
+            except MonodexError:
+                continue  # that model's folder is gone: the new collection answers alone
+            if candidate.embedder_id == held:
+                store = cast(Store, Serialized(opened)) if self.shared else opened
+                self._previous_store = store
+                return store, candidate
+        opened.close()
+        return ()
 
     @property
     def engine(self) -> Engine:
@@ -96,6 +152,9 @@ class Session:
             if self._store is not None and self._owns_store:
                 self._store.close()
             self._store = None
+            if self._previous_store is not None:
+                self._previous_store.close()
+            self._previous_store, self._previous = None, None
 
     def __enter__(self) -> Session:
         return self

@@ -17,6 +17,7 @@ from monodex.indexer.write.request import Request
 
 from monodex import known_labels, names, spool
 from monodex.errors import MonodexError
+from monodex.gitrefs import branch_heads
 
 
 def refresh_label(
@@ -49,6 +50,42 @@ def target_commit(repo_path: Path, request: spool.Request) -> str:
             return str(repo.repo.refs[request.ref.encode()].decode())
         except KeyError:  # deleted (or never there): index what the hook saw
             return request.commit
+
+
+def queue_model_change(s: Session, queue: spool.Spool) -> list[str]:
+    """After a model change: a refresh of every label the previous model's collection holds and
+    the new one does not hold complete yet, queued like a hook's (its branch's current commit,
+    or the commit it held). Searches keep the previous vectors until each is fully hybrid."""
+    from monodex.indexer.points import labelmeta
+
+    previous = s.previous()
+    if previous is None:
+        return []
+    old_store, _ = previous
+    cfg = s.config()
+    queued = []
+    for state in labelmeta.list_all(old_store):
+        catalog = cfg.catalogs.get(state.catalog)
+        if catalog is None or state.source_kind != "git-commit" or not state.commit_oid:
+            continue
+        now = labelmeta.read(s.store, state.label_id) if s.store.info() is not None else None
+        if now is not None and now.crawl_complete:
+            continue
+        heads = branch_heads(catalog.path) or {}
+        branch = names.tracked_branch(state.label, heads)
+        queue.enqueue(
+            spool.Request(
+                catalog=catalog.name,
+                label=state.label,
+                repo=str(catalog.path),
+                ref=f"refs/heads/{branch}" if branch else "",
+                commit=heads.get(branch, state.commit_oid) if branch else state.commit_oid,
+                hook="cli",  # asked for, not a hook: a label removed by hand is not one of these
+                created_at=spool.now(),
+            )
+        )
+        queued.append(state.label_id)
+    return queued
 
 
 def fill_round(s: Session, label_id: str, progress: Any = None) -> fill.FillReport:

@@ -175,6 +175,13 @@ class Runner:
             hint = writable.hint(self.spool.root)
             self.log.error("spool.unwritable", path=str(self.spool.root), error=str(exc), hint=hint)
         self.log.info("runner.started", pid=os.getpid(), recovered=recovered, socket=str(self.server.path))
+        try:
+            moved = refresh.queue_model_change(self.session, self.spool)
+        except (MonodexError, OSError) as exc:
+            moved = []
+            self.log.error("model_change.failed", error=str(exc))
+        if moved:
+            self.log.info("model_change.queued", labels=moved, collection=self.session.qdrant.collection)
         self.scheduler.add_job(
             self.drain_once, "interval", seconds=s.drain_seconds, id="drain", next_run_time=None
         )

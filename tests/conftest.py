@@ -147,3 +147,39 @@ def _single_phase() -> None:
     p = paths.resolve()
     cfg = config.load(p)
     config.save(p, replace(cfg, embedder=replace(cfg.embedder, two_phase=False)))
+
+
+@pytest.fixture
+def tiny_model_folder(tmp_path: Path) -> Path:
+    """Another model than the packaged one: an 8-dim ONNX graph (a lookup table, mean-pooled by
+    monodex) with a word-level tokenizer, in a folder `embedder.model` can name."""
+    import json
+
+    import numpy as np
+    import onnx
+    from onnx import TensorProto, helper
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    words = "retry request backoff color terminal config load json file the a of with".split()
+    vocab = {"[UNK]": 0, **{w: i for i, w in enumerate(words, start=1)}}
+    table = np.random.default_rng(7).normal(size=(len(vocab), 8)).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("Gather", ["table", "input_ids"], ["last_hidden_state"])],
+        "tiny",
+        [
+            helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["b", "s"]),
+            helper.make_tensor_value_info("attention_mask", TensorProto.INT64, ["b", "s"]),
+        ],
+        [helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, ["b", "s", 8])],
+        [helper.make_tensor("table", TensorProto.FLOAT, table.shape, table.flatten())],
+    )
+    folder = tmp_path / "tiny-model"
+    folder.mkdir()
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 9
+    onnx.save(model, folder / "model.onnx")
+    tok = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
+    tok.pre_tokenizer = pre_tokenizers.Whitespace()
+    tok.save(str(folder / "tokenizer.json"))
+    (folder / "monodex-model.json").write_text(json.dumps({"embedder_id": "tiny:v1", "max_tokens": 256}))
+    return folder

@@ -99,7 +99,12 @@ ROOMS: dict[str, set[str]] = {
     "git": {"points"},  # reading git and planning what a label holds
     "read": {"points", "store", "chunkers"},  # search, ranking, token budgets
     "engine": {"chunkers", "embed"},  # the chunkers and the model as one implementation
-    "session": {"store", "embed", "engine"},  # opening the heavy parts from config
+    "session": {
+        "store",
+        "embed",
+        "engine",
+        "points",
+    },  # the heavy parts from config (points: after a model change, which model the previous collection holds)
     "write": {"git", "points", "store", "chunkers", "embed", "engine", "session"},  # crawls, freshness
     "upkeep": {"write", "read", "git", "points", "store", "chunkers", "session"},  # gc, verify, removal
     "ops": {"write", "read", "upkeep", "points", "store", "session"},  # the front layer's entry

@@ -125,15 +125,18 @@ def crawl(
             plan, scope = delta.plan, delta.scope
         else:
             plan = source.at_commit(target.commit_oid)
+    # Recorded, not compared: after a model change, how to load this label's model again to
+    # answer its searches until the new model's vectors are complete (Session.previous).
+    recorded = {**facts, "model_source": s.cfg.embedder.model}
     run = Crawl(s.store, s.engine, target, settings=settings, progress=progress, cancel=cancel)
     if bases:
-        pending = {**facts, "pending_commit_oids": sorted({*bases[1:], target.commit_oid})}
+        pending = {**recorded, "pending_commit_oids": sorted({*bases[1:], target.commit_oid})}
         summary = run.run(plan.files, plan.reader, scope=scope, base_commit=bases[0], facts=pending)
     elif scope is not None:  # a working-directory label: only the files that differ
         files = [f for f in plan.files if f.relative_path in scope]
-        summary = run.run(files, plan.reader, scope=scope, facts=facts)
+        summary = run.run(files, plan.reader, scope=scope, facts=recorded)
     else:
-        summary = run.run(plan.files, plan.reader, facts=facts)
+        summary = run.run(plan.files, plan.reader, facts=recorded)
     summary.skipped = dict(plan.skipped)
     known_labels.add(s.paths.state_dir, req.catalog.name, req.label)  # hooks now track its branch
     if dense == "fill":

@@ -12,7 +12,6 @@ import threading
 import time
 from typing import Any
 
-from monodex.indexer.git import gitobjects
 from monodex.indexer.points import labelmeta
 from monodex.indexer.points.labelmeta import LabelState, require_label
 from monodex.indexer.session import Session
@@ -22,14 +21,9 @@ from monodex.indexer.write.request import Request
 
 from monodex import names, spool
 from monodex.config import Catalog
-from monodex.errors import MonodexError
+from monodex.gitrefs import branch_heads
 
 POLL_SECONDS = 0.05
-
-
-def tracked_branch(repo: gitobjects.GitRepo, label: str) -> str | None:
-    """The local branch whose label is `label` (names.tracked_branch: the rule status uses too)."""
-    return names.tracked_branch(label, repo.branches())
 
 
 def describe(s: Session, catalog: Catalog, state: LabelState) -> dict[str, Any]:
@@ -52,15 +46,14 @@ def describe(s: Session, catalog: Catalog, state: LabelState) -> dict[str, Any]:
         out["refresh_error"] = failed[-1].last_error
     if state.source_kind != "git-commit":
         return out
-    try:
-        repo = gitobjects.open_repo(catalog.path)
-    except MonodexError as exc:
-        out["problem"] = exc.problem
+    heads = branch_heads(catalog.path)
+    if heads is None:
+        out["problem"] = f"cannot read the branches of {catalog.path}"
         return out
-    branch = tracked_branch(repo, state.label)
+    branch = names.tracked_branch(state.label, heads)
     if branch is None:
         return out
-    head = repo.branch_commit(branch)
+    head = heads.get(branch)
     fresh = names.is_fresh(complete=state.crawl_complete, indexed_commit=state.commit_oid, branch_commit=head)
     out.update(branch=branch, branch_commit=head, fresh=bool(fresh))
     return out

@@ -55,6 +55,16 @@ def _index(p: paths.Paths, cfg: config.Config) -> tuple[str, str, str]:
             f"{len(labels)} labels; interrupted: {', '.join(incomplete)}",
             "re-run their crawl to finish",
         )
+    waiting = {f"{r['catalog']}:{r['label']}": r.get("dense_pending", 0) for r in labels}
+    waiting = {k: n for k, n in waiting.items() if n}
+    if waiting and not p.socket_path.exists():  # with the runner up its fill job is on it
+        detail = ", ".join(f"{k} ({n} chunks)" for k, n in sorted(waiting.items()))
+        return (
+            "warn",
+            f"chunks wait for their dense vector and no runner is up to add them: {detail}; "
+            "they are found by their words only until then",
+            "start the runner ('monodex runner' or its service), or run the label's crawl with --wait-dense",
+        )
     return "ok", f"{len(labels)} labels, {sum(r['chunks'] for r in labels)} chunks ({where})", ""
 
 

@@ -93,6 +93,9 @@ def test_verify_and_gc_leave_chunks_that_wait_for_their_vector(monorepo, run_jso
     code, out, _ = run_json("gc", "--catalog", "acme", "--json")
     assert code == 0 and out["deleted_chunks"] == 0
     assert _label(run_json)["dense_pending"] == before > 0
+    _, out, _ = run_json("doctor", "--json")  # no runner: someone has to add them
+    index = next(c for c in out["checks"] if c["check"] == "index")
+    assert index["level"] == "warn" and "dense vector" in index["detail"] and "--wait-dense" in index["hint"]
 
 
 def test_a_branch_embeds_only_texts_no_label_has_a_vector_for(monorepo, run_json) -> None:  # type: ignore[no-untyped-def]

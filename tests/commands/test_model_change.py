@@ -1,0 +1,66 @@
+"""A model change (issue 16): the new model's chunks fill under new ids in a collection of their
+own, and the previous model's vectors keep answering until the new ones are complete."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from monodex.indexer.session import Session
+from monodex.indexer.store import collections
+from monodex.scheduler import refresh
+
+from monodex import config, paths, spool
+
+SEARCH = (
+    "search",
+    "--catalog",
+    "acme",
+    "--label",
+    "main",
+    "--text",
+    "retry a request with backoff",
+    "--json",
+)
+CRAWL = ("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--json")
+
+
+def _use_model(folder: Any) -> None:
+    p = paths.resolve()
+    cfg = config.load(p)
+    config.save(p, replace(cfg, embedder=replace(cfg.embedder, model=str(folder))))
+
+
+def test_the_previous_models_vectors_answer_until_the_new_ones_are_complete(  # type: ignore[no-untyped-def]
+    monorepo, run_json, tiny_model_folder
+) -> None:
+    code, before, err = run_json(*CRAWL)
+    assert code == 0 and before["chunks_pending"] == 0, err
+    _, old, _ = run_json(*SEARCH)
+    assert "served_by" not in old and old["results"][0]["relative_path"] == "libraries/net/src/retry.ts"
+
+    _use_model(tiny_model_folder)
+    p = paths.resolve()
+    with Session(config.load(p), p) as s:  # the runner, starting now, would queue the refresh
+        assert s.qdrant.collection == collections.name_for("monodex", "tiny:v1")
+        queue = spool.default(p.state_dir)
+        assert refresh.queue_model_change(s, queue) == ["acme:main"]
+        assert [r.key for r in queue.requests_for("acme:main")] == ["acme:main"]
+
+    code, moved, err = run_json(*CRAWL[:-1], "--no-wait-dense", "--json")  # phase one, new ids
+    assert code == 0 and moved["mode"] == "full" and moved["chunks_pending"] == before["chunks_embedded"], err
+    code, during, err = run_json(*SEARCH)
+    assert code == 0, err
+    served = during["served_by"]
+    assert served["collection"] == "monodex" and served["embedder_id"] == "all-minilm-l6-v2-int8:v1"
+    assert served["new_model_coverage"] == 0.0 and "previous model" in during["notes"][0]
+    assert [r["relative_path"] for r in during["results"]] == [r["relative_path"] for r in old["results"]]
+    assert during["dense_coverage"] == 1.0  # of what answered: the previous model's, complete
+
+    code, filled, err = run_json(*CRAWL[:-1], "--wait-dense", "--json")
+    assert code == 0 and filled["chunks_pending"] == 0, err
+    code, after, err = run_json(*SEARCH)
+    assert code == 0 and "served_by" not in after and after["dense_coverage"] == 1.0, err
+    with Session(config.load(p), p) as s:  # the new collection's vectors are the new model's: 8 dims
+        info = s.store.info()
+        assert info is not None and info.dim == 8 and info.embedder_id == "tiny:v1"
