@@ -40,6 +40,42 @@ class CachedEmbedder:
         return self.cache[text]
 
 
+class History:
+    """The co-change counts a query is ranked with (`--history`). `asof`: only the commits that
+    landed before the query's PR (its `date`), counted as indexer/write/history.py counts them, so
+    a figure is what a user asking before that PR would have had; a query without a date (the
+    hand-written ones) gets the whole history."""
+
+    def __init__(self, s: Any, target: str, how: str) -> None:
+        from monodex.indexer.git import history
+        from monodex.indexer.git.source import open_source
+        from monodex.indexer.store import cochanges
+
+        self.how, self.full, self.counts = how, None, cochanges.Counts()
+        if how == "full":
+            self.full = cochanges.History.open(s.paths.state_dir, target)
+            if self.full is None:
+                raise SystemExit(f"no history counted for {target}: run `monodex crawl` on it first")
+        elif how == "asof":
+            source = open_source(s.config().catalog(target), s.paths)
+            text = history.log(source.catalog.path, source.repo.resolve("HEAD"))
+            # under today's names, as the index has them; then oldest first, to cut at a date
+            self.commits = sorted(history.follow_moves(history.parse_log(text)), key=lambda c: c.date)
+            self.keep, self.next, self.counted = source.policy.should_crawl, 0, history.counted
+
+    def before(self, date: str | None) -> Any:
+        if self.how == "full":
+            return self.full
+        if self.how == "off":
+            return None
+        while self.next < len(self.commits) and (date is None or self.commits[self.next].date < date):
+            files = self.counted(self.commits[self.next].files, self.keep)
+            if files is not None:
+                self.counts.add(files)
+            self.next += 1
+        return self.counts
+
+
 def load_queries(name: str, split: str, indexed: set[str]) -> list[dict[str, Any]]:
     """The split's PR-title and hand-written queries; `--split sanity`: the doc-sanity sets."""
     import json
@@ -64,6 +100,13 @@ def main() -> None:
     ap.add_argument("--off", action="append", default=[], help="a signal to switch off")
     ap.add_argument("--misses", action="store_true")
     ap.add_argument("--mode", default="hybrid")
+    ap.add_argument(
+        "--history",
+        default="asof",
+        choices=("asof", "full", "off"),
+        help="co-change counts: asof (each query sees only commits that landed before its PR: no "
+        "query learns from its own PR; the default), full (the index's own, as a search has them), off",
+    )
     ap.add_argument("--cost", action="store_true", help="time each signal on the real candidate lists")
     ap.add_argument(
         "--explain", default=None, help="print the top 5 with --explain for queries containing this"
@@ -98,6 +141,8 @@ def main() -> None:
                 emb.embed_query(q["query"])
             ranking = searching.Ranking(mode=args.mode, signals=weights, explain=args.explain is not None)
             rows, times = [], []
+            past = History(s, args.target, args.history)
+            qs.sort(key=lambda q: (q.get("date") or "~", q["id"]))  # as-of counts grow with the date
             for q in qs:
                 t0 = time.perf_counter()
                 found = searching.search(
@@ -108,6 +153,7 @@ def main() -> None:
                     text=q["query"],
                     limit=10,
                     ranking=ranking,
+                    history=past.before(q.get("date")),
                 )
                 times.append(time.perf_counter() - t0)
                 ranked = [r["relative_path"] for r in found["results"]]
@@ -127,7 +173,7 @@ def main() -> None:
                     for i, path in enumerate(ranked[:5], start=1):
                         print(f"    {i}. {path}")
             if args.cost:
-                cost(s.store, emb, args.target, qs, weights)
+                cost(s.store, emb, args.target, qs, weights, s.paths.state_dir)
     print(f"{args.target} {args.split}: weights {weights}")
     for set_name in sorted({q["set"] for q in qs}):
         picked = [r for r, q in zip(rows, qs, strict=True) if q["set"] == set_name]
@@ -143,15 +189,18 @@ def main() -> None:
     )
 
 
-def cost(store: Any, emb: CachedEmbedder, target: str, qs: list[dict[str, Any]], w: Any) -> None:
+def cost(
+    store: Any, emb: CachedEmbedder, target: str, qs: list[dict[str, Any]], w: Any, state_dir: Path
+) -> None:
     """Each signal's own time on each query's real candidates (fresh copies, 5 runs, the best):
     what the re-ranking stage adds to a search. Not a figure on shared cores."""
     import copy
 
     from monodex.indexer.points import filters, lexical
-    from monodex.indexer.read import ranking, signals
+    from monodex.indexer.read import cochange, ranking, signals
     from monodex.indexer.read.search import _candidates
     from monodex.indexer.store.base import RRF_K
+    from monodex.indexer.store.cochanges import History
 
     steps = {
         "store: dense + lexical lists (now)": None,
@@ -200,6 +249,18 @@ def cost(store: Any, emb: CachedEmbedder, target: str, qs: list[dict[str, Any]],
                 runs.append(_timed(lambda fn=fn, mine=mine, text=q["query"]: fn(mine, text)))
             spent[name].append(min(runs))
             fn(cands, q["query"])  # the next step sees what this one did
+
+        def history(cands: Any = cands) -> None:  # as a search does it: open, count, close
+            kept = ranking.rank(cands, limit=10 * cochange.REACH, per_file=1, include_tests=False)
+            past = History.open(state_dir, target)
+            cochange.reorder(kept, past, w.history)
+            if past is not None:
+                past.close()
+
+        copies = [copy.deepcopy(cands) for _ in range(5)]
+        spent.setdefault("history (open the counts, rank 3 x limit files, re-order)", []).append(
+            min(_timed(lambda mine=mine: history(mine)) for mine in copies)
+        )
     print(
         f"  per-step time on {statistics.fmean(sizes):.0f} candidates a query (not a figure, shared cores):"
     )

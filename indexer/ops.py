@@ -35,6 +35,7 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
     branch first; `max_tokens` packs the results into that budget."""
     from monodex.indexer.read import budget
     from monodex.indexer.read import search as searching
+    from monodex.indexer.store.cochanges import History
     from monodex.indexer.write import freshness
 
     cat = s.config().catalog(r.catalog)
@@ -46,16 +47,22 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
         freshness.wait_fresh(s, cat, r.label, r.fresh, dense=r.wait_dense) if r.fresh is not None else None
     )
     store, embedder, served_by = _generation(s, r.catalog, r.label)
-    found = searching.search(
-        store,
-        embedder,
-        catalog=r.catalog,
-        label=r.label,
-        text=r.text,
-        limit=r.limit,
-        filters=filters,
-        ranking=ranking,
-    )
+    past = History.open(s.paths.state_dir, r.catalog)
+    try:
+        found = searching.search(
+            store,
+            embedder,
+            catalog=r.catalog,
+            label=r.label,
+            text=r.text,
+            limit=r.limit,
+            filters=filters,
+            ranking=ranking,
+            history=past,
+        )
+    finally:
+        if past is not None:
+            past.close()
     results = found["results"]
     if not results and (filters.lang or filters.package):
         from monodex.indexer.read import filterhints

@@ -9,8 +9,8 @@ from typing import Any, Protocol
 from monodex.indexer.points import filters as stored
 from monodex.indexer.points import labelmeta, lexical
 from monodex.indexer.points.labelmeta import require_label as require_label  # ops.py: search.require_label
+from monodex.indexer.read import cochange, signals
 from monodex.indexer.read import ranking as ranking_
-from monodex.indexer.read import signals
 from monodex.indexer.store.base import (
     PENDING,
     RRF_K,
@@ -96,10 +96,12 @@ def search(
     limit: int,
     filters: Filters = Filters(),
     ranking: Ranking = Ranking(),
+    history: cochange.CoChanges | None = None,
 ) -> dict[str, Any]:
     """{"results", "mode", "notes"}: hits ranked by `ranking.mode` (hybrid: Qdrant fuses dense and
-    lexical by RRF), secondary files pushed down, at most per_file hits a file. The text, limit
-    and options come checked by monodex/requests.py."""
+    lexical by RRF), secondary files pushed down, at most per_file hits a file, the lower source
+    hits re-ordered by what changed together with the top ones (`history`). The text, limit and
+    options come checked by monodex/requests.py."""
     # here, not at the top: chunkers load tree-sitter, and listing labels (status) must not
     from monodex.indexer.chunkers import POINT_FORMAT
 
@@ -171,7 +173,14 @@ def search(
         for i, c in enumerate(sorted(cands, key=lambda c: (-c.fused, c.path, ranking_._ordinal(c.hit))), 1)
     }
     signals.apply(cands, text, ranking.signals)
-    kept = ranking_.rank(cands, limit=limit, per_file=ranking.per_file, include_tests=ranking.include_tests)
+    # every candidate file, not only `limit`: one below the limit may rise into it by history
+    kept = ranking_.rank(
+        cands,
+        limit=len(cands) if history else limit,
+        per_file=ranking.per_file,
+        include_tests=ranking.include_tests,
+    )
+    kept = cochange.reorder(kept, history, ranking.signals.history)[:limit]
     results = []
     for k in kept:
         row: dict[str, Any] = {

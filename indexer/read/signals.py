@@ -32,6 +32,7 @@ class Weights:
     package: float = 1.3  # a file of a package or project the query names: x this
     file_evidence: float = 0.2  # + this x the sum of the file's next best chunk scores
     file_chunks: float = 2  # how many more chunks of a file count as its evidence
+    history: float = 1.0  # + this x how often a lower hit changed with the top ones (cochange.py)
 
 
 OFF = {
@@ -39,6 +40,7 @@ OFF = {
     "definition": {"definition": 1.0},
     "package": {"package": 1.0},
     "file": {"file_evidence": 0.0},
+    "history": {"history": 0.0},
 }
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sqlite3
+import subprocess
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -11,15 +13,16 @@ from monodex.indexer import chunkers
 from monodex.indexer.chunkers.base import FileContext
 from monodex.indexer.git.gitobjects import GitRepo
 from monodex.indexer.git.plan import Plan
-from monodex.indexer.git.source import open_source
+from monodex.indexer.git.source import Source, open_source
 from monodex.indexer.points import filters, identity, labelmeta
 from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.session import Session
-from monodex.indexer.write import fill
+from monodex.indexer.store.cochanges import db_path
+from monodex.indexer.write import fill, history
 from monodex.indexer.write.crawl import Crawl, CrawlSettings, CrawlSummary, Progress, file_info
 from monodex.indexer.write.request import Request as Request  # re-exported: ops.py names crawlrun.Request
 
-from monodex import jsonfile, known_labels
+from monodex import jsonfile, known_labels, logs
 from monodex.config import Config
 from monodex.paths import Paths
 
@@ -138,12 +141,32 @@ def crawl(
     else:
         summary = run.run(plan.files, plan.reader, facts=recorded)
     summary.skipped = dict(plan.skipped)
+    if not req.working_dir:
+        count_history(s, source, target.commit_oid)
     known_labels.add(s.paths.state_dir, req.catalog.name, req.label)  # hooks now track its branch
     if dense == "fill":
         fill_label(s, summary, target.label_id, progress=progress, cancel=cancel)
     else:
         summary.chunks_pending = fill.pending(s.store, target.label_id)
     return summary
+
+
+def count_history(s: Session, source: Source, commit: str) -> None:
+    """The commits up to `commit` counted for the search's co-change signal. Never fails a
+    refresh: without the counts the search only loses that signal."""
+    try:
+        added = history.update(
+            db_path(s.paths.state_dir, source.catalog.name),
+            source.catalog.path,
+            commit,
+            source.policy.should_crawl,
+            source.policy.fingerprint,
+        )
+    except (OSError, subprocess.SubprocessError, sqlite3.Error) as e:
+        logs.get("monodex.history").warning("history.not_counted", catalog=source.catalog.name, error=str(e))
+        return
+    if added:
+        logs.get("monodex.history").info("history.counted", catalog=source.catalog.name, commits=added)
 
 
 def fill_label(

@@ -1,0 +1,72 @@
+"""The last ranking signal: files that have changed together with the top results (issue 14).
+
+A change request touches several files, and the query's words reach only some of them: the top
+hits are the files it names, the others sit lower. Below the first KEEP places, each source hit
+gains `weight` x how often it changed together with the first ANCHORS hits (commits touching
+both / commits touching the anchor, + 2 so that a pair seen once or twice counts little), on its
+score relative to the first hit's. Only hits the search found move, and only among source
+places: the first KEEP places, tests and other secondary files keep theirs. The counts come from
+the catalog's git history (store/cochanges.py, kept current by write/history.py); without one
+the order is unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from monodex.indexer.read.ranking import SOURCE, Kept
+
+REACH = 3  # hits ranked for a search of `limit`: limit x this (the rest never rose into the top)
+KEEP = 5  # places the history never moves: what the query itself ranks first stays first
+ANCHORS = 3  # the top hits the others are compared with
+SMOOTHING = 2  # added to an anchor's commit count
+MIN_PAIR = 1  # commits a pair needs in common to count at all
+
+
+class CoChanges(Protocol):
+    def counts(
+        self, files: Sequence[str], anchors: Sequence[str]
+    ) -> tuple[dict[str, int], dict[tuple[str, str], int]]: ...
+
+
+def reorder(kept: list[Kept], history: CoChanges | None, weight: float) -> list[Kept]:
+    """`kept` with its source hits below KEEP re-ordered by score and history together."""
+    if history is None or weight == 0 or len(kept) <= KEEP:
+        return kept
+    anchors = list(dict.fromkeys(k.candidate.path for k in kept[:ANCHORS]))
+    movable = [k for k in kept[KEEP:] if k.role == SOURCE]
+    if not movable:
+        return kept
+    single, pair = history.counts(sorted({k.candidate.path for k in movable} - set(anchors)), anchors)
+    if not pair:
+        return kept
+    top = kept[0].candidate.score or 1.0
+    ceiling = kept[KEEP - 1].candidate.score
+    keyed = []
+    for k in movable:
+        together, best = 0.0, None
+        for g in anchors:
+            f = k.candidate.path
+            n = pair.get((f, g) if f < g else (g, f), 0) if f != g else 0
+            if n >= MIN_PAIR:
+                share = n / (single.get(g, n) + SMOOTHING)
+                together += share
+                if best is None or share > best[0]:
+                    best = (share, g, n, single.get(g, n))
+        key = k.candidate.score / top + weight * together
+        keyed.append((key, k))
+        if best is not None:
+            _, g, n, of = best
+            new = min(key * top, ceiling)
+            k.candidate.moved.append(
+                {
+                    "signal": "history",
+                    "change": round(new - k.candidate.score, 6),
+                    "why": f"changed together with {g} in {n} of its {of} commits",
+                }
+            )
+            k.candidate.score = new
+    order = iter(k for _, k in sorted(keyed, key=lambda t: -t[0]))  # stable: ties keep their order
+    head = kept[:KEEP]
+    return head + [next(order) if k.role == SOURCE else k for k in kept[KEEP:]]

@@ -1,0 +1,153 @@
+"""Which files changed together, counted per catalog in SQLite (issue 14's history signal):
+`files(path, n)` commits that touched a file, `pairs(a, b, n)` commits that touched both (a < b).
+
+Only paths and counts: no commit message, author or date. Every commit is counted once (`seen`),
+whichever label's refresh reached it first, so a catalog's branches share one history. The
+counts only grow; a deleted file keeps its rows and is simply never asked about.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+TIPS = 32  # commits already walked from: the next walk stops where they start
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS seen (oid TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tips (oid TEXT PRIMARY KEY, at INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS pairs (a TEXT NOT NULL, b TEXT NOT NULL, n INTEGER NOT NULL,
+    PRIMARY KEY (a, b)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS pairs_b ON pairs (b);
+"""
+_ADD_FILE = "INSERT INTO files VALUES (?, ?) ON CONFLICT (path) DO UPDATE SET n = n + excluded.n"
+_ADD_PAIR = "INSERT INTO pairs VALUES (?, ?, ?) ON CONFLICT (a, b) DO UPDATE SET n = n + excluded.n"
+
+CountsOf = tuple[dict[str, int], dict[tuple[str, str], int]]
+
+
+def db_path(state_dir: Path, catalog: str) -> Path:
+    return state_dir / "history" / f"{catalog}.sqlite"
+
+
+def _key(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a < b else (b, a)
+
+
+@dataclass
+class Counts:
+    """Counts in memory: what one walk adds to the table, and, for measuring ranking on a
+    history cut at a date, the whole table (bench/rank_eval.py: a query sees commits before it)."""
+
+    single: Counter[str] = field(default_factory=Counter)
+    pair: Counter[tuple[str, str]] = field(default_factory=Counter)
+
+    def add(self, files: Sequence[str]) -> None:
+        """One commit's files, sorted."""
+        self.single.update(files)
+        for i, a in enumerate(files):
+            for b in files[i + 1 :]:
+                self.pair[(a, b)] += 1
+
+    def counts(self, files: Sequence[str], anchors: Sequence[str]) -> CountsOf:
+        single = {g: self.single[g] for g in anchors if self.single[g]}
+        pair = {}
+        for f in files:
+            for g in anchors:
+                if f != g and self.pair[_key(f, g)]:
+                    pair[_key(f, g)] = self.pair[_key(f, g)]
+        return single, pair
+
+
+class Table:
+    """The catalog's counts open for one walk (write/history.py)."""
+
+    def __init__(self, db: Path, policy: str) -> None:
+        """`policy`: the crawl policy's fingerprint; another policy counts other files, so the
+        table starts over."""
+        db.parent.mkdir(parents=True, exist_ok=True)
+        self.con = sqlite3.connect(db, timeout=30)
+        self.con.execute("PRAGMA journal_mode=WAL")  # searches read while a refresh writes
+        self.con.executescript(_SCHEMA)
+        row = self.con.execute("SELECT value FROM meta WHERE key = 'policy'").fetchone()
+        with self.con:
+            if row is not None and row[0] != policy:
+                for table in ("seen", "tips", "files", "pairs"):
+                    self.con.execute(f"DELETE FROM {table}")  # noqa: S608 - fixed table names
+            self.con.execute("INSERT OR REPLACE INTO meta VALUES ('policy', ?)", (policy,))
+
+    def tips(self) -> list[str]:
+        return [r[0] for r in self.con.execute("SELECT oid FROM tips ORDER BY at DESC")]
+
+    def seen(self) -> set[str]:
+        return {r[0] for r in self.con.execute("SELECT oid FROM seen")}
+
+    def add(self, oids: Iterable[str], counts: Counts, moved: dict[str, str], tip: str) -> None:
+        """One walk's commits, their counts and the renames it met, in one transaction. What
+        was counted before under a name since renamed is copied to the new name (not moved: a
+        branch without the rename still has the old name)."""
+        with self.con:
+            self.con.executemany("INSERT OR IGNORE INTO seen VALUES (?)", ((o,) for o in oids))
+            self.con.executemany(_ADD_FILE, counts.single.items())
+            self.con.executemany(_ADD_PAIR, ((a, b, n) for (a, b), n in counts.pair.items()))
+            for old, new in moved.items():
+                rows = self.con.execute("SELECT n FROM files WHERE path = ?", (old,)).fetchall()
+                self.con.executemany(_ADD_FILE, ((new, n) for (n,) in rows))
+                pairs = self.con.execute(
+                    "SELECT a, b, n FROM pairs WHERE a = ? OR b = ?", (old, old)
+                ).fetchall()
+                for a, b, n in pairs:
+                    other = b if a == old else a
+                    if other != new:
+                        self.con.execute(_ADD_PAIR, (*_key(new, other), n))
+            at = self.con.execute("SELECT COALESCE(MAX(at), 0) FROM tips").fetchone()[0] + 1
+            self.con.execute("INSERT OR REPLACE INTO tips VALUES (?, ?)", (tip, at))
+            self.con.execute("DELETE FROM tips WHERE at <= ?", (at - TIPS,))
+
+    def close(self) -> None:
+        self.con.close()
+
+
+class History:
+    """Read access for one search: opened and closed per search (a connection belongs to the
+    thread that opened it, and the runner answers searches on several)."""
+
+    def __init__(self, db: Path) -> None:
+        self.con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+
+    @classmethod
+    def open(cls, state_dir: Path, catalog: str) -> History | None:
+        """The catalog's counts, or None when none were counted yet (or they cannot be read)."""
+        db = db_path(state_dir, catalog)
+        if not db.exists():
+            return None
+        try:
+            return cls(db)
+        except sqlite3.Error:
+            return None
+
+    def counts(self, files: Sequence[str], anchors: Sequence[str]) -> CountsOf:
+        """({anchor: commits touching it}, {(a, b): commits touching both}) for each file
+        against each anchor, a < b. Nothing when the table cannot be read."""
+        if not files or not anchors:
+            return {}, {}
+        fa, aa = ",".join("?" * len(files)), ",".join("?" * len(anchors))
+        where = f"(a IN ({aa}) AND b IN ({fa})) OR (b IN ({aa}) AND a IN ({fa}))"
+        try:
+            single = dict(
+                self.con.execute(f"SELECT path, n FROM files WHERE path IN ({aa})", list(anchors)).fetchall()  # noqa: S608
+            )
+            rows = self.con.execute(
+                f"SELECT a, b, n FROM pairs WHERE {where}",  # noqa: S608
+                [*anchors, *files, *anchors, *files],
+            ).fetchall()
+        except sqlite3.Error:
+            return {}, {}
+        return single, {(a, b): n for a, b, n in rows if a != b}
+
+    def close(self) -> None:
+        self.con.close()
