@@ -34,6 +34,13 @@ def db_path(state_dir: Path, catalog: str) -> Path:
     return state_dir / "history" / f"{catalog}.sqlite"
 
 
+def forget(state_dir: Path, catalog: str) -> None:
+    """The catalog's counts deleted (`catalog rm --purge`)."""
+    db = db_path(state_dir, catalog)
+    for f in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+        f.unlink(missing_ok=True)
+
+
 def _key(a: str, b: str) -> tuple[str, str]:
     return (a, b) if a < b else (b, a)
 

@@ -37,7 +37,8 @@ def remove_label(store: Store, paths: Paths, catalog: str, label: str) -> dict[s
 
 def purge_catalog(store: Store, paths: Paths, catalog: str, *, now: float) -> dict[str, Any]:
     """Every label of the catalog removed (as `labels rm` does), then the chunks only it used and
-    its crawl leftovers collected; hooks forget its labels."""
+    its crawl leftovers collected; hooks forget its labels, and its history counts go."""
+    from monodex.indexer.store import cochanges
     from monodex.indexer.upkeep import gc
 
     removed = [st.label for st in labelmeta.list_all(store, catalog)]
@@ -45,6 +46,7 @@ def purge_catalog(store: Store, paths: Paths, catalog: str, *, now: float) -> di
     left = gc.collect(store, catalog, dry_run=False, now=now)
     deleted += left.unlabeled_chunks + left.incomplete_chunks
     known_labels.forget(paths.state_dir, catalog)
+    cochanges.forget(paths.state_dir, catalog)
     return {"catalog": catalog, "labels_removed": removed, "chunks_deleted": deleted}
 
 
