@@ -17,6 +17,9 @@ from pathlib import Path
 # A commit touching more indexed files than this is a bulk change (a version bump, a rename, a
 # formatting pass): it says nothing about which files belong together and is not counted.
 MAX_FILES = 30
+# The newest commits a walk reads: a first crawl of a repository with a very long history counts
+# the recent past (what its files do today) in seconds, not its whole past in minutes.
+MAX_COMMITS = 50_000
 
 
 @dataclass(frozen=True)
@@ -30,12 +33,14 @@ class Commit:
 def log(repo: Path, commit: str, stop_at: Sequence[str] = ()) -> str:
     """`git log` of the commits reachable from `commit` but not from any of `stop_at`, newest
     first, with the files each touched and its renames. Renames are found by content (`-M`),
-    which reads the files a commit added and deleted; in a clone that lacks those blobs (a
-    blobless clone: GIT_NO_LAZY_FETCH keeps git from fetching them), only exact renames
-    (`-M100%`, found by object id: a folder moved whole) are followed."""
-    env = {**os.environ, "GIT_NO_LAZY_FETCH": "1"}
-    for renames in ("-M", "-M100%"):
-        cmd = ["git", "-C", str(repo), "log", "--format=%x00%H %ct", "--name-status", renames, commit]
+    which reads the files a commit added and deleted. A partial clone lacks most of them and git
+    would fetch each from its remote, so there, and wherever a file cannot be read, only exact
+    renames are followed (`-M100%`: found by object id, no content read; a folder moved whole)."""
+    env = {**os.environ, "GIT_NO_LAZY_FETCH": "1"}  # honoured by recent git; older: the check below
+    tries = ["-M100%"] if _partial_clone(repo) else ["-M", "-M100%"]
+    for renames in tries:
+        cmd = ["git", "-C", str(repo), "log", f"--max-count={MAX_COMMITS}", "--format=%x00%H %ct"]
+        cmd += ["--name-status", renames, commit]
         if stop_at:
             cmd += ["--not", *stop_at]
         try:
@@ -44,6 +49,12 @@ def log(repo: Path, commit: str, stop_at: Sequence[str] = ()) -> str:
         except subprocess.CalledProcessError as e:
             failed = e
     raise failed
+
+
+def _partial_clone(repo: Path) -> bool:
+    """Whether the repository was cloned with a filter (`--filter=blob:none`, ...)."""
+    cmd = ["git", "-C", str(repo), "config", "--get", "extensions.partialclone"]
+    return subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=30).returncode == 0
 
 
 def parse_log(text: str) -> Iterator[Commit]:

@@ -4,6 +4,7 @@ across branches and refreshes, started over when the crawl policy changes."""
 from __future__ import annotations
 
 import sqlite3
+import subprocess
 from pathlib import Path
 
 from monodex.indexer.git.history import MAX_FILES
@@ -107,3 +108,42 @@ def test_a_renamed_file_keeps_its_past_under_its_new_name(git_repo, tmp_path: Pa
     fresh = tmp_path / "fresh.sqlite"
     history.update(fresh, repo.path, repo.head(), _ts, "p1")
     assert _files(fresh)["lib/b2.ts"] == 3 and "src/b.ts" not in _files(fresh)
+
+
+def _missing(path: Path) -> set[str]:
+    out = subprocess.run(
+        ["git", "-C", str(path), "rev-list", "--objects", "--missing=print", "--all"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return {line for line in out.splitlines() if line.startswith("?")}
+
+
+def test_a_partial_clone_is_never_made_to_fetch(git_repo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A blobless clone: following renames by content would fetch every added and deleted file
+    from the remote. Only exact renames are followed there, and nothing is fetched."""
+    repo = _history(git_repo)
+    body = "".join(f"export const line{i}: number = {i};\n" for i in range(40))
+    repo.write("src/long.ts", body)
+    repo.commit("long")
+    (repo.path / "lib").mkdir()
+    repo.git("mv", "src/a.ts", "lib/exact.ts")  # same content: found by object id
+    repo.git("mv", "src/long.ts", "lib/edited.ts")
+    repo.write("lib/edited.ts", body + "// edited while moved\n")  # similar content only
+    repo.commit("move two files")
+    repo.git("config", "uploadpack.allowFilter", "true")
+    repo.git("config", "uploadpack.allowAnySHA1InWant", "true")  # so a lazy fetch would succeed
+    clone = tmp_path / "clone"
+    subprocess.run(
+        ["git", "clone", "-q", "--no-checkout", "--filter=blob:none", f"file://{repo.path}", str(clone)],
+        check=True,
+    )
+    missing = _missing(clone)
+    assert missing  # the clone really lacks blobs
+    db = tmp_path / "h.sqlite"
+    history.update(db, clone, "HEAD", _ts, "p1")
+    assert _missing(clone) == missing  # nothing fetched
+    files = _files(db)
+    assert files["lib/exact.ts"] == 4 and "src/a.ts" not in files  # a's past, under its new name
+    assert files["lib/edited.ts"] == 1 and files["src/long.ts"] == 2  # not followed: content unread
