@@ -34,6 +34,22 @@ def db_path(state_dir: Path, catalog: str) -> Path:
     return state_dir / "history" / f"{catalog}.sqlite"
 
 
+def summary(state_dir: Path, catalog: str) -> tuple[int, int] | None:
+    """(commits counted, bytes on disk) of the catalog's counts, None when there are none."""
+    db = db_path(state_dir, catalog)
+    if not db.exists():
+        return None
+    try:
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+        try:
+            (n,) = con.execute("SELECT COUNT(*) FROM seen").fetchone()
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return None
+    return int(n), db.stat().st_size
+
+
 def forget(state_dir: Path, catalog: str) -> None:
     """The catalog's counts deleted (`catalog rm --purge`)."""
     db = db_path(state_dir, catalog)

@@ -100,6 +100,21 @@ def _catalog(cat: config.Catalog) -> tuple[str, str, str]:
     return "ok", f"{cat.path}: hooks installed ({how})", ""
 
 
+def _history(p: paths.Paths, cat: config.Catalog) -> tuple[str, str, str]:
+    from monodex.indexer.store import cochanges
+
+    counted = cochanges.summary(p.state_dir, cat.name)
+    if counted is None:
+        return (
+            "warn",
+            f"{cat.name}: no commit history counted (or unreadable): search ranks without which files "
+            "changed together",
+            f"any crawl or refresh of {cat.name} counts it: monodex crawl --catalog {cat.name} --commit HEAD",
+        )
+    commits, size = counted
+    return "ok", f"{cat.name}: {commits:,} commits counted ({size / 1e6:.1f} MB)", ""
+
+
 def _runner(p: paths.Paths) -> tuple[str, str, str]:
     from monodex.runnerpid import running_pid
     from monodex.scheduler import service
@@ -206,6 +221,7 @@ def collect(p: paths.Paths) -> list[Check]:
         )
     for cat in cfg.catalogs.values():
         checks.append(_check(f"catalog {cat.name}", functools.partial(_catalog, cat)))
+        checks.append(_check(f"history {cat.name}", functools.partial(_history, p, cat)))
     checks.append(_check("runner", lambda: _runner(p)))
     from monodex.scheduler import service
 

@@ -20,10 +20,13 @@ def test_a_fresh_installation_warns_and_a_set_up_one_is_healthy(monorepo, run_js
     assert levels["index"] == "warn" and levels["catalog acme"] == "warn" and levels["runner"] == "warn"
     hints = {c["check"]: c["hint"] for c in found["checks"]}
     assert hints["catalog acme"] == f"monodex hooks install --repo {monorepo.path}"
+    assert levels["history acme"] == "warn" and "monodex crawl --catalog acme" in hints["history acme"]
     assert run_json("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--json")[0] == 0
     assert main(["hooks", "install", "--repo", str(monorepo.path)]) == 0
     found = run_json("doctor", "--json")[1]
     assert _levels(found)["index"] == "ok" and _levels(found)["catalog acme"] == "ok"
+    history = next(c for c in found["checks"] if c["check"] == "history acme")
+    assert history["level"] == "ok" and " commits counted (" in history["detail"], history
     assert found["ok"] is True
 
 
