@@ -210,6 +210,7 @@ def cost(
         "package": lambda c, t: signals.apply_package(c, t, w),
         "definition": lambda c, t: signals.apply_definition(c, t, w),
         "file": lambda c, t: signals.apply_file_evidence(c, w),
+        "tested": lambda c, t: signals.apply_tested(c, w),
         "rank (roles, translations, files)": lambda c, t: ranking.rank(
             c, limit=10, per_file=1, include_tests=False
         ),

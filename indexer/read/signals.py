@@ -32,6 +32,7 @@ class Weights:
     package: float = 1.3  # a file of a package or project the query names: x this
     file_evidence: float = 0.2  # + this x the sum of the file's next best chunk scores
     file_chunks: float = 2  # how many more chunks of a file count as its evidence
+    tested: float = 0.25  # + this x the best score of the file's own test among the candidates
     history: float = 1.0  # + this x how often a lower hit changed with the top ones (cochange.py)
 
 
@@ -40,6 +41,7 @@ OFF = {
     "definition": {"definition": 1.0},
     "package": {"package": 1.0},
     "file": {"file_evidence": 0.0},
+    "tested": {"tested": 0.0},
     "history": {"history": 0.0},
 }
 
@@ -244,9 +246,48 @@ def apply_file_evidence(cands: list[Candidate], w: Weights) -> None:
             c.add("file", amount, f"{n} more chunk(s) of this file match")
 
 
+# --- a test that matches points at what it tests ------------------------------------------------
+
+_TEST_FILE = re.compile(r"\.(test|spec)(\.[cm]?[jt]sx?)$")
+_TEST_FOLDER = re.compile(r"/(test|tests|__tests__)/")
+
+
+def tested_file(path: str) -> list[str]:
+    """The paths the file a test file tests may have: `Foo.test.ts` next to `Foo.ts`, in a
+    `test/` or `__tests__/` folder beside it (`src/logic/test/Foo.test.ts` -> `src/logic/Foo.ts`),
+    or a package's `test/` folder mirroring its `src/` (`pkg/test/foo.test.ts` -> `pkg/src/foo.ts`).
+    [] for a file that is not a test."""
+    m = _TEST_FILE.search(path)
+    if m is None:
+        return []
+    same = path[: m.start()] + m.group(2)
+    return list(dict.fromkeys([same, _TEST_FOLDER.sub("/", same), _TEST_FOLDER.sub("/src/", same)]))
+
+
+def apply_tested(cands: list[Candidate], w: Weights) -> None:
+    """A test repeats the words of what it checks ("does not block on failure"), and tests are
+    moved down as answers (ranking.py); what a matching test says is evidence for the file it
+    tests: each of that file's hits gains `tested` x the test's best score among the candidates.
+    Only files the search found gain; nothing is added to the candidates."""
+    if w.tested == 0:
+        return
+    by_path: dict[str, list[Candidate]] = defaultdict(list)
+    for c in cands:
+        by_path[c.path].append(c)
+    best: dict[str, tuple[float, str]] = {}
+    for c in cands:
+        subject = next((p for p in tested_file(c.path) if p in by_path), None)
+        if subject is not None and c.score > best.get(subject, (0.0, ""))[0]:
+            best[subject] = (c.score, c.path)
+    for subject, (score, test) in best.items():
+        for c in by_path[subject]:
+            c.add("tested", w.tested * score, f"its test {test} matches too")
+
+
 def apply(cands: list[Candidate], text: str, w: Weights) -> list[Candidate]:
     apply_docs(cands, w)
     apply_package(cands, text, w)
     apply_definition(cands, text, w)
     apply_file_evidence(cands, w)
+    apply_tested(cands, w)
     return cands

@@ -9,7 +9,7 @@ from monodex.indexer.read import ranking, signals
 from monodex.indexer.read.signals import Candidate, Weights
 from monodex.indexer.store.base import Scored
 
-NEUTRAL = Weights(docs=1.0, definition=1.0, package=1.0, file_evidence=0.0)
+NEUTRAL = Weights(docs=1.0, definition=1.0, package=1.0, file_evidence=0.0, tested=0.0, history=0.0)
 
 
 def _cand(path: str, score: float, ordinal: int = 1, **payload: Any) -> Candidate:
@@ -137,3 +137,37 @@ def test_translation_paths() -> None:
 def test_expected_output_is_secondary() -> None:
     assert ranking.role_of("libraries/x/src/__expected__/out.txt") == "test-output"
     assert ranking.role_of("tools/gen/expected-output/api.ts") == "test-output"
+
+
+def test_a_matching_test_lifts_the_file_it_tests_and_never_adds_one() -> None:
+    w = Weights(tested=0.25)
+    cands = [
+        _cand("libraries/rush-lib/src/logic/Other.ts", 0.30),
+        _cand("libraries/rush-lib/src/logic/test/AsyncOperationQueue.test.ts", 0.40),
+        _cand("libraries/rush-lib/src/logic/AsyncOperationQueue.ts", 0.28),
+        _cand("packages/core/test/install.test.ts", 0.36),  # a package's test/ mirrors its src/
+        _cand("packages/core/src/install.ts", 0.20),
+        _cand("packages/core/test/orphan.test.ts", 0.50),  # what it tests was not found
+    ]
+    signals.apply(cands, "failures do not block the queue", w)
+    queue, install = cands[2], cands[4]
+    assert queue.score == 0.28 + 0.25 * 0.40
+    assert queue.moved == [
+        {
+            "signal": "tested",
+            "change": 0.1,
+            "why": "its test libraries/rush-lib/src/logic/test/AsyncOperationQueue.test.ts matches too",
+        }
+    ]
+    assert install.score == 0.20 + 0.25 * 0.36
+    assert _order(cands)[0] == "libraries/rush-lib/src/logic/AsyncOperationQueue.ts"  # above Other.ts
+    assert [c.moved for c in (cands[0], cands[1], cands[3], cands[5])] == [[], [], [], []]
+    assert len(cands) == 6
+
+
+def test_tested_file_knows_the_usual_layouts() -> None:
+    assert signals.tested_file("src/Foo.test.ts") == ["src/Foo.ts"]
+    assert "src/logic/Foo.ts" in signals.tested_file("src/logic/test/Foo.test.ts")
+    assert "src/Foo.tsx" in signals.tested_file("src/__tests__/Foo.spec.tsx")
+    assert "pkg/src/foo.ts" in signals.tested_file("pkg/test/foo.test.ts")
+    assert signals.tested_file("src/Foo.ts") == []
