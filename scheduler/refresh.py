@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from monodex.indexer.git import gitobjects
+from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.session import Session
 from monodex.indexer.upkeep import gc
 from monodex.indexer.write import crawlrun, fill
@@ -16,6 +17,7 @@ from monodex.indexer.write.crawl import Progress
 from monodex.indexer.write.request import Request
 
 from monodex import known_labels, names, spool
+from monodex.config import Catalog
 from monodex.errors import MonodexError
 from monodex.gitrefs import branch_heads
 
@@ -71,21 +73,53 @@ def queue_model_change(s: Session, queue: spool.Spool) -> list[str]:
         now = labelmeta.read(s.store, state.label_id) if s.store.info() is not None else None
         if now is not None and now.crawl_complete:
             continue
-        heads = branch_heads(catalog.path) or {}
-        branch = names.tracked_branch(state.label, heads)
-        queue.enqueue(
-            spool.Request(
-                catalog=catalog.name,
-                label=state.label,
-                repo=str(catalog.path),
-                ref=f"refs/heads/{branch}" if branch else "",
-                commit=heads.get(branch, state.commit_oid) if branch else state.commit_oid,
-                hook="cli",  # asked for, not a hook: a label removed by hand is not one of these
-                created_at=spool.now(),
-            )
-        )
+        _queue_refresh(queue, catalog, state)
         queued.append(state.label_id)
     return queued
+
+
+def queue_uncounted_history(s: Session, queue: spool.Spool) -> list[str]:
+    """For each catalog whose commit history was never counted (an index built by a monodex
+    before the history signal, or counts deleted): a refresh of one of its labels, queued like a
+    hook's. A refresh counts the history; a label already at its commit costs nothing more."""
+    from monodex.indexer.points import labelmeta
+    from monodex.indexer.store import cochanges
+
+    if s.store.info() is None:
+        return []
+    queued = []
+    for catalog in s.config().catalogs.values():
+        if cochanges.summary(s.paths.state_dir, catalog.name) is not None:
+            continue
+        states = [
+            st
+            for st in labelmeta.list_all(s.store, catalog.name)
+            if st.source_kind == "git-commit" and st.commit_oid and st.crawl_complete
+        ]
+        if not states:
+            continue  # nothing indexed yet: its first crawl counts the history
+        state = min(states, key=lambda st: st.label)
+        _queue_refresh(queue, catalog, state)
+        queued.append(state.label_id)
+    return queued
+
+
+def _queue_refresh(queue: spool.Spool, catalog: Catalog, state: LabelState) -> None:
+    """A refresh of the label to its branch's current commit (or the commit it held)."""
+    assert state.commit_oid is not None
+    heads = branch_heads(catalog.path) or {}
+    branch = names.tracked_branch(state.label, heads)
+    queue.enqueue(
+        spool.Request(
+            catalog=catalog.name,
+            label=state.label,
+            repo=str(catalog.path),
+            ref=f"refs/heads/{branch}" if branch else "",
+            commit=heads.get(branch, state.commit_oid) if branch else state.commit_oid,
+            hook="cli",  # asked for, not a hook: a label removed by hand is not one of these
+            created_at=spool.now(),
+        )
+    )
 
 
 def fill_round(s: Session, label_id: str, progress: Any = None) -> fill.FillReport:

@@ -182,6 +182,13 @@ class Runner:
             self.log.error("model_change.failed", error=str(exc))
         if moved:
             self.log.info("model_change.queued", labels=moved, collection=self.session.qdrant.collection)
+        try:
+            uncounted = refresh.queue_uncounted_history(self.session, self.spool)
+        except (MonodexError, OSError) as exc:
+            uncounted = []
+            self.log.error("history.queue_failed", error=str(exc))
+        if uncounted:
+            self.log.info("history.queued", labels=uncounted)
         self.scheduler.add_job(
             self.drain_once, "interval", seconds=s.drain_seconds, id="drain", next_run_time=None
         )
