@@ -334,10 +334,14 @@ class Bench:
         self.durations[kind] = took
         return took
 
-    def trial(self, kind: str, rng: random.Random, timeout: float) -> dict[str, Any]:
+    def trial(
+        self, kind: str, rng: random.Random, timeout: float, delay: float | None = None
+    ) -> dict[str, Any]:
+        """One refresh triggered and the runner SIGKILLed `delay` seconds later (default: drawn
+        from the calibrated duration), restarted, and checked."""
         self.trigger(kind, rng)
         heads = self.heads()
-        delay = rng.uniform(0, self.durations[kind])
+        delay = rng.uniform(0, self.durations[kind]) if delay is None else delay
         with Watcher(heads) as watcher:
             time.sleep(delay)
             killed = time.monotonic()
