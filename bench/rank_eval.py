@@ -252,14 +252,14 @@ def cost(
             fn(cands, q["query"])  # the next step sees what this one did
 
         def history(cands: Any = cands) -> None:  # as a search does it: open, count, close
-            kept = ranking.rank(cands, limit=10 * cochange.REACH, per_file=1, include_tests=False)
+            kept = ranking.rank(cands, limit=len(cands), per_file=1, include_tests=False)
             past = History.open(state_dir, target)
             cochange.reorder(kept, past, w.history)
             if past is not None:
                 past.close()
 
         copies = [copy.deepcopy(cands) for _ in range(5)]
-        spent.setdefault("history (open the counts, rank 3 x limit files, re-order)", []).append(
+        spent.setdefault("history (open the counts, rank every candidate file, re-order)", []).append(
             min(_timed(lambda mine=mine: history(mine)) for mine in copies)
         )
     print(

@@ -17,11 +17,9 @@ from typing import Protocol
 
 from monodex.indexer.read.ranking import SOURCE, Kept
 
-REACH = 3  # hits ranked for a search of `limit`: limit x this (the rest never rose into the top)
 KEEP = 5  # places the history never moves: what the query itself ranks first stays first
 ANCHORS = 3  # the top hits the others are compared with
 SMOOTHING = 2  # added to an anchor's commit count
-MIN_PAIR = 1  # commits a pair needs in common to count at all
 
 
 class CoChanges(Protocol):
@@ -49,7 +47,7 @@ def reorder(kept: list[Kept], history: CoChanges | None, weight: float) -> list[
         for g in anchors:
             f = k.candidate.path
             n = pair.get((f, g) if f < g else (g, f), 0) if f != g else 0
-            if n >= MIN_PAIR:
+            if n:
                 share = n / (single.get(g, n) + SMOOTHING)
                 together += share
                 if best is None or share > best[0]:
