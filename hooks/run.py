@@ -26,7 +26,7 @@ from monodex.hooks.policy import (
     untracked_reason,
 )
 
-from monodex import config, known_labels, names, paths
+from monodex import config, known_labels, names, paths, standing
 from monodex.spool import Request, Spool
 
 
@@ -98,7 +98,9 @@ def decide(
     ref, commit = moved
     p = paths.resolve()
     cfg = config.load(p)
-    catalog = next((c for c in cfg.catalogs.values() if c.path.resolve() == dirs.worktree), None)
+    # by the common git dir: the main checkout, every linked worktree and every subfolder share it
+    name = standing.catalog_of(dirs.common_dir, {n: c.path for n, c in cfg.catalogs.items()})
+    catalog = cfg.catalogs[name] if name is not None else None
     if catalog is None:
         return Skip("repository is not a registered catalog")
     branch = ref.removeprefix("refs/heads/")

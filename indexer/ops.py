@@ -7,15 +7,19 @@ runner is down) must not load git, tree-sitter or the model."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, assert_never
 
 from monodex.indexer.session import Session
 
-from monodex import names
+from monodex import names, standing
 from monodex import requests as rq
+from monodex.config import Catalog
+from monodex.errors import UsageError
 
 Progress = Callable[[int, int, int, str], None]  # done, total, chunks, phase (rpc.Progress)
 
@@ -36,16 +40,21 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
     from monodex.indexer.read import budget
     from monodex.indexer.read import search as searching
     from monodex.indexer.store.cochanges import History
-    from monodex.indexer.write import freshness
+    from monodex.indexer.write import freshness, ondemand
 
     cat = s.config().catalog(r.catalog)
     filters = searching.Filters(paths=r.paths, package=r.package, kind=r.kind, lang=r.lang)
     ranking = searching.Ranking(
         mode=r.mode, per_file=r.per_file, include_tests=r.include_tests, explain=r.explain
     )
-    fresh = (
-        freshness.wait_fresh(s, cat, r.label, r.fresh, dense=r.wait_dense) if r.fresh is not None else None
-    )
+    here = standing.find(Path(r.worktree), {cat.name: cat.path}) if r.worktree else None
+    made = None
+    if r.worktree is not None or r.fresh is not None:  # a label not indexed yet: index it now
+        bound = r.fresh if r.fresh is not None else rq.DEFAULT_FRESH_SECONDS
+        made = ondemand.ensure(s, cat, r.label, here=here, seconds=bound)
+    fresh = None
+    if r.fresh is not None and (made is None or r.wait_dense):
+        fresh = freshness.wait_fresh(s, cat, r.label, r.fresh, dense=r.wait_dense)
     store, embedder, served_by = _generation(s, r.catalog, r.label)
     past = History.open(s.paths.state_dir, r.catalog)
     try:
@@ -70,14 +79,26 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
         filterhints.check(store, catalog=r.catalog, label=r.label, filters=filters)
     if fresh is None:
         fresh = freshness.describe(s, cat, searching.require_label(store, cat.name, r.label))
-    # next to the freshness: whether the label's dense vectors are all there yet (phase two)
-    fresh = {**fresh, "dense_coverage": found["dense_coverage"]}
+    # next to the freshness: whether the label's dense vectors are all there yet (phase two), and
+    # which worktree and commit the answer reflects
+    fresh = {
+        **fresh,
+        "dense_coverage": found["dense_coverage"],
+        "worktree": r.worktree,
+        "commit": fresh["indexed_commit"],
+    }
+    if made is not None:
+        found["notes"].insert(0, made["note"])
+    if here is not None and here.detached:
+        found["notes"].insert(0, f"detached HEAD at {str(here.commit)[:12]}: answered for that commit")
     answer: dict[str, Any] = {
         "results": results,
         "mode": found["mode"],
         "freshness": fresh,
         "dense_coverage": found["dense_coverage"],
     }
+    if made is not None:
+        answer["on_demand"] = {k: v for k, v in made.items() if k != "note"}
     if served_by is not None:
         answer["served_by"] = served_by
         found["notes"].insert(0, served_by["note"])
@@ -174,7 +195,7 @@ def crawl(
     from monodex.indexer.write import crawlrun
 
     req = crawlrun.Request(
-        catalog=s.config().catalog(r.catalog),
+        catalog=_checkout(s.config().catalog(r.catalog), r.worktree),
         label=r.label,
         commit=r.commit,
         working_dir=r.working_dir,
@@ -186,6 +207,19 @@ def crawl(
     return crawlrun.crawl(
         s, req, progress=progress, cancel=cancel, dense="fill" if wait else "later"
     ).as_json()
+
+
+def _checkout(catalog: Catalog, worktree: str | None) -> Catalog:
+    """The catalog read through one of its checkouts (a linked worktree: its HEAD, its files)."""
+    if worktree is None:
+        return catalog
+    found = standing.find(Path(worktree), {catalog.name: catalog.path})
+    if found is None:
+        raise UsageError(
+            f"{worktree} is not a checkout of catalog {catalog.name!r} ({catalog.path})",
+            "run the command inside one of its worktrees ('git worktree list' shows them)",
+        )
+    return dataclasses.replace(catalog, path=found.worktree)
 
 
 def remove_label(s: Session, r: rq.RemoveLabelRequest) -> dict[str, Any]:

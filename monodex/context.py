@@ -1,11 +1,14 @@
-"""The default catalog/label written by `monodex use`, and flag-over-context resolution."""
+"""The default catalog/label written by `monodex use`, and which catalog and label a command
+answers for: explicit flags > where you stand (monodex/standing.py) > `monodex use`."""
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
-from monodex import jsonfile, names
+from monodex import config, jsonfile, names, standing
+from monodex.errors import UsageError
 from monodex.paths import Paths
 from monodex.requests import FieldError
 from monodex.validate import Where, obj, string
@@ -35,8 +38,75 @@ def save(paths: Paths, *, catalog: str, label: str) -> None:
     jsonfile.write_atomic(paths.context_file, {"catalog": catalog, "label": label, "set_at": stamp})
 
 
+@dataclass(frozen=True)
+class Scope:
+    """The catalog and label a command answers for, and where you stand when the answer is for
+    that place (same catalog, and the label of the branch or detached commit checked out there)."""
+
+    catalog: str
+    label: str
+    standing: standing.Standing | None
+
+    @property
+    def worktree(self) -> str | None:
+        return str(self.standing.worktree) if self.standing else None
+
+
+def scope(
+    paths: Paths,
+    catalog: str | None,
+    label: str | None,
+    *,
+    branch: str | None = None,
+    here: Path | None = None,
+    worktree: str | None = None,
+) -> Scope:
+    """Explicit flags (`label`, or `branch` mapped as the hooks map it; `HEAD` is the branch
+    checked out `here`) > where `here` stands > `monodex use` > a usage error. An explicit
+    `worktree` (--worktree, MCP's worktree) stands in for `here` and must be a checkout."""
+    catalogs = {name: c.path for name, c in config.load(paths).catalogs.items()}
+    if worktree:
+        here = standing.require(Path(worktree), catalogs, what=f"worktree {worktree}").worktree
+    stand = standing.find(here, catalogs) if here is not None else None
+    if branch == "HEAD":
+        label = _head_label(stand, here, catalog)
+    elif branch:
+        label = names.label_for_branch(branch)
+    if stand is not None and catalog in (None, stand.catalog):
+        catalog = stand.catalog
+        label = label or stand.label()
+    catalog, label = resolve(paths, catalog, label)
+    same = stand is not None and stand.catalog == catalog and _label_or_none(stand) == label
+    return Scope(catalog, label, stand if same else None)
+
+
+def _head_label(stand: standing.Standing | None, here: Path | None, catalog: str | None) -> str:
+    """`--branch HEAD`: the label of what is checked out where you stand."""
+    if stand is None or (catalog is not None and catalog != stand.catalog):
+        where = f"{here} is" if here is not None else "this command is"
+        raise UsageError(
+            f"--branch HEAD names the branch checked out where you stand, but {where} not "
+            f"inside a checkout of {'catalog ' + repr(catalog) if catalog else 'a registered catalog'}",
+            "run it inside the repository or one of its worktrees, or name the branch",
+        )
+    label = stand.label()
+    if label is None:
+        raise UsageError(
+            f"--branch HEAD: {stand.worktree} is on a branch with no commit yet",
+            "commit first, or name another branch",
+        )
+    return label
+
+
+def _label_or_none(stand: standing.Standing) -> str | None:
+    try:
+        return stand.label()
+    except UsageError:  # a branch that maps to no label: the answer is not for it
+        return None
+
+
 def resolve(paths: Paths, catalog: str | None, label: str | None) -> tuple[str, str]:
-    """Explicit flags win; otherwise the `monodex use` context; otherwise a usage error."""
+    """Explicit values win; otherwise the `monodex use` context; otherwise a usage error."""
     ctx = load(paths) if catalog is None or label is None else Context(None, None)
     catalog = catalog or ctx.catalog
     label = label or ctx.label

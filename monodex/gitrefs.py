@@ -24,3 +24,18 @@ def branch_heads(repo: Path) -> dict[str, str] | None:
         return None
     pairs = (line.split(" ", 1) for line in out.splitlines() if " " in line)
     return {ref.removeprefix("refs/heads/"): oid for oid, ref in pairs}
+
+
+def resolve_commit(repo: Path, revision: str) -> str | None:
+    """The full commit id a revision (a short sha, a branch) names in `repo`, or None."""
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(repo), "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out or None

@@ -127,9 +127,13 @@ class SearchRequest:
     fresh: float | None = None  # seconds to wait for the label to reflect its branch
     max_tokens: int | None = None  # pack the answer into this many tokens
     wait_dense: bool = False  # with fresh: also wait (same bound) for every dense vector (phase two)
+    # The absolute top folder of the worktree the request is answered for (where you stand), or
+    # None: its freshness names it, and a label not indexed yet is indexed on demand for it.
+    worktree: str | None = None
 
     def __post_init__(self) -> None:
         _names(self.catalog, self.label)
+        _absolute("worktree", self.worktree)
         if not self.text.strip():
             raise FieldError(
                 "text", "the search text ({name}) is empty", example="'what you are looking for'"
@@ -295,9 +299,13 @@ class CrawlRequest:
     # Phase two (dense vectors) in the same request: None chooses by where it runs, i.e. in this
     # process when no runner is up (nobody else would), left to the runner's fill job otherwise.
     wait_dense: bool | None = None
+    # The checkout to read (absolute top folder of a linked or the main worktree): its HEAD for
+    # --commit HEAD, its files for --working-dir. None: the catalog's registered path.
+    worktree: str | None = None
 
     def __post_init__(self) -> None:
         _names(self.catalog, self.label)
+        _absolute("worktree", self.worktree)
         if self.working_dir and self.commit is not None:  # neither: HEAD
             raise FieldError(
                 "commit", "{name} and the working dir exclude each other", advice="drop one of them"
@@ -379,6 +387,16 @@ def _typed(field: str, annotation: str, value: Any) -> Any:
         f"{{name}}: expected {base}, got {type(value).__name__}",
         advice=f"send {{name}} as JSON {base}",
     )
+
+
+def _absolute(field: str, value: str | None) -> None:
+    if value is not None and not value.startswith("/"):
+        raise FieldError(
+            field,
+            "{name} must be an absolute path, got {value!r}",
+            value=value,
+            advice="give the top folder of a checkout of the catalog",
+        )
 
 
 def _names(catalog: str, label: str) -> None:

@@ -75,14 +75,10 @@ def wait_fresh(
     now = describe(s, catalog, state)
     reached = now["fresh"] is True
     if now["fresh"] is False:
-        target = str(now["branch_commit"])
-        if s.wake is not None:
-            if not now["refresh_pending"]:
-                _enqueue(s, catalog, label, str(now["branch"]), target)
-            s.wake()
-            reached = _poll(s, catalog, label, target, deadline)
-        else:
-            reached = _crawl_until(s, catalog, label, target, deadline)
+        ref, target = f"refs/heads/{now['branch']}", str(now["branch_commit"])
+        reached = reach(
+            s, catalog, label, ref=ref, commit=target, deadline=deadline, queued=now["refresh_pending"]
+        )
         now = describe(s, catalog, _state(s, catalog, label))
     wait: dict[str, Any] = {"seconds": seconds, "reached": reached}
     if dense:
@@ -91,6 +87,21 @@ def wait_fresh(
         wait["reached"] = bool(reached) and wait["dense_reached"]
     wait["waited_seconds"] = round(time.monotonic() - started, 3)
     return {**now, "wait": wait}
+
+
+def reach(
+    s: Session, catalog: Catalog, label: str, *, ref: str, commit: str, deadline: float, queued: bool = False
+) -> bool:
+    """Make the label reflect `commit` (phase one) by the monotonic `deadline`: inside the runner
+    (s.wake set) queued like a hook would (unless `queued` already) and polled; elsewhere crawled
+    here, stopped at the deadline (the label stays resumable). A label that does not exist yet
+    is created the same way. `ref` is the branch the commit came from (any other ref: none)."""
+    if s.wake is None:
+        return _crawl_until(s, catalog, label, commit, deadline)
+    if not queued:
+        _enqueue(s, catalog, label, ref, commit)
+    s.wake()
+    return _poll(s, catalog, label, commit, deadline)
 
 
 def _fill_until(s: Session, catalog: Catalog, label: str, deadline: float) -> bool:
@@ -111,13 +122,13 @@ def _state(s: Session, catalog: Catalog, label: str) -> LabelState:
     return require_label(s.store, catalog.name, label)
 
 
-def _enqueue(s: Session, catalog: Catalog, label: str, branch: str, commit: str) -> None:
+def _enqueue(s: Session, catalog: Catalog, label: str, ref: str, commit: str) -> None:
     spool.default(s.paths.state_dir).enqueue(
         spool.Request(
             catalog=catalog.name,
             label=label,
             repo=str(catalog.path),
-            ref=f"refs/heads/{branch}",
+            ref=ref,
             commit=commit,
             hook="cli",
             created_at=spool.now(),

@@ -3,13 +3,36 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
-from monodex import names
+from monodex import context, names
+from monodex.paths import Paths
+from monodex.paths import resolve as resolve_paths
 
 
-def add_target(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--catalog", help="catalog name (default: from 'monodex use')")
-    add_label(parser, help="label name, usually a branch (default: from 'monodex use')")
+def add_target(parser: argparse.ArgumentParser, *, worktree: bool = False) -> None:
+    parser.add_argument(
+        "--catalog", help="catalog name (default: the repository you stand in, else 'monodex use')"
+    )
+    add_label(
+        parser,
+        help="label name, usually a branch (default: the branch checked out where you stand, "
+        "else 'monodex use')",
+    )
+    if worktree:
+        parser.add_argument(
+            "--worktree",
+            metavar="PATH",
+            help="answer as if standing in this checkout (a linked worktree or the main one): its "
+            "catalog and branch are the defaults (default: the current directory)",
+        )
+
+
+def scope(p: Paths, args: argparse.Namespace) -> context.Scope:
+    """The catalog and label a command answers for: flags > where you stand (the current
+    directory, or --worktree PATH) > 'monodex use'."""
+    branch, worktree = getattr(args, "branch", None), getattr(args, "worktree", None)
+    return context.scope(p, args.catalog, args.label, branch=branch, here=Path.cwd(), worktree=worktree)
 
 
 def add_label(parser: argparse.ArgumentParser, *, help: str) -> None:  # noqa: A002 - argparse's word
@@ -20,12 +43,14 @@ def add_label(parser: argparse.ArgumentParser, *, help: str) -> None:  # noqa: A
         "--branch",
         metavar="NAME",
         help="a branch name instead of --label: mapped as the hooks map it (feature/Login_Flow -> "
-        "feature/login-flow)",
+        "feature/login-flow); HEAD is the branch checked out where you stand",
     )
 
 
 def label_of(args: argparse.Namespace) -> str | None:
     """The label the user named, with --label or --branch; None when neither was given."""
+    if getattr(args, "branch", None) == "HEAD":  # the branch checked out where you stand
+        return context.scope(resolve_paths(), args.catalog, None, branch="HEAD", here=Path.cwd()).label
     if getattr(args, "branch", None):
         return names.label_for_branch(args.branch)
     label: str | None = args.label

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
+from pathlib import Path
 from typing import Any
 
-from monodex import config, context, output, paths
+from monodex import config, context, output, paths, standing
 from monodex import requests as rq
-from monodex.commands.common import add_json, add_target, label_of
+from monodex.commands.common import add_json, add_target, scope
 from monodex.errors import UsageError
 from monodex.front import route
+from monodex.paths import Paths
 from monodex.progress import Progress
 
 
@@ -68,16 +71,43 @@ def _render(r: dict[str, Any], *, files: bool = False) -> str:
     return text + f", fully hybrid after {r['seconds']:.1f}s"
 
 
+def _target(p: Paths, args: argparse.Namespace) -> tuple[str, str, str | None]:
+    """(catalog, label, checkout to read). Where you stand picks the catalog and the checkout
+    (its HEAD for --commit HEAD, its files for --working-dir). A working-dir crawl never takes
+    its label from the branch checked out there: --label, else 'monodex use'."""
+    if args.working_dir and not (args.label or args.branch):
+        label = context.load(p).label
+        if not label:
+            raise UsageError(
+                "--working-dir needs a label for the files on disk (never the branch's own label)",
+                "pass --label NAME, e.g. --label wip",
+            )
+        args = argparse.Namespace(**{**vars(args), "label": label})
+    target = scope(p, args)
+    return target.catalog, target.label, _checkout(p, target)
+
+
+def _checkout(p: Paths, target: context.Scope) -> str | None:
+    """The top folder of the checkout of the target's catalog the current directory is in."""
+    if target.standing is not None:
+        return target.worktree
+    catalogs = {name: c.path for name, c in config.load(p).catalogs.items()}
+    found = standing.find(Path.cwd(), catalogs)
+    return str(found.worktree) if found is not None and found.catalog == target.catalog else None
+
+
 def run(args: argparse.Namespace) -> int:
     p = paths.resolve()
     cfg = config.load(p)
-    catalog, label = context.resolve(p, args.catalog, label_of(args))
+    catalog, label, worktree = _target(p, args)
     if args.files and not args.dry_run:
         raise UsageError("--files lists what a dry run would index", "add --dry-run")
     if args.dry_run:  # reads git only, never the index: no need for the runner
         from monodex.indexer.write import crawlrun  # heavy: dulwich, tree-sitter
 
         entry = cfg.catalog(catalog)
+        if worktree is not None:  # read that checkout: its HEAD, its files
+            entry = dataclasses.replace(entry, path=Path(worktree))
         request = crawlrun.Request(entry, label, commit=args.commit, working_dir=args.working_dir)
         result = crawlrun.dry_run(cfg, p, request)
     else:
@@ -89,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
             working_dir=args.working_dir,
             full=args.full,
             wait_dense=args.wait_dense,
+            worktree=worktree,
         )
         progress = Progress(enabled=None if not args.json else False)
         try:  # handed to the runner when it is up (it owns the shard), else run here

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import argparse
 
-from monodex import context, output, paths
+from monodex import output, paths
 from monodex import requests as rq
-from monodex.commands.common import add_json, add_target, label_of
+from monodex.commands.common import add_json, add_target, scope
 from monodex.front import render, route
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """One flag per SearchRequest field (tests/front/test_parity.py keeps them equal)."""
-    add_target(parser)
+    add_target(parser, worktree=True)
     parser.add_argument("--text", required=True, help="what you are looking for, in plain words")
     parser.add_argument(
         "--limit", type=int, default=rq.DEFAULT_LIMIT, help=f"number of results (default {rq.DEFAULT_LIMIT})"
@@ -80,10 +80,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     p = paths.resolve()
-    catalog, label = context.resolve(p, args.catalog, label_of(args))
+    target = scope(p, args)
     request = rq.SearchRequest(
-        catalog,
-        label,
+        target.catalog,
+        target.label,
         args.text,
         limit=args.limit,
         paths=tuple(args.paths or ()),
@@ -97,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
         fresh=args.fresh,
         max_tokens=args.max_tokens,
         wait_dense=args.wait_dense,
+        worktree=target.worktree,
     )
     result = route.execute(p, request, quiet=args.json)
     output.emit(result, as_json=args.json, render=render.search)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from monodex import context, output, paths
+from monodex import output, paths
 from monodex import requests as rq
-from monodex.commands.common import add_json, add_target, label_of
+from monodex.commands.common import add_json, add_target, scope
 from monodex.front import route
 
 
@@ -41,7 +41,8 @@ def _render(result: dict[str, Any]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     p = paths.resolve()
-    catalog, label = context.resolve(p, args.catalog, label_of(args))
+    target = scope(p, args)
+    catalog, label = target.catalog, target.label
     if args.file_id and ":" in args.file_id:  # FILE_ID:SEL, as search prints it
         if args.chunks:
             raise rq.FieldError(

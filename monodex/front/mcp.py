@@ -9,6 +9,7 @@ the next step, naming the tool's parameters (not the CLI's flags).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from mcp.server import MCPServer
@@ -31,6 +32,8 @@ answer says which commit it reflects and whether the branch has moved since (`fr
 DEFAULT_MAX_TOKENS = 4000
 # Request fields this surface names differently (the rest keep the request's name).
 NAMES = {"text": "query", "paths": "path_prefix", "fresh": "wait_for_fresh", "wait_dense": "wait_for_dense"}
+CATALOG_HELP = "repository; default: the one the server's working directory is in, else `monodex use`"
+LABEL_HELP = "branch label; default: the branch checked out there, else `monodex use`"
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
 
@@ -53,6 +56,10 @@ class Freshness(_Open):
     fresh: bool | None = Field(description="indexed_commit == branch_commit; null without a branch")
     refresh_pending: bool = Field(description="a refresh is queued or running")
     refresh_error: str | None = None
+    worktree: str | None = Field(
+        None, description="the checkout (linked worktree) the answer is for, when it is where you stand"
+    )
+    commit: str | None = Field(None, description="the commit the answer reflects (the label's)")
     dense_coverage: float | None = Field(
         None, description="share of the label's chunks with a dense vector (1.0: fully hybrid)"
     )
@@ -182,8 +189,8 @@ def build(paths: Paths) -> MCPServer:
     )
     def search(
         query: Annotated[str, Field(description="what you are looking for, in plain words")],
-        catalog: Annotated[str | None, Field(description="repository; default: `monodex use`")] = None,
-        label: Annotated[str | None, Field(description="branch label; default: `monodex use`")] = None,
+        catalog: Annotated[str | None, Field(description=CATALOG_HELP)] = None,
+        label: Annotated[str | None, Field(description=LABEL_HELP)] = None,
         limit: Annotated[int, Field(ge=1, le=100, description="hits to consider")] = rq.DEFAULT_LIMIT,
         path_prefix: Annotated[
             list[str] | str | None,
@@ -218,9 +225,17 @@ def build(paths: Paths) -> MCPServer:
         wait_for_dense: Annotated[
             bool, Field(description="with wait_for_fresh: also wait for every dense vector (full hybrid)")
         ] = False,
+        worktree: Annotated[
+            str | None,
+            Field(
+                description="absolute path of a checkout (a linked worktree) to answer for: its "
+                "repository and branch; default: where the server's working directory stands"
+            ),
+        ] = None,
     ) -> Annotated[CallToolResult, SearchAnswer]:
         try:
-            catalog, label = context.resolve(paths, catalog, label)
+            target = context.scope(paths, catalog, label, here=Path.cwd(), worktree=worktree)
+            catalog, label = target.catalog, target.label
             request = rq.SearchRequest(
                 catalog,
                 label,
@@ -237,6 +252,7 @@ def build(paths: Paths) -> MCPServer:
                 fresh=wait_for_fresh,
                 max_tokens=max_tokens,
                 wait_dense=wait_for_dense,
+                worktree=target.worktree,
             )
             answer = {"catalog": catalog, "label": label, **run(request)}
         except MonodexError as exc:
@@ -255,11 +271,12 @@ def build(paths: Paths) -> MCPServer:
         file_id: Annotated[str | None, Field(description="16 hex digits, from a search result")] = None,
         path: Annotated[str | None, Field(description="or the file's repository-relative path")] = None,
         chunks: Annotated[str | None, Field(description="'N', 'N-M' or 'N-end'; default: all")] = None,
-        catalog: Annotated[str | None, Field(description="repository; default: `monodex use`")] = None,
-        label: Annotated[str | None, Field(description="branch label; default: `monodex use`")] = None,
+        catalog: Annotated[str | None, Field(description=CATALOG_HELP)] = None,
+        label: Annotated[str | None, Field(description=LABEL_HELP)] = None,
     ) -> Annotated[CallToolResult, ViewAnswer]:
         try:
-            catalog, label = context.resolve(paths, catalog, label)
+            target = context.scope(paths, catalog, label, here=Path.cwd())
+            catalog, label = target.catalog, target.label
             request = rq.ViewRequest(catalog, label, file_id=file_id, path=path, chunks=chunks)
             answer = {"catalog": catalog, "label": label, **run(request)}
         except MonodexError as exc:

@@ -19,6 +19,9 @@ def freshness_line(f: dict[str, Any]) -> str:
         text += "; a refresh is pending" if f.get("refresh_pending") else "; no refresh queued"
     else:
         text = f"index at {at}" + ("" if f.get("complete", True) else " (refresh in progress)")
+    if f.get("worktree"):  # which checkout the answer is for, and what is checked out there
+        on = f"branch {f['branch']}" if f.get("branch") else "detached HEAD"
+        text = f"worktree {f['worktree']} ({on}): {text}"
     if f.get("refresh_error"):
         text += f"; last refresh failed: {f['refresh_error'].splitlines()[0]}"
     coverage = f.get("dense_coverage")

@@ -1,0 +1,70 @@
+"""A label nobody has indexed yet, indexed when a search asks for it: from where you stand (the
+branch checked out in your worktree, or its detached commit), or with `--fresh`.
+
+Phase one only: every stored chunk whose content, path and implementation match is reused, so a
+branch fresh from main embeds nothing and is searchable in seconds; the chunks of changed files
+are found by their words until the runner's fill job (or the next crawl) adds their vectors.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from monodex.indexer.points import labelmeta
+from monodex.indexer.session import Session
+from monodex.indexer.write import fill, freshness
+
+from monodex import gitrefs, names, standing
+from monodex.config import Catalog
+from monodex.errors import MonodexError
+from monodex.standing import Standing
+
+
+def source(catalog: Catalog, label: str, here: Standing | None) -> tuple[str, str] | None:
+    """(ref, commit) the label stands for: the branch checked out where you stand, a local branch
+    mapping to it, or the detached commit it names ("HEAD" as ref); None when nothing does."""
+    if here is not None and here.commit and here.label() == label:
+        return (f"refs/heads/{here.branch}" if here.branch else "HEAD"), here.commit
+    short = standing.commit_of_label(label)
+    if short is not None:
+        full = gitrefs.resolve_commit(catalog.path, short)
+        return ("HEAD", full) if full else None
+    heads = gitrefs.branch_heads(catalog.path) or {}
+    branch = names.tracked_branch(label, heads)
+    return (f"refs/heads/{branch}", heads[branch]) if branch else None
+
+
+def ensure(
+    s: Session, catalog: Catalog, label: str, *, here: Standing | None, seconds: float
+) -> dict[str, Any] | None:
+    """Index the label now if it does not exist and something names its commit; what was done
+    (for the answer's notes), or None when the label exists or nothing names it."""
+    key = names.label_id(catalog.name, label)
+    if labelmeta.read(s.store, key) is not None:
+        return None
+    found = source(catalog, label, here)
+    if found is None:
+        return None
+    ref, commit = found
+    started = time.monotonic()
+    reached = freshness.reach(s, catalog, label, ref=ref, commit=commit, deadline=started + seconds)
+    waited = round(time.monotonic() - started, 3)
+    what = f"branch {ref.removeprefix('refs/heads/')}" if ref.startswith("refs/heads/") else "detached HEAD"
+    if not reached:
+        raise MonodexError(
+            f"{catalog.name}:{label} was not indexed yet; indexing {what} at {commit[:12]} on demand "
+            f"did not finish within {seconds:g} s",
+            "it goes on in the runner (or resumes at the next search): search again in a moment, "
+            "or pass a longer --fresh",
+        )
+    pending = fill.pending(s.store, key)
+    later = (
+        f"; {pending} new chunks found by their words until their dense vectors are added" if pending else ""
+    )
+    note = (
+        f"{catalog.name}:{label} was not indexed yet: indexed on demand from {what} at {commit[:12]} "
+        f"in {waited:.1f} s (phase one: unchanged files reused{later})"
+    )
+    facts = {"label": label, "ref": ref, "commit": commit, "seconds": waited, "chunks_pending": pending}
+    return {**facts, "note": note}

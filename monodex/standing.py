@@ -1,0 +1,120 @@
+"""Where you stand: the registered catalog, worktree, branch and commit of a directory.
+
+A directory belongs to a catalog when its repository's COMMON git dir is the catalog's: the main
+checkout, any linked worktree (`git worktree add`) and any subfolder of them all share it, while
+each worktree has its own top folder and HEAD. One `git rev-parse` answers the rest (~2-3 ms);
+a catalog's common dir is read from its `.git` files without running git. Stdlib only: the CLI,
+the MCP server and the hooks use it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from monodex import names
+from monodex.errors import UsageError
+
+# The label a detached HEAD is answered with: its commit, by its first 12 hex digits.
+COMMIT_LABEL_PREFIX = "commit/"
+_SHORT = 12
+
+
+@dataclass(frozen=True)
+class Standing:
+    catalog: str
+    worktree: Path  # the top folder of the checkout (main or linked) the directory is in
+    branch: str | None  # the branch checked out there; None when HEAD is detached (or unborn)
+    commit: str | None  # HEAD's commit; None on an unborn branch
+
+    @property
+    def detached(self) -> bool:
+        return self.branch is None and self.commit is not None
+
+    def label(self) -> str | None:
+        """The label that answers for this place: the branch's, or the commit's when detached."""
+        if self.branch is not None:
+            return names.label_for_branch(self.branch)
+        return commit_label(self.commit) if self.commit else None
+
+
+def commit_label(commit: str) -> str:
+    return COMMIT_LABEL_PREFIX + commit[:_SHORT].lower()
+
+
+def commit_of_label(label: str) -> str | None:
+    """The (short) commit a detached HEAD's label names, else None."""
+    rest = label.removeprefix(COMMIT_LABEL_PREFIX)
+    is_hex = rest != label and len(rest) >= 7 and all(c in "0123456789abcdef" for c in rest)
+    return rest if is_hex else None
+
+
+def common_dir(repo: Path) -> Path | None:
+    """The common git dir of the repository checked out (or bare) at `repo`, from its files."""
+    dot = repo / ".git"
+    if dot.is_file():  # a linked worktree: "gitdir: <its own git dir>", which names the common one
+        text = dot.read_text(errors="replace").strip()
+        if not text.startswith("gitdir:"):
+            return None
+        target = Path(text[7:].strip())
+        dot = target if target.is_absolute() else repo / target
+    elif not dot.is_dir():
+        dot = repo  # a bare repository is its own git dir
+        if not (dot / "HEAD").is_file():
+            return None
+    pointer = dot / "commondir"
+    if pointer.is_file():
+        rel = pointer.read_text().strip()
+        dot = Path(rel) if os.path.isabs(rel) else dot / rel
+    return dot.resolve()
+
+
+def catalog_of(common: Path, catalogs: Mapping[str, Path]) -> str | None:
+    """The registered catalog whose repository has this common git dir."""
+    target = common.resolve()
+    return next((name for name, path in catalogs.items() if common_dir(path) == target), None)
+
+
+def find(directory: Path, catalogs: Mapping[str, Path]) -> Standing | None:
+    """Where `directory` stands, or None outside a git checkout or a registered catalog."""
+    facts = _rev_parse(directory)
+    if facts is None:
+        return None
+    common, top, commit, symbolic = facts
+    catalog = catalog_of(common, catalogs)
+    if catalog is None:
+        return None
+    branch = symbolic.removeprefix("refs/heads/") if symbolic.startswith("refs/heads/") else None
+    return Standing(catalog, top, branch, commit)
+
+
+def _rev_parse(directory: Path) -> tuple[Path, Path, str | None, str] | None:
+    """(common dir, top folder, HEAD's commit, HEAD's symbolic name) from one `git rev-parse`."""
+    import subprocess  # here: the hook path needs only common_dir, and importing it costs ms
+
+    argv = ["git", "-C", str(directory), "rev-parse", "--path-format=absolute", "--git-common-dir"]
+    argv += ["--show-toplevel", "HEAD", "--symbolic-full-name", "HEAD"]
+    try:
+        proc = subprocess.run(argv, capture_output=True, text=True, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    lines = proc.stdout.splitlines()
+    if len(lines) == 4 and proc.returncode == 0:
+        return Path(lines[0]), Path(lines[1]), lines[2], lines[3]
+    if len(lines) == 3 and lines[2] == "HEAD":  # an unborn branch: no commit yet
+        return Path(lines[0]), Path(lines[1]), None, "HEAD"
+    return None  # not in a repository, or in a git dir / bare repository (no worktree)
+
+
+def require(directory: Path, catalogs: Mapping[str, Path], *, what: str) -> Standing:
+    """Where `directory` stands, or a usage error saying why it stands nowhere."""
+    found = find(directory, catalogs)
+    if found is None:
+        raise UsageError(
+            f"{what}: {directory} is not inside a checkout of a registered catalog",
+            "run it inside the repository (or one of its worktrees), or register it with "
+            "'monodex catalog add NAME PATH'",
+        )
+    return found
