@@ -39,3 +39,32 @@ def resolve_commit(repo: Path, revision: str) -> str | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return out or None
+
+
+def worktrees(repo: Path) -> list[dict[str, str | None]] | None:
+    """Every checkout of the repository (`git worktree list --porcelain`: the main one first,
+    then the linked ones): {"path", "head", "branch"}, branch None when detached; None when it
+    cannot be read. A worktree removed or pruned is no longer listed."""
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(repo), "worktree", "list", "--porcelain"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    found: list[dict[str, str | None]] = []
+    for block in out.strip().split("\n\n"):
+        fields = dict(line.partition(" ")[::2] for line in block.splitlines())
+        if "worktree" in fields and "bare" not in fields:
+            branch = fields.get("branch") or ""
+            found.append(
+                {
+                    "path": fields["worktree"],
+                    "head": fields.get("HEAD") or None,
+                    "branch": branch.removeprefix("refs/heads/") or None,
+                }
+            )
+    return found

@@ -110,7 +110,14 @@ def status(r: dict[str, Any]) -> str:
             continue
         fresh = lb["freshness"] + (" (refreshing)" if lb.get("refreshing") else "")
         lines.append(f"{lb['catalog']}:{lb['label']}\t{_commit(lb)}\t{fresh}{_dense_text(lb.get('dense'))}")
+    lines += [_worktree_line(wt) for wt in r.get("worktrees", [])]
     return output.sanitize("\n".join(lines))
+
+
+def _worktree_line(wt: dict[str, Any]) -> str:
+    on = f"branch {wt['branch']}" if wt["branch"] else f"detached at {str(wt['head'])[:12]}"
+    mark = " (you are here)" if wt.get("here") else ""
+    return f"worktree {wt['catalog']} {wt['path']}{mark}\t{on}\tlabel {wt['label']}\t{wt['freshness']}"
 
 
 def _dense_text(d: dict[str, Any] | None) -> str:

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import contextlib
 import time
+from pathlib import Path
 from typing import Any
 
-from monodex import config, names, spool, writable
-from monodex.errors import MonodexError
+from monodex import config, names, spool, standing, writable
+from monodex.errors import MonodexError, UsageError
 from monodex.front import route
-from monodex.gitrefs import branch_heads
+from monodex.gitrefs import branch_heads, worktrees
 from monodex.paths import Paths
 from monodex.requests import LabelsRequest
 from monodex.runnerpid import pid_file, running_pid
@@ -49,6 +50,7 @@ def collect(p: Paths) -> dict[str, Any]:
             [p.state_dir, p.log_dir, s.root, s.new, s.claimed, s.quarantine, s.tmp]
         ),
         "labels": labels,
+        "worktrees": _worktrees(p, labels),
         "jobs": state,
     }
 
@@ -80,6 +82,47 @@ def _labels(p: Paths) -> list[dict[str, Any]]:
         if fresh is not None:
             row["freshness"] = "fresh" if fresh else "stale"
     return rows
+
+
+def _worktrees(p: Paths, labels: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every checkout of every catalog with its branch, the label that answers there and that
+    label's freshness; `here` marks the one the current directory stands in."""
+    cfg = config.load(p)
+    here = standing.find(Path.cwd(), {name: c.path for name, c in cfg.catalogs.items()})
+    rows = {(lb.get("catalog"), lb.get("label")): lb for lb in labels}
+    out = []
+    for name, cat in sorted(cfg.catalogs.items()):
+        for wt in worktrees(cat.path) or []:
+            label = _label_at(wt["branch"], wt["head"])
+            row = rows.get((name, label))
+            out.append(
+                {
+                    "catalog": name,
+                    "path": wt["path"],
+                    "branch": wt["branch"],
+                    "head": wt["head"],
+                    "label": label,
+                    "freshness": _worktree_freshness(row, wt["head"]),
+                    "here": here is not None and str(here.worktree) == wt["path"],
+                }
+            )
+    return out
+
+
+def _label_at(branch: str | None, head: str | None) -> str | None:
+    """The label a search from that checkout answers with (standing.Standing.label)."""
+    try:
+        return standing.Standing("", Path(), branch, head).label()
+    except UsageError:  # a branch name that maps to no label
+        return None
+
+
+def _worktree_freshness(row: dict[str, Any] | None, head: str | None) -> str:
+    if row is None:
+        return "not indexed (indexed at the first search there)"
+    if row.get("crawl_complete") and row.get("commit_oid") == head:
+        return "fresh"
+    return "stale"
 
 
 def _dense(row: dict[str, Any], filling: Any, pid: int | None) -> dict[str, Any]:

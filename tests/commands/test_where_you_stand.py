@@ -182,3 +182,37 @@ def test_a_working_dir_crawl_never_takes_the_branch_label(worktree, run_json, mo
     code, out, err = run_json("crawl", "--working-dir", "--json")
     assert code == 0, err
     assert out["label"] == "wip"
+
+
+def test_status_lists_every_worktree_and_a_removed_one_leaves_nothing(
+    indexed, worktree, run_json, monkeypatch, isolated_env
+) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(worktree)
+    code, st, err = run_json("status", "--json")
+    assert code == 0, err
+    rows = {w["path"]: w for w in st["worktrees"]}
+    assert rows[str(indexed.path)] == {
+        "catalog": "acme",
+        "path": str(indexed.path),
+        "branch": "main",
+        "head": indexed.head(),
+        "label": "main",
+        "freshness": "fresh",
+        "here": False,
+    }
+    mine = rows[str(worktree.resolve())]
+    assert (mine["branch"], mine["label"], mine["here"]) == ("feature-x", "feature-x", True)
+    assert mine["freshness"].startswith("not indexed")
+    assert run_json("search", "--text", QUESTION, "--json")[0] == 0  # indexes feature-x on demand
+    code, text, _ = run_json("status")
+    assert f"worktree acme {worktree.resolve()} (you are here)\tbranch feature-x\tlabel feature-x\tfresh" in text
+    monkeypatch.chdir(indexed.path)
+    indexed.git("worktree", "remove", "--force", str(worktree))
+    assert run_json("gc", "--catalog", "acme", "--json")[0] == 0
+    code, st, _ = run_json("status", "--json")
+    assert [w["path"] for w in st["worktrees"]] == [str(indexed.path)]
+    # nothing monodex keeps names the removed worktree (its branch's label follows branch rules)
+    for folder in ("config", "data", "state", "run"):
+        for f in (isolated_env / folder).rglob("*"):
+            if f.is_file() and f.suffix in (".json", ".log", ".txt", ""):
+                assert str(worktree) not in f.read_text(errors="replace"), f
