@@ -16,7 +16,7 @@ from monodex.indexer.points import labelmeta
 from monodex.indexer.points.labelmeta import LabelState, require_label
 from monodex.indexer.session import Session
 from monodex.indexer.write import crawlrun, fill
-from monodex.indexer.write.crawl import Interrupted
+from monodex.indexer.write.crawl import CrawlSummary, Interrupted
 from monodex.indexer.write.request import Request
 
 from monodex import names, spool
@@ -149,13 +149,19 @@ def _poll(s: Session, catalog: Catalog, label: str, target: str, deadline: float
 
 
 def _crawl_until(s: Session, catalog: Catalog, label: str, target: str, deadline: float) -> bool:
+    return crawl_until(s, catalog, label, target, deadline) is not None
+
+
+def crawl_until(
+    s: Session, catalog: Catalog, label: str, target: str, deadline: float
+) -> CrawlSummary | None:
+    """Phase one of the label at `target` in this process, stopped at the deadline (None then)."""
     cancel = threading.Event()
     timer = threading.Timer(max(0.0, deadline - time.monotonic()), cancel.set)
     timer.start()
     try:
-        crawlrun.crawl(s, Request(catalog, label, target), cancel=cancel, dense="later")
-        return True
+        return crawlrun.crawl(s, Request(catalog, label, target), cancel=cancel, dense="later")
     except Interrupted:
-        return False
+        return None
     finally:
         timer.cancel()

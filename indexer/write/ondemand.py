@@ -48,7 +48,14 @@ def ensure(
         return None
     ref, commit = found
     started = time.monotonic()
-    reached = freshness.reach(s, catalog, label, ref=ref, commit=commit, deadline=started + seconds)
+    stored: dict[str, int] = {}
+    if s.wake is None:  # here: the crawl's own counts say what was reused and what is new
+        summary = freshness.crawl_until(s, catalog, label, commit, started + seconds)
+        reached = summary is not None
+        if summary is not None:
+            stored = {"files_reused": summary.files_reused, "files_stored": summary.files_embedded}
+    else:
+        reached = freshness.reach(s, catalog, label, ref=ref, commit=commit, deadline=started + seconds)
     waited = round(time.monotonic() - started, 3)
     what = f"branch {ref.removeprefix('refs/heads/')}" if ref.startswith("refs/heads/") else "detached HEAD"
     if not reached:
@@ -66,5 +73,12 @@ def ensure(
         f"{catalog.name}:{label} was not indexed yet: indexed on demand from {what} at {commit[:12]} "
         f"in {waited:.1f} s (phase one: unchanged files reused{later})"
     )
-    facts = {"label": label, "ref": ref, "commit": commit, "seconds": waited, "chunks_pending": pending}
+    facts = {
+        "label": label,
+        "ref": ref,
+        "commit": commit,
+        "seconds": waited,
+        "chunks_pending": pending,
+        **stored,
+    }
     return {**facts, "note": note}
