@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
 
-from monodex import standing
+from monodex import paths, standing
 from monodex.main import main
 
 SRC = {
@@ -207,7 +208,9 @@ def test_status_lists_every_worktree_and_a_removed_one_leaves_nothing(
     assert mine["freshness"].startswith("not indexed")
     assert run_json("search", "--text", QUESTION, "--json")[0] == 0  # indexes feature-x on demand
     code, text, _ = run_json("status")
-    assert f"worktree acme {worktree.resolve()} (you are here)\tbranch feature-x\tlabel feature-x\tfresh" in text
+    assert (
+        f"worktree acme {worktree.resolve()} (you are here)\tbranch feature-x\tlabel feature-x\tfresh" in text
+    )
     monkeypatch.chdir(indexed.path)
     indexed.git("worktree", "remove", "--force", str(worktree))
     assert run_json("gc", "--catalog", "acme", "--json")[0] == 0
@@ -218,3 +221,33 @@ def test_status_lists_every_worktree_and_a_removed_one_leaves_nothing(
         for f in (isolated_env / folder).rglob("*"):
             if f.is_file() and f.suffix in (".json", ".log", ".txt", ""):
                 assert str(worktree) not in f.read_text(errors="replace"), f
+
+
+def test_with_the_runner_up_the_runner_indexes_it_and_hooks_then_track_it(
+    worktree, run_json, monkeypatch, start_runner
+) -> None:  # type: ignore[no-untyped-def]
+    """The on-demand refresh goes through the runner's spool like a hook's (it owns the shard);
+    once the label exists, the hooks refresh it on every commit in the worktree."""
+    indexed_path = Path(git(worktree, "rev-parse", "--path-format=absolute", "--git-common-dir")).parent
+    assert main(["hooks", "install", "--repo", str(indexed_path)]) == 0
+    start_runner(0.3)
+    monkeypatch.chdir(worktree)
+    code, answer, err = run_json("search", "--text", QUESTION, "--json")
+    assert code == 0, err
+    assert answer["on_demand"]["label"] == "feature-x" and "libraries/net/src/parser.ts" in _paths(answer)
+    (worktree / "libraries/term/src/launch.ts").write_text("export const countdownSequence = 10;\n")
+    git(worktree, "add", "-A")
+    git(worktree, "commit", "-qm", "countdown")
+    log = paths.resolve().log_dir / "hooks.log"
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and '"label": "acme:feature-x"' not in _read(log):
+        time.sleep(0.05)
+    assert '"label": "acme:feature-x"' in _read(log)  # the hook queued it: tracked from now on
+    code, answer, err = run_json("search", "--text", "countdownSequence", "--fresh", "20", "--json")
+    assert code == 0, err
+    assert answer["freshness"]["fresh"] is True and "on_demand" not in answer
+    assert answer["freshness"]["commit"] == git(worktree, "rev-parse", "HEAD")
+
+
+def _read(file: Path) -> str:
+    return file.read_text() if file.exists() else ""
