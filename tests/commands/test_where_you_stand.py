@@ -251,3 +251,15 @@ def test_with_the_runner_up_the_runner_indexes_it_and_hooks_then_track_it(
 
 def _read(file: Path) -> str:
     return file.read_text() if file.exists() else ""
+
+
+def test_worktree_flag_must_name_a_checkout_of_a_catalog(worktree, run_json, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    code, answer, err = run_json("search", "--worktree", str(worktree), "--text", QUESTION, "--json")
+    assert code == 0, err
+    assert answer["freshness"]["worktree"] == str(worktree.resolve())
+    code, _, err = run_json("search", "--worktree", str(tmp_path), "--text", QUESTION, "--json")
+    assert code == 2 and "not inside a checkout of a registered catalog" in err
+    from monodex import requests as rq
+
+    with pytest.raises(rq.FieldError, match="absolute path"):
+        rq.SearchRequest("acme", "main", "q", worktree="relative/wt")
