@@ -48,6 +48,8 @@ def test_search_states_the_labels_freshness(crawled, run_json) -> None:  # type:
         "fresh": True,
         "refresh_pending": False,
         "dense_coverage": 1.0,
+        "worktree": None,  # not searched from where you stand: flags named the label
+        "commit": first,  # the commit the answer reflects
     }
     crawled.write("libraries/net/src/retry.ts", "export const retries: number = 5;\n")
     second = crawled.commit("fewer words")
