@@ -64,6 +64,9 @@ def _labels(p: Paths) -> list[dict[str, Any]]:
     heads: dict[str, dict[str, str] | None] = {}
     for row in rows:
         row["freshness"], row["branch"], row["branch_commit"] = "unknown", None, None
+        if standing.commit_of_label(row["label"]):  # a detached HEAD's label: its commit never moves
+            row["freshness"] = "commit (detached HEAD)"
+            continue
         cat = cfg.catalogs.get(row["catalog"])
         if cat is None or row["source_kind"] != "git-commit":
             continue

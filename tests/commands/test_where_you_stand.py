@@ -154,6 +154,8 @@ def test_a_detached_head_answers_for_its_commit_with_a_note(worktree, run_json, 
     assert any(n.startswith(f"detached HEAD at {head[:12]}") for n in answer["notes"])
     code, text, _ = run_json("search", "--text", QUESTION)
     assert "(detached HEAD): index at" in text
+    labels = {r["label"]: r for r in run_json("status", "--json")[1]["labels"]}
+    assert labels[f"commit/{head[:12]}"]["freshness"] == "commit (detached HEAD)"
 
 
 def test_view_defaults_to_where_you_stand(worktree, run_json, monkeypatch) -> None:  # type: ignore[no-untyped-def]
