@@ -27,7 +27,9 @@ from monodex.paths import Paths
 INSTRUCTIONS = """monodex is a semantic index of a git monorepo (TypeScript, Markdown), kept up to date
 with its branches. Use `search` to find where something is implemented or explained when you do
 not know the file; use `view` to read a file (or some of its chunks) once you know it. Every
-answer says which commit it reflects and whether the branch has moved since (`freshness`)."""
+answer says which commit it reflects and whether the branch has moved since (`freshness`). By
+default it answers for the repository and branch checked out where this server runs (a linked
+worktree included); a branch not indexed yet is indexed at the first search (seconds)."""
 
 DEFAULT_MAX_TOKENS = 4000
 # Request fields this surface names differently (the rest keep the request's name).
