@@ -99,7 +99,8 @@ def decide(
     p = paths.resolve()
     cfg = config.load(p)
     # by the common git dir: the main checkout, every linked worktree and every subfolder share it
-    name = standing.catalog_of(dirs.common_dir, {n: c.path for n, c in cfg.catalogs.items()})
+    catalogs = {n: c.path for n, c in cfg.catalogs.items()}
+    name = standing.catalog_of(dirs.common_dir, catalogs, worktree=dirs.worktree)
     catalog = cfg.catalogs[name] if name is not None else None
     if catalog is None:
         return Skip("repository is not a registered catalog")

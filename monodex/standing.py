@@ -71,10 +71,13 @@ def common_dir(repo: Path) -> Path | None:
     return dot.resolve()
 
 
-def catalog_of(common: Path, catalogs: Mapping[str, Path]) -> str | None:
-    """The registered catalog whose repository has this common git dir."""
+def catalog_of(common: Path, catalogs: Mapping[str, Path], *, worktree: Path | None = None) -> str | None:
+    """The registered catalog whose repository has this common git dir. Should two catalogs name
+    checkouts of one repository, the one registered at `worktree` itself wins."""
     target = common.resolve()
-    return next((name for name, path in catalogs.items() if common_dir(path) == target), None)
+    matches = [name for name, path in catalogs.items() if common_dir(path) == target]
+    exact = [n for n in matches if worktree is not None and catalogs[n].resolve() == worktree.resolve()]
+    return next(iter(exact or matches), None)
 
 
 def find(directory: Path, catalogs: Mapping[str, Path]) -> Standing | None:
@@ -83,7 +86,7 @@ def find(directory: Path, catalogs: Mapping[str, Path]) -> Standing | None:
     if facts is None:
         return None
     common, top, commit, symbolic = facts
-    catalog = catalog_of(common, catalogs)
+    catalog = catalog_of(common, catalogs, worktree=top)
     if catalog is None:
         return None
     branch = symbolic.removeprefix("refs/heads/") if symbolic.startswith("refs/heads/") else None
