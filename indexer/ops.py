@@ -47,6 +47,7 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
         freshness.wait_fresh(s, cat, r.label, r.fresh, dense=r.wait_dense) if r.fresh is not None else None
     )
     store, embedder, served_by = _generation(s, r.catalog, r.label)
+    applied = _overlay(s, r) if served_by is None else None
     past = History.open(s.paths.state_dir, r.catalog)
     try:
         found = searching.search(
@@ -59,6 +60,7 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
             filters=filters,
             ranking=ranking,
             history=past,
+            overlay=searching.Overlay(applied.membership, applied.hidden) if applied else None,
         )
     finally:
         if past is not None:
@@ -72,6 +74,10 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
         fresh = freshness.describe(s, cat, searching.require_label(store, cat.name, r.label))
     # next to the freshness: whether the label's dense vectors are all there yet (phase two)
     fresh = {**fresh, "dense_coverage": found["dense_coverage"]}
+    if applied is not None:
+        fresh["overlay"] = applied.as_json()
+        if applied.skipped:
+            found["notes"].append(f"uncommitted files not searched: {applied.skipped}")
     answer: dict[str, Any] = {
         "results": results,
         "mode": found["mode"],
@@ -86,6 +92,16 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
     if r.max_tokens is not None:
         answer["results"], answer["budget"] = budget.pack(results, r.max_tokens, s.engine.count_tokens)
     return answer
+
+
+def _overlay(s: Session, r: rq.SearchRequest) -> Any:
+    """The worktree's uncommitted files brought up to date for this search (write/overlay.py),
+    or None: no worktree, or the branch as committed asked for."""
+    if r.worktree is None or r.committed:
+        return None
+    from monodex.indexer.overlay import update as overlay
+
+    return overlay.apply(s, s.config().catalog(r.catalog), r.label, r.worktree)
 
 
 def _generation(s: Session, catalog: str, label: str) -> tuple[Any, Any, dict[str, Any] | None]:

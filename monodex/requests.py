@@ -9,6 +9,7 @@ Stdlib and kernel only: the CLI and `monodex status` load this without the index
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -127,9 +128,20 @@ class SearchRequest:
     fresh: float | None = None  # seconds to wait for the label to reflect its branch
     max_tokens: int | None = None  # pack the answer into this many tokens
     wait_dense: bool = False  # with fresh: also wait (same bound) for every dense vector (phase two)
+    # The absolute path of the worktree the request is answered for: its uncommitted files are
+    # laid over the label (the overlay) unless `committed` asks for the branch as committed.
+    worktree: str | None = None
+    committed: bool = False
 
     def __post_init__(self) -> None:
         _names(self.catalog, self.label)
+        if self.worktree is not None and not os.path.isabs(self.worktree):
+            raise FieldError(
+                "worktree",
+                "{name} {value!r} is not an absolute path",
+                value=self.worktree,
+                advice='give the worktree\'s absolute path, e.g. "$(pwd)"',
+            )
         if not self.text.strip():
             raise FieldError(
                 "text", "the search text ({name}) is empty", example="'what you are looking for'"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 from monodex import context, output, paths
 from monodex import requests as rq
@@ -75,6 +76,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="pack the results into N tokens (the model's tokenizer): adjacent hits of a file are "
         "merged, what does not fit is cut at a line or listed as left out; prints whole blocks",
     )
+    parser.add_argument(
+        "--worktree",
+        metavar="PATH",
+        help="answer for this worktree: its uncommitted (modified, added, untracked, not ignored) "
+        "files are searched instead of the label's versions, and files it deleted are hidden",
+    )
+    parser.add_argument(
+        "--committed",
+        action="store_true",
+        help="search the branch as committed: no uncommitted files of the worktree",
+    )
     add_json(parser)
 
 
@@ -97,6 +109,8 @@ def run(args: argparse.Namespace) -> int:
         fresh=args.fresh,
         max_tokens=args.max_tokens,
         wait_dense=args.wait_dense,
+        worktree=os.path.abspath(args.worktree) if args.worktree else None,
+        committed=args.committed,
     )
     result = route.execute(p, request, quiet=args.json)
     output.emit(result, as_json=args.json, render=render.search)

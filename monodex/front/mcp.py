@@ -44,6 +44,14 @@ class Wait(_Open):
     waited_seconds: float
 
 
+class Overlay(_Open):
+    applied: bool = Field(description="false when the worktree is not on the label's branch (see skipped)")
+    worktree: str
+    files: int = Field(description="uncommitted files searched in place of the committed ones")
+    paths: int = Field(description="changed paths whose committed files are hidden")
+    seconds: float = Field(description="time spent bringing the overlay up to date")
+
+
 class Freshness(_Open):
     indexed_commit: str | None = Field(description="the commit the label's index reflects")
     complete: bool = Field(description="false while a refresh of the label is in progress")
@@ -57,6 +65,7 @@ class Freshness(_Open):
         None, description="share of the label's chunks with a dense vector (1.0: fully hybrid)"
     )
     wait: Wait | None = None
+    overlay: Overlay | None = Field(None, description="the worktree's uncommitted files, when searched")
 
 
 class Hit(_Open):
@@ -218,6 +227,16 @@ def build(paths: Paths) -> MCPServer:
         wait_for_dense: Annotated[
             bool, Field(description="with wait_for_fresh: also wait for every dense vector (full hybrid)")
         ] = False,
+        worktree: Annotated[
+            str | None,
+            Field(
+                description="absolute path of your worktree: your uncommitted edits (modified, new, "
+                "deleted files) are searched instead of the committed versions"
+            ),
+        ] = None,
+        committed: Annotated[
+            bool, Field(description="search the branch as committed, without uncommitted edits")
+        ] = False,
     ) -> Annotated[CallToolResult, SearchAnswer]:
         try:
             catalog, label = context.resolve(paths, catalog, label)
@@ -237,6 +256,8 @@ def build(paths: Paths) -> MCPServer:
                 fresh=wait_for_fresh,
                 max_tokens=max_tokens,
                 wait_dense=wait_for_dense,
+                worktree=worktree,
+                committed=committed,
             )
             answer = {"catalog": catalog, "label": label, **run(request)}
         except MonodexError as exc:
