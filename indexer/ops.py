@@ -174,7 +174,10 @@ def labels(s: Session, r: rq.LabelsRequest) -> dict[str, Any]:
 
     if r.catalog:
         _registered_or_left(s, r.catalog)
-    return {"labels": searching.labels(s.store, r.catalog)}
+    return {
+        "labels": searching.labels(s.store, r.catalog),
+        "overlays": searching.overlays(s.store, r.catalog),
+    }
 
 
 def collect_garbage(s: Session, r: rq.GcRequest) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from monodex.indexer.points import filters as stored
-from monodex.indexer.points import labelmeta, lexical
+from monodex.indexer.points import labelmeta, lexical, overlaymeta
 from monodex.indexer.points.labelmeta import require_label as require_label  # ops.py: search.require_label
 from monodex.indexer.read import cochange, signals
 from monodex.indexer.read import ranking as ranking_
@@ -322,6 +322,27 @@ def labels(store: Store, catalog: str | None = None) -> list[dict[str, Any]]:
                 "chunks": count,
                 "dense_pending": waiting,
                 "dense_coverage": covered,
+            }
+        )
+    return rows
+
+
+def overlays(store: Store, catalog: str | None = None) -> list[dict[str, Any]]:
+    """Worktree overlays (never labels: `labels` lists them apart, under `overlays`)."""
+    rows = []
+    for o in overlaymeta.list_all(store, catalog):
+        covered, waiting, count = coverage(store, o.current) if o.current else (1.0, 0, 0)
+        rows.append(
+            {
+                "catalog": o.catalog,
+                "label": o.label,
+                "worktree": o.worktree,
+                "branch": o.branch,
+                "files": len(o.file_ids),
+                "paths": len(o.dirty),
+                "chunks": count,
+                "dense_pending": waiting,
+                "updated_at_unix_secs": o.updated_at_unix_secs,
             }
         )
     return rows
