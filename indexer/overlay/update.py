@@ -204,6 +204,8 @@ def update(
     gen = state.generation + 1
     new = overlaymeta.membership(catalog.name, state.key, gen)
     state = overlaymeta.write(store, replace(state, generation=gen, pending=(*state.pending, new)), dim=dim)
+    log = logs.get("monodex.overlay")
+    log.debug("overlay.updating", worktree=state.worktree, membership=new, files=len(wanted.blobs))
     files = _index(s, catalog, root=Path(state.worktree), member=new, wanted=wanted, policy=policy)
     current = new if any(f.file_id for f in files) else ""
     leftover = tuple(m for m in (state.current, *state.pending) if m and m != current)
@@ -216,6 +218,7 @@ def update(
         pending=leftover,
     )
     state = overlaymeta.write(store, state, dim=dim)
+    log.debug("overlay.switched", worktree=state.worktree, membership=current, files=len(files))
     return _clean(store, state, dim=dim)
 
 

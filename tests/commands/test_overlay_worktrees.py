@@ -13,12 +13,11 @@ from monodex.indexer.session import Session
 from monodex import config, paths
 
 RETRY = "libraries/net/src/retry.ts"
+_ARGV = ("search", "--catalog", "acme", "--label")
 
 
 def _search(run_json: Any, label: str, text: str, *extra: str) -> dict[str, Any]:
-    code, found, err = run_json(
-        "search", "--catalog", "acme", "--label", label, "--text", text, "--mode", "lexical", "--json", *extra
-    )
+    code, found, err = run_json(*_ARGV, label, "--text", text, "--mode", "lexical", "--json", *extra)
     assert code == 0, err
     return found  # type: ignore[no-any-return]
 
@@ -95,23 +94,12 @@ def test_a_folder_outside_the_repository_is_a_clear_error(monorepo, run_json, tm
     code, _, err = run_json("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--json")
     assert code == 0, err
     stranger = git_repo({"a.ts": "export const a = 1;\n"}, name="stranger")
-    code, _, err = run_json(
-        "search",
-        "--catalog",
-        "acme",
-        "--label",
-        "main",
-        "--text",
-        "a",
-        "--worktree",
-        str(stranger.path),
-        "--json",
-    )
-    assert code == 2 and "not a checkout of catalog 'acme'" in err
-    code, _, err = run_json(
-        "search", "--catalog", "acme", "--label", "main", "--text", "a", "--worktree", str(tmp_path / "gone")
-    )
-    assert code == 2 and "not a git worktree" in err
+    for folder, problem in (
+        (stranger.path, "not a checkout of catalog 'acme'"),
+        (tmp_path / "gone", "not a git worktree"),
+    ):
+        code, _, err = run_json(*_ARGV, "main", "--text", "a", "--worktree", str(folder), "--json")
+        assert code == 2 and problem in err
 
 
 def test_the_runner_answers_as_a_local_search(monorepo, run_json, tmp_path, start_runner) -> None:  # type: ignore[no-untyped-def]
