@@ -101,6 +101,7 @@ def _overlay(s: Session, r: rq.SearchRequest) -> Any:
         return None
     from monodex.indexer.overlay import update as overlay
 
+    s.store.info()  # the shard opened (a local search's own cost) before the overlay's is timed
     return overlay.apply(s, s.config().catalog(r.catalog), r.label, r.worktree)
 
 
