@@ -91,7 +91,17 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
         answer["notes"] = found["notes"]
     if r.max_tokens is not None:
         answer["results"], answer["budget"] = budget.pack(results, r.max_tokens, s.engine.count_tokens)
+    if applied is not None and applied.dense_pending and s.wake is None and found["mode"] != "lexical":
+        _fill_overlay(s, applied.membership)
     return answer
+
+
+def _fill_overlay(s: Session, membership: str) -> None:
+    """With no runner to do it, this command gives the overlay's new chunks their vectors after
+    answering (the model is loaded already): a round at most, so a search never waits long."""
+    from monodex.indexer.write import fill
+
+    fill.fill(s.store, s.engine, membership, rounds=1)
 
 
 def _overlay(s: Session, r: rq.SearchRequest) -> Any:

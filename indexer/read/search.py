@@ -269,6 +269,8 @@ def view(store: Store, *, catalog: str, label: str, selector: Selector) -> dict[
     require_label(store, catalog, label)
     flt = stored.label_chunks(names.label_id(catalog, label), Match("file_id", selector.file_id))
     chunks = sorted((r.payload for r in store.scroll(flt)), key=lambda p: int(p["chunk_ordinal"]))
+    if not chunks:  # a hit of a worktree's uncommitted file (an overlay over this label)
+        chunks = _overlay_file(store, catalog, label, selector.file_id)
     if not chunks:
         raise UsageError(
             f"file {selector.file_id} is not in label {label!r} of catalog {catalog!r}",
@@ -302,6 +304,14 @@ def view(store: Store, *, catalog: str, label: str, selector: Selector) -> dict[
         "package_name": chunks[0].get("package_name"),
         "chunks": [{k: c.get(k) for k in keys} for c in picked],
     }
+
+
+def _overlay_file(store: Store, catalog: str, label: str, file_id: str) -> list[dict[str, Any]]:
+    for o in overlaymeta.list_all(store, catalog):
+        if o.label == label and o.current and file_id in o.file_ids:
+            flt = stored.chunks(Match("active_label_ids", o.current), Match("file_id", file_id))
+            return sorted((r.payload for r in store.scroll(flt)), key=lambda p: int(p["chunk_ordinal"]))
+    return []
 
 
 def labels(store: Store, catalog: str | None = None) -> list[dict[str, Any]]:

@@ -112,3 +112,36 @@ def test_nothing_changed_reads_no_file(monorepo, run_json) -> None:  # type: ign
         "overlay"
     ]
     assert again == {**again, "updated": False, "files_read": 0, "files": 1}
+
+
+def test_an_overlay_hit_can_be_viewed_and_gets_its_vectors(monorepo, run_json) -> None:  # type: ignore[no-untyped-def]
+    _crawled(monorepo, run_json)
+    monorepo.write("libraries/terminal/src/duration.ts", NEW_TS)
+    wt = str(monorepo.path)
+    first = _search(run_json, "parse a duration like 5m into milliseconds", "--worktree", wt)
+    hit = first["results"][0]
+    assert hit["relative_path"] == "libraries/terminal/src/duration.ts"
+    assert first["freshness"]["overlay"]["dense_pending"] > 0  # phase one only on the search path
+    code, viewed, err = run_json(
+        "view", "--catalog", "acme", "--label", "main", "--id", hit["file_id"], "--json"
+    )
+    assert code == 0, err
+    assert "".join(c["text"] for c in viewed["chunks"]) == NEW_TS
+    # no runner: the command itself gave the new chunks their vectors after answering
+    again = _search(run_json, "parse a duration like 5m into milliseconds", "--worktree", wt)
+    assert (
+        again["freshness"]["overlay"]["dense_pending"] == 0 and not again["freshness"]["overlay"]["updated"]
+    )
+    assert again["results"][0]["relative_path"] == "libraries/terminal/src/duration.ts"
+
+
+def test_the_text_answer_says_the_uncommitted_files_were_searched(monorepo, run_json) -> None:  # type: ignore[no-untyped-def]
+    _crawled(monorepo, run_json)
+    monorepo.write("libraries/terminal/src/duration.ts", NEW_TS)
+    (monorepo.path / COLORS).unlink()
+    code, out, err = run_json(
+        "search", "--catalog", "acme", "--label", "main", "--text", "parseZebraDuration", "--mode", "lexical",
+        "--worktree", str(monorepo.path),
+    )  # fmt: skip
+    assert code == 0, err
+    assert f"with 1 uncommitted files of {monorepo.path.resolve()} (2 changed paths)" in out.splitlines()[0]

@@ -4,6 +4,7 @@ with the chunks only it held; the runner gives the same answers as a local searc
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -125,3 +126,8 @@ def test_the_runner_answers_as_a_local_search(monorepo, run_json, tmp_path, star
     assert {RETRY, "libraries/net/src/fresh.ts"} <= paths_found
     assert "libraries/terminal/src/colors.ts" not in paths_found
     assert remote["freshness"]["overlay"]["files"] == 2 and remote["freshness"]["overlay"]["paths"] == 3
+    # the runner's fill job gives the overlay's chunks their vectors (the local search was lexical)
+    deadline = time.monotonic() + 120
+    while _search(run_json, *query)["freshness"]["overlay"]["dense_pending"]:
+        assert time.monotonic() < deadline, "the fill job never filled the overlay's chunks"
+        time.sleep(0.5)
