@@ -108,7 +108,16 @@ ROOMS: dict[str, set[str]] = {
     "write": {"git", "points", "store", "chunkers", "embed", "engine", "session"},  # crawls, freshness
     # a worktree's uncommitted files over its branch's label: git status, stat cache, phase one
     "overlay": {"write", "git", "points", "store", "chunkers", "embed", "engine", "session"},
-    "upkeep": {"write", "read", "git", "points", "store", "chunkers", "session", "overlay"},  # gc, verify, removal
+    "upkeep": {
+        "write",
+        "read",
+        "git",
+        "points",
+        "store",
+        "chunkers",
+        "session",
+        "overlay",
+    },  # gc, verify, removal
     "ops": {"write", "read", "upkeep", "overlay", "points", "store", "session"},  # the front layer's entry
 }
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
+import os
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -87,23 +88,28 @@ def apply(s: Session, catalog: Catalog, label: str, worktree: str) -> Applied:
     out = Applied(str(root))
     wanted, policy = _scan(s, catalog, root, out)
     branch = wanted.status.branch
-    if branch is None or _label_of(branch) != label:
+    if s.store.info() is None:
+        out.skipped = "nothing is indexed yet"
+    elif branch is None or _label_of(branch) != label:
         on = f"branch {branch!r}" if branch else "a detached HEAD"
         out.skipped = f"the worktree is on {on}, not on the branch of label {label!r}"
     else:
         key = overlaymeta.key_for(str(root))
         with _locked(s, key):
             state = _current(s, catalog, label, root, key, wanted, policy, out)
-        out.membership = state.current if state else ""
-        out.files = len(state.file_ids) if state else 0
-        out.paths = len(state.dirty) if state else 0
         if state is not None:
-            held = membership.files_at(s.store, names.label_id(catalog.name, label), state.dirty)
-            out.hidden = tuple(sorted(held - state.file_ids))
-            if state.current:
-                out.dense_pending = s.store.count(filters.label_chunks(state.current, Match(PENDING, True)))
+            _describe(s.store, names.label_id(catalog.name, label), state, out)
     out.seconds = time.monotonic() - t0
     return out
+
+
+def _describe(store: Store, label_id: str, state: OverlayState, out: Applied) -> None:
+    """What the search lays over the label: the overlay's membership, and the label's files at
+    the dirty paths hidden (read now: the label may have moved since the overlay was stored)."""
+    out.membership, out.files, out.paths = state.current, len(state.file_ids), len(state.dirty)
+    out.hidden = tuple(sorted(membership.files_at(store, label_id, state.dirty) - state.file_ids))
+    if state.current:
+        out.dense_pending = store.count(filters.label_chunks(state.current, Match(PENDING, True)))
 
 
 def _label_of(branch: str) -> str | None:
@@ -114,7 +120,7 @@ def _label_of(branch: str) -> str | None:
 
 
 def _worktree_root(catalog: Catalog, worktree: str) -> Path:
-    path = Path(worktree)
+    path = Path(os.path.realpath(worktree))
     root = dirty.top(path) if path.is_dir() else None
     if root is None:
         raise UsageError(
@@ -199,8 +205,10 @@ def update(
     s: Session, catalog: Catalog, state: OverlayState, wanted: _Wanted, policy: CrawlPolicy
 ) -> OverlayState | None:
     """The generation protocol: announce, store, switch, clean (each step safe to stop after)."""
-    store, dim = s.store, s.engine.dim
-    store.ensure_collection(dim=dim, embedder_id=s.engine.embedder_id)
+    store = s.store
+    info = store.info()
+    assert info is not None  # apply() checked: something is indexed
+    dim = info.dim  # the model is loaded only when there are files to index
     gen = state.generation + 1
     new = overlaymeta.membership(catalog.name, state.key, gen)
     state = overlaymeta.write(store, replace(state, generation=gen, pending=(*state.pending, new)), dim=dim)
@@ -245,6 +253,8 @@ def _index(
     s: Session, catalog: Catalog, *, root: Path, member: str, wanted: _Wanted, policy: CrawlPolicy
 ) -> list[OverlayFile]:
     """Phase one of the dirty files under `member`; each file with the id it is stored under."""
+    if not wanted.blobs:
+        return []  # files deleted only: nothing to store, no model needed
     packages = _packages(root, wanted.blobs)
     files = []
     for path, blob in sorted(wanted.blobs.items()):

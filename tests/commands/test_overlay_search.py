@@ -145,3 +145,17 @@ def test_the_text_answer_says_the_uncommitted_files_were_searched(monorepo, run_
     )  # fmt: skip
     assert code == 0, err
     assert f"with 1 uncommitted files of {monorepo.path.resolve()} (2 changed paths)" in out.splitlines()[0]
+
+
+def test_a_worktree_named_through_a_link_is_the_same_overlay(monorepo, run_json, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    _crawled(monorepo, run_json)
+    monorepo.write("libraries/terminal/src/duration.ts", NEW_TS)
+    link = tmp_path / "link-to-acme"
+    link.symlink_to(monorepo.path)
+    via_link = _search(run_json, "parseZebraDuration", "--mode", "lexical", "--worktree", str(link))
+    direct = _search(run_json, "parseZebraDuration", "--mode", "lexical", "--worktree", str(monorepo.path))
+    assert via_link["freshness"]["overlay"]["worktree"] == str(monorepo.path.resolve())
+    assert direct["freshness"]["overlay"]["updated"] is False  # one overlay, already current
+    p = paths.resolve()
+    with Session(config.load(p), p) as s:
+        assert len(overlaymeta.list_all(s.store)) == 1
