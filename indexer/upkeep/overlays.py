@@ -1,6 +1,7 @@
 """Overlays nobody can search any more (DESIGN.md "overlay"): their worktree is gone (`git
-worktree remove`, `prune`, a deleted folder) or checks out another branch than the label the
-overlay lies over. GC drops them, so the chunks only they held are collected."""
+worktree remove`, `prune`, a deleted folder), checks out another branch than the label the
+overlay lies over, or that label was removed (`labels rm`). GC drops them, so the chunks only
+they held are collected."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 from monodex.indexer.overlay import dirty
 from monodex.indexer.overlay.update import drop
-from monodex.indexer.points import overlaymeta
+from monodex.indexer.points import labelmeta, overlaymeta
 from monodex.indexer.points.overlaymeta import OverlayState
 from monodex.indexer.store.base import Store
 
@@ -19,11 +20,13 @@ from monodex.errors import UsageError
 IN_PROGRESS_GRACE_SECONDS = 3600
 
 
-def stale_reason(state: OverlayState) -> str | None:
+def stale_reason(store: Store, state: OverlayState) -> str | None:
     """Why the overlay is of no use any more, or None while its worktree still searches it."""
     root = Path(state.worktree)
     if not (root / ".git").exists() or dirty.common_dir(root) is None:
         return "worktree gone"
+    if labelmeta.read(store, names.label_id(state.catalog, state.label)) is None:
+        return "label removed"
     branch = dirty.head_branch(root)
     try:
         label = names.label_for_branch(branch) if branch else None
@@ -36,7 +39,7 @@ def prune(store: Store, catalog: str, *, dry_run: bool) -> dict[str, str]:
     """{worktree: reason} of the catalog's overlays dropped (or, dry run, to drop)."""
     dropped = {}
     for state in overlaymeta.list_all(store, catalog):
-        reason = stale_reason(state)
+        reason = stale_reason(store, state)
         if reason is None:
             continue
         dropped[state.worktree] = reason

@@ -91,6 +91,15 @@ def test_an_overlay_whose_branch_changed_is_dropped(monorepo, run_json, tmp_path
     assert code == 0 and report["overlays_dropped"] == {str(wt.resolve()): "branch changed"}, err
 
 
+def test_an_overlay_over_a_removed_label_is_dropped(monorepo, run_json, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    wt = _feature_worktree(monorepo, run_json, tmp_path)
+    _search(run_json, "feature", "fetchWithQuokkaRetry", "--worktree", str(wt))
+    assert run_json("labels", "rm", "--catalog", "acme", "--label", "feature", "--json")[0] == 0
+    code, report, err = run_json("gc", "--catalog", "acme", "--json")
+    assert code == 0 and report["overlays_dropped"] == {str(wt.resolve()): "label removed"}, err
+    assert _overlay_chunks() == 0
+
+
 def test_a_folder_outside_the_repository_is_a_clear_error(monorepo, run_json, tmp_path, git_repo) -> None:  # type: ignore[no-untyped-def]
     code, _, err = run_json("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--json")
     assert code == 0, err
