@@ -56,6 +56,7 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
     if r.fresh is not None and (made is None or r.wait_dense):
         fresh = freshness.wait_fresh(s, cat, r.label, r.fresh, dense=r.wait_dense)
     store, embedder, served_by = _generation(s, r.catalog, r.label)
+    applied = _overlay(s, r) if served_by is None else None
     past = History.open(s.paths.state_dir, r.catalog)
     try:
         found = searching.search(
@@ -68,6 +69,7 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
             filters=filters,
             ranking=ranking,
             history=past,
+            overlay=searching.Overlay(applied.membership, applied.hidden) if applied else None,
         )
     finally:
         if past is not None:
@@ -91,6 +93,10 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
         found["notes"].insert(0, made["note"])
     if here is not None and here.detached:
         found["notes"].insert(0, f"detached HEAD at {str(here.commit)[:12]}: answered for that commit")
+    if applied is not None:
+        fresh["overlay"] = applied.as_json()
+        if applied.skipped:
+            found["notes"].append(f"uncommitted files not searched: {applied.skipped}")
     answer: dict[str, Any] = {
         "results": results,
         "mode": found["mode"],
@@ -106,7 +112,28 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
         answer["notes"] = found["notes"]
     if r.max_tokens is not None:
         answer["results"], answer["budget"] = budget.pack(results, r.max_tokens, s.engine.count_tokens)
+    if applied is not None and applied.dense_pending and s.wake is None and found["mode"] != "lexical":
+        _fill_overlay(s, applied.membership)
     return answer
+
+
+def _fill_overlay(s: Session, membership: str) -> None:
+    """With no runner to do it, this command gives the overlay's new chunks their vectors after
+    answering (the model is loaded already): a round at most, so a search never waits long."""
+    from monodex.indexer.write import fill
+
+    fill.fill(s.store, s.engine, membership, rounds=1)
+
+
+def _overlay(s: Session, r: rq.SearchRequest) -> Any:
+    """The worktree's uncommitted files brought up to date for this search (write/overlay.py),
+    or None: no worktree, or the branch as committed asked for."""
+    if r.worktree is None or r.committed:
+        return None
+    from monodex.indexer.overlay import update as overlay
+
+    s.store.info()  # the shard opened (a local search's own cost) before the overlay's is timed
+    return overlay.apply(s, s.config().catalog(r.catalog), r.label, r.worktree)
 
 
 def _generation(s: Session, catalog: str, label: str) -> tuple[Any, Any, dict[str, Any] | None]:
@@ -179,7 +206,10 @@ def labels(s: Session, r: rq.LabelsRequest) -> dict[str, Any]:
 
     if r.catalog:
         _registered_or_left(s, r.catalog)
-    return {"labels": searching.labels(s.store, r.catalog)}
+    return {
+        "labels": searching.labels(s.store, r.catalog),
+        "overlays": searching.overlays(s.store, r.catalog),
+    }
 
 
 def collect_garbage(s: Session, r: rq.GcRequest) -> dict[str, Any]:

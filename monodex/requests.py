@@ -130,6 +130,8 @@ class SearchRequest:
     # The absolute top folder of the worktree the request is answered for (where you stand), or
     # None: its freshness names it, and a label not indexed yet is indexed on demand for it.
     worktree: str | None = None
+    # Search the branch as committed: no overlay of the worktree's uncommitted files.
+    committed: bool = False
 
     def __post_init__(self) -> None:
         _names(self.catalog, self.label)

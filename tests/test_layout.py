@@ -106,8 +106,19 @@ ROOMS: dict[str, set[str]] = {
         "points",
     },  # the heavy parts from config (points: after a model change, which model the previous collection holds)
     "write": {"git", "points", "store", "chunkers", "embed", "engine", "session"},  # crawls, freshness
-    "upkeep": {"write", "read", "git", "points", "store", "chunkers", "session"},  # gc, verify, removal
-    "ops": {"write", "read", "upkeep", "points", "store", "session"},  # the front layer's entry
+    # a worktree's uncommitted files over its branch's label: git status, stat cache, phase one
+    "overlay": {"write", "git", "points", "store", "chunkers", "embed", "engine", "session"},
+    "upkeep": {
+        "write",
+        "read",
+        "git",
+        "points",
+        "store",
+        "chunkers",
+        "session",
+        "overlay",
+    },  # gc, verify, removal
+    "ops": {"write", "read", "upkeep", "overlay", "points", "store", "session"},  # the front layer's entry
 }
 
 

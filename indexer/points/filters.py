@@ -3,7 +3,7 @@ chunks, a catalog's chunks and label metadata are told apart, in one place."""
 
 from __future__ import annotations
 
-from monodex.indexer.store.base import Condition, Filter, Match
+from monodex.indexer.store.base import Condition, Filter, Match, MatchAny
 
 CODE = "code"  # source_type of a chunk
 LABEL_METADATA = "label-metadata"  # source_type of a label's metadata point
@@ -32,3 +32,16 @@ def label_metadata(catalog: str | None = None) -> Filter:
     """The metadata points of every label, or of one catalog's labels."""
     must: tuple[Condition, ...] = (Match("source_type", LABEL_METADATA),)
     return Filter(must=must + ((Match("catalog", catalog),) if catalog else ()))
+
+
+def overlay_chunks(label_id: str, overlay: str, hidden: tuple[str, ...], *more: Condition) -> Filter:
+    """A label's chunks with a worktree's overlay laid over them (points/overlaymeta.py): the
+    chunks of either membership, except the label's files at the paths the worktree changed
+    (`hidden` file ids), narrowed by `more`."""
+    members = (
+        MatchAny("active_label_ids", (label_id, overlay)) if overlay else Match("active_label_ids", label_id)
+    )
+    return Filter(
+        must=(Match("source_type", CODE), members, *more),
+        must_not=(MatchAny("file_id", hidden),) if hidden else (),
+    )

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from monodex.indexer.points import filters as stored
-from monodex.indexer.points import labelmeta, lexical
+from monodex.indexer.points import labelmeta, lexical, overlaymeta
 from monodex.indexer.points.labelmeta import require_label as require_label  # ops.py: search.require_label
 from monodex.indexer.read import cochange, signals
 from monodex.indexer.read import ranking as ranking_
@@ -67,6 +67,18 @@ class Filters:
         return tuple(out)
 
 
+@dataclass(frozen=True)
+class Overlay:
+    """A worktree's uncommitted files over the label (write/overlay.py): chunks of `membership`
+    join the label's, and the label's files in `hidden` (at paths the worktree changed) leave."""
+
+    membership: str
+    hidden: tuple[str, ...] = ()
+
+    def chunks(self, label_id: str, *more: Condition) -> Filter:
+        return stored.overlay_chunks(label_id, self.membership, self.hidden, *more)
+
+
 # The lexical list's weight in the fusion, the dense list's being 1 (bench/quality.py measures it).
 LEXICAL_WEIGHT = 1.0
 
@@ -97,6 +109,7 @@ def search(
     filters: Filters = Filters(),
     ranking: Ranking = Ranking(),
     history: cochange.CoChanges | None = None,
+    overlay: Overlay | None = None,
 ) -> dict[str, Any]:
     """{"results", "mode", "notes"}: hits ranked by `ranking.mode` (hybrid: Qdrant fuses dense and
     lexical by RRF), secondary files pushed down, at most per_file hits a file, the lower source
@@ -124,9 +137,10 @@ def search(
                 f"for hybrid search run '{recrawl}'"
             )
     lid = names.label_id(catalog, label)
-    flt = stored.label_chunks(lid, *filters.conditions())
+    scope = overlay.chunks if overlay is not None else stored.label_chunks
+    flt = scope(lid, *filters.conditions())
     n = _candidates(limit, ranking.per_file)
-    covered, waiting, _ = coverage(store, lid)
+    covered, waiting, _ = coverage(store, lid, overlay)
     if waiting:
         # Phase two is filling the vectors: a chunk without one is found by its words only (the
         # dense list cannot rank it), so nothing in the label is invisible to a hybrid search.
@@ -208,10 +222,12 @@ def search(
     return {"results": results, "mode": mode, "notes": notes, "dense_coverage": covered}
 
 
-def coverage(store: Store, label_id: str) -> tuple[float, int, int]:
-    """(share of the label's chunks with a dense vector, chunks waiting for one, chunks)."""
-    total = store.count(stored.label_chunks(label_id))
-    waiting = store.count(stored.label_chunks(label_id, Match(PENDING, True))) if total else 0
+def coverage(store: Store, label_id: str, overlay: Overlay | None = None) -> tuple[float, int, int]:
+    """(share of the label's chunks with a dense vector, chunks waiting for one, chunks), with
+    the overlay's chunks when one is laid over the label."""
+    scope = overlay.chunks if overlay is not None else stored.label_chunks
+    total = store.count(scope(label_id))
+    waiting = store.count(scope(label_id, Match(PENDING, True))) if total else 0
     return (1.0 if not total else round((total - waiting) / total, 4)), waiting, total
 
 
@@ -253,6 +269,8 @@ def view(store: Store, *, catalog: str, label: str, selector: Selector) -> dict[
     require_label(store, catalog, label)
     flt = stored.label_chunks(names.label_id(catalog, label), Match("file_id", selector.file_id))
     chunks = sorted((r.payload for r in store.scroll(flt)), key=lambda p: int(p["chunk_ordinal"]))
+    if not chunks:  # a hit of a worktree's uncommitted file (an overlay over this label)
+        chunks = _overlay_file(store, catalog, label, selector.file_id)
     if not chunks:
         raise UsageError(
             f"file {selector.file_id} is not in label {label!r} of catalog {catalog!r}",
@@ -288,6 +306,14 @@ def view(store: Store, *, catalog: str, label: str, selector: Selector) -> dict[
     }
 
 
+def _overlay_file(store: Store, catalog: str, label: str, file_id: str) -> list[dict[str, Any]]:
+    for o in overlaymeta.list_all(store, catalog):
+        if o.label == label and o.current and file_id in o.file_ids:
+            flt = stored.chunks(Match("active_label_ids", o.current), Match("file_id", file_id))
+            return sorted((r.payload for r in store.scroll(flt)), key=lambda p: int(p["chunk_ordinal"]))
+    return []
+
+
 def labels(store: Store, catalog: str | None = None) -> list[dict[str, Any]]:
     if store.info() is None:
         return []
@@ -306,6 +332,27 @@ def labels(store: Store, catalog: str | None = None) -> list[dict[str, Any]]:
                 "chunks": count,
                 "dense_pending": waiting,
                 "dense_coverage": covered,
+            }
+        )
+    return rows
+
+
+def overlays(store: Store, catalog: str | None = None) -> list[dict[str, Any]]:
+    """Worktree overlays (never labels: `labels` lists them apart, under `overlays`)."""
+    rows = []
+    for o in overlaymeta.list_all(store, catalog):
+        covered, waiting, count = coverage(store, o.current) if o.current else (1.0, 0, 0)
+        rows.append(
+            {
+                "catalog": o.catalog,
+                "label": o.label,
+                "worktree": o.worktree,
+                "branch": o.branch,
+                "files": len(o.file_ids),
+                "paths": len(o.dirty),
+                "chunks": count,
+                "dense_pending": waiting,
+                "updated_at_unix_secs": o.updated_at_unix_secs,
             }
         )
     return rows

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from monodex.indexer.points import filters, labelmeta
 from monodex.indexer.store.base import Store
+from monodex.indexer.upkeep import overlays
 
 # A label whose crawl was marked in progress this recently may still be writing its files.
 IN_PROGRESS_GRACE_SECONDS = 3600
@@ -22,6 +23,7 @@ class GcReport:
     bytes: int = 0
     skipped_incomplete: bool = False
     point_ids: list[str] = field(default_factory=list)
+    overlays_dropped: dict[str, str] = field(default_factory=dict)  # worktree -> why
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -33,6 +35,7 @@ class GcReport:
             "incomplete_chunks": self.incomplete_chunks,
             "text_bytes": self.bytes,
             "skipped_incomplete_because_crawl_in_progress": self.skipped_incomplete,
+            "overlays_dropped": dict(self.overlays_dropped),
         }
 
 
@@ -47,7 +50,9 @@ def collect(store: Store, catalog: str, *, dry_run: bool, now: float) -> GcRepor
     report = GcReport(catalog=catalog, dry_run=dry_run)
     if store.info() is None:
         return report
-    busy = any(
+    # first: the chunks only a dropped overlay held are unlabeled below
+    report.overlays_dropped = overlays.prune(store, catalog, dry_run=dry_run)
+    busy = overlays.updating(store, catalog, now) or any(
         not s.crawl_complete and now - s.updated_at_unix_secs < IN_PROGRESS_GRACE_SECONDS
         for s in labelmeta.list_all(store, catalog)
     )

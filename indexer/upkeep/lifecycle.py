@@ -38,11 +38,14 @@ def remove_label(store: Store, paths: Paths, catalog: str, label: str) -> dict[s
 def purge_catalog(store: Store, paths: Paths, catalog: str, *, now: float) -> dict[str, Any]:
     """Every label of the catalog removed (as `labels rm` does), then the chunks only it used and
     its crawl leftovers collected; hooks forget its labels, and its history counts go."""
+    from monodex.indexer.overlay.update import drop
+    from monodex.indexer.points import overlaymeta
     from monodex.indexer.store import cochanges
     from monodex.indexer.upkeep import gc
 
     removed = [st.label for st in labelmeta.list_all(store, catalog)]
-    deleted = sum(remove_label(store, paths, catalog, label)["chunks_deleted"] for label in removed)
+    deleted = sum(drop(store, st) for st in overlaymeta.list_all(store, catalog))
+    deleted += sum(remove_label(store, paths, catalog, label)["chunks_deleted"] for label in removed)
     left = gc.collect(store, catalog, dry_run=False, now=now)
     deleted += left.unlabeled_chunks + left.incomplete_chunks
     known_labels.forget(paths.state_dir, catalog)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from monodex.indexer.points import filters, labelmeta
+from monodex.indexer.points import filters, labelmeta, overlaymeta
 from monodex.indexer.points.payloads import stored_embed_text, text_hash
 from monodex.indexer.store.base import PENDING, Filter, Match, MatchAny, Store
 
@@ -74,9 +74,12 @@ def pending(store: Store, label_id: str) -> int:
 
 def labels_waiting(store: Store) -> list[str]:
     """Label ids with chunks waiting for their vector, the most recently refreshed first (the
-    label a user just moved is the one they are searching)."""
+    label a user just moved is the one they are searching). Worktree overlays come first: their
+    files are the ones being edited, and searched, right now (points/overlaymeta.py)."""
+    overlays = sorted(overlaymeta.list_all(store), key=lambda o: -o.updated_at_unix_secs)
     states = sorted(labelmeta.list_all(store), key=lambda st: -st.updated_at_unix_secs)
-    return [st.label_id for st in states if pending(store, st.label_id)]
+    ids = [o.current for o in overlays if o.current] + [st.label_id for st in states]
+    return [i for i in ids if pending(store, i)]
 
 
 def fill(

@@ -24,7 +24,8 @@ def add_target(parser: argparse.ArgumentParser, *, worktree: bool = False) -> No
             "--worktree",
             metavar="PATH",
             help="answer as if standing in this checkout (a linked worktree or the main one): its "
-            "catalog and branch are the defaults (default: the current directory)",
+            "catalog and branch are the defaults, and a search sees its uncommitted files "
+            "(default: the current directory)",
         )
 
 

@@ -36,6 +36,11 @@ def _render(result: dict[str, Any]) -> str:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(r["updated_at_unix_secs"]))
         commit = "(working dir)" if r["source_kind"] == "working-directory" else r["commit_oid"][:12]
         lines.append(f"{r['catalog']}:{r['label']}\t{commit}\t{r['chunks']} chunks\t{state}\t{when}")
+    for o in result.get("overlays", ()):
+        lines.append(
+            f"  uncommitted files of {o['worktree']} over {o['catalog']}:{o['label']}: "
+            f"{o['files']} files, {o['paths']} changed paths, {o['chunks']} chunks"
+        )
     return "\n".join(lines)
 
 

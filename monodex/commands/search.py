@@ -75,6 +75,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="pack the results into N tokens (the model's tokenizer): adjacent hits of a file are "
         "merged, what does not fit is cut at a line or listed as left out; prints whole blocks",
     )
+    parser.add_argument(
+        "--committed",
+        action="store_true",
+        help="search the branch as committed: no uncommitted files of the worktree",
+    )
     add_json(parser)
 
 
@@ -98,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
         max_tokens=args.max_tokens,
         wait_dense=args.wait_dense,
         worktree=target.worktree,
+        committed=args.committed,
     )
     result = route.execute(p, request, quiet=args.json)
     output.emit(result, as_json=args.json, render=render.search)

@@ -49,6 +49,14 @@ class Wait(_Open):
     waited_seconds: float
 
 
+class Overlay(_Open):
+    applied: bool = Field(description="false when the worktree is not on the label's branch (see skipped)")
+    worktree: str
+    files: int = Field(description="uncommitted files searched in place of the committed ones")
+    paths: int = Field(description="changed paths whose committed files are hidden")
+    seconds: float = Field(description="time spent bringing the overlay up to date")
+
+
 class Freshness(_Open):
     indexed_commit: str | None = Field(description="the commit the label's index reflects")
     complete: bool = Field(description="false while a refresh of the label is in progress")
@@ -66,6 +74,7 @@ class Freshness(_Open):
         None, description="share of the label's chunks with a dense vector (1.0: fully hybrid)"
     )
     wait: Wait | None = None
+    overlay: Overlay | None = Field(None, description="the worktree's uncommitted files, when searched")
 
 
 class Hit(_Open):
@@ -231,9 +240,14 @@ def build(paths: Paths) -> MCPServer:
             str | None,
             Field(
                 description="absolute path of a checkout (a linked worktree) to answer for: its "
-                "repository and branch; default: where the server's working directory stands"
+                "repository and branch, and its uncommitted edits (modified, new, deleted files) "
+                "searched instead of the committed versions; default: where the server's working "
+                "directory stands"
             ),
         ] = None,
+        committed: Annotated[
+            bool, Field(description="search the branch as committed, without uncommitted edits")
+        ] = False,
     ) -> Annotated[CallToolResult, SearchAnswer]:
         try:
             target = context.scope(paths, catalog, label, here=Path.cwd(), worktree=worktree)
@@ -255,6 +269,7 @@ def build(paths: Paths) -> MCPServer:
                 max_tokens=max_tokens,
                 wait_dense=wait_for_dense,
                 worktree=target.worktree,
+                committed=committed,
             )
             answer = {"catalog": catalog, "label": label, **run(request)}
         except MonodexError as exc:

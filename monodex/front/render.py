@@ -27,6 +27,10 @@ def freshness_line(f: dict[str, Any]) -> str:
     coverage = f.get("dense_coverage")
     if coverage is not None and coverage < 1.0:
         text += f"; dense vectors {coverage:.0%} done (the rest found by their words)"
+    overlay = f.get("overlay")
+    if overlay and overlay.get("applied"):
+        text += f"; with {overlay['files']} uncommitted files of {overlay['worktree']}"
+        text += f" ({overlay['paths']} changed paths)" if overlay["paths"] != overlay["files"] else ""
     wait = f.get("wait")
     if wait and not wait["reached"]:
         text += f" (waited {wait['waited_seconds']:.1f} s of {wait['seconds']:g} s for it)"

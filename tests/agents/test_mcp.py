@@ -269,3 +269,23 @@ def test_the_cli_only_options_now_reach_agents_and_errors_use_their_names(repo) 
     assert bad_path.is_error and "path_prefix" in text and "--path" not in text, text
     text = no_lang.content[0].text
     assert no_lang.is_error and "pass lang with one of those" in text and "--lang" not in text, text
+
+
+def test_an_agent_sees_its_own_uncommitted_edits(repo) -> None:  # type: ignore[no-untyped-def]
+    edited = RETRY_TS.replace("callWithBackoff", "callWithJitteredBackoff")
+    (repo.path / "libraries/net/src/retry.ts").write_text(edited)
+    worktree = str(repo.path)
+    mine, committed = call(
+        ("search", {"query": "callWithJitteredBackoff retry", "mode": "lexical", "worktree": worktree}),
+        (
+            "search",
+            {"query": "callWithBackoff retry", "mode": "lexical", "worktree": worktree, "committed": True},
+        ),
+    )
+    hit = mine.structured_content["results"][0]
+    assert hit["relative_path"] == "libraries/net/src/retry.ts" and "callWithJitteredBackoff" in hit["text"]
+    assert mine.structured_content["freshness"]["overlay"]["files"] == 1
+    assert "uncommitted files of" in mine.content[0].text
+    assert "callWithBackoff(" in committed.structured_content["results"][0]["text"]
+    (viewed,) = call(("view", {"file_id": hit["file_id"]}))
+    assert viewed.structured_content["text"] == edited
