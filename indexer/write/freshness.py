@@ -77,10 +77,14 @@ def wait_fresh(
     if now["fresh"] is False:
         target = str(now["branch_commit"])
         if s.wake is not None:
-            if not now["refresh_pending"]:
-                _enqueue(s, catalog, label, str(now["branch"]), target)
+            queued = spool.default(s.paths.state_dir).requests_for(names.label_id(catalog.name, label))
+            # one backing off after failures waits up to an hour: a request of ours is tried at once
+            untried = [r.created_at for r in queued if not r.last_error]
+            since = min(untried, default=spool.now())
+            if not untried:
+                _enqueue(s, catalog, label, str(now["branch"]), target, since)
             s.wake()
-            reached = _poll(s, catalog, label, target, deadline)
+            reached = _poll(s, catalog, label, target, deadline, since)
         else:
             reached = _crawl_until(s, catalog, label, target, deadline)
         now = describe(s, catalog, _state(s, catalog, label))
@@ -111,7 +115,7 @@ def _state(s: Session, catalog: Catalog, label: str) -> LabelState:
     return require_label(s.store, catalog.name, label)
 
 
-def _enqueue(s: Session, catalog: Catalog, label: str, branch: str, commit: str) -> None:
+def _enqueue(s: Session, catalog: Catalog, label: str, branch: str, commit: str, at: float) -> None:
     spool.default(s.paths.state_dir).enqueue(
         spool.Request(
             catalog=catalog.name,
@@ -120,20 +124,23 @@ def _enqueue(s: Session, catalog: Catalog, label: str, branch: str, commit: str)
             ref=f"refs/heads/{branch}",
             commit=commit,
             hook="cli",
-            created_at=spool.now(),
+            created_at=at,
         )
     )
 
 
-def _poll(s: Session, catalog: Catalog, label: str, target: str, deadline: float) -> bool:
+def _poll(s: Session, catalog: Catalog, label: str, target: str, deadline: float, since: float) -> bool:
     key = names.label_id(catalog.name, label)
     queue = spool.default(s.paths.state_dir)
     while True:
         state = labelmeta.read(s.store, key)
         if state is not None and state.crawl_complete and state.commit_oid == target:
             return True
-        if time.monotonic() >= deadline or any(r.last_error for r in queue.requests_for(key)):
-            return False  # a failed refresh backs off for 10 s or more: waiting on is pointless
+        # a refresh that failed since we asked backs off for 10 s or more: waiting on is pointless
+        # (a failure re-queued keeps its request's time; an older failure is what we are past)
+        failed = any(r.last_error and r.created_at >= since for r in queue.requests_for(key))
+        if time.monotonic() >= deadline or failed:
+            return False
         time.sleep(POLL_SECONDS)
 
 

@@ -178,6 +178,14 @@ def _spool(p: paths.Paths) -> tuple[str, str, str]:
             f"{len(failed)} refreshes failing; {last.key}: {last.last_error[:200]}",
             "see monodex status",
         )
+    unreadable = queue.unreadable()
+    if unreadable:
+        reasons = "; ".join(f"{q.name}: {q.reason[:200]}" for q in unreadable[:3])
+        return (
+            "warn",
+            f"{len(unreadable)} queued files are no request: {reasons}",
+            f"the runner's next drain moves them to {queue.quarantine}; or delete them from {queue.new}",
+        )
     quarantined = queue.quarantined()
     if quarantined:
         reasons = "; ".join(f"{q.name}: {q.reason[:200]}" for q in quarantined[:3])

@@ -153,6 +153,12 @@ def _spool_lines(sp: dict[str, Any], *, running: bool) -> list[str]:
         ]
     else:
         lines = ["spool: empty"]
+    if sp.get("unreadable"):
+        lines.append(
+            f"spool: {_n(len(sp['unreadable']), 'queued file')} that is no request "
+            "(set aside at the next drain):"
+        )
+        lines += [f"  {q['name']}: {q['reason']}" for q in sp["unreadable"][:10]]
     if sp["quarantined"]:
         lines.append(
             f"spool: {_n(sp['quarantined'], 'malformed request')} set aside in {sp['quarantine_dir']}:"

@@ -114,15 +114,18 @@ def _refresh(record: Any, pid: int | None) -> dict[str, Any] | None:
 def _spool(s: spool.Spool) -> dict[str, Any]:
     pending = s.pending()
     claimed = sorted(s.claimed.glob("*.json")) if s.claimed.is_dir() else []
-    oldest = min((pth.stat().st_mtime for pth in pending + claimed), default=None)
+    oldest = s.oldest_mtime()  # a draining runner moves files away while we look
     failed = s.failed()
     quarantined = s.quarantined()
+    unreadable = s.unreadable()
     return {
         "pending": len(pending),
         "claimed": len(claimed),  # being refreshed, or left by a runner that died (recovered at start)
         "failed": len(failed),
         "oldest_age_seconds": round(time.time() - oldest, 1) if oldest else None,
         "errors": [{"label": f.key, "attempts": f.attempts, "error": f.last_error} for f in failed],
+        # queued files that are no entry: the runner's next drain moves them to quarantine
+        "unreadable": [{"name": q.name, "reason": q.reason} for q in unreadable],
         "quarantined": len(quarantined),
         "quarantine": [{"name": q.name, "reason": q.reason} for q in quarantined],
         "quarantine_dir": str(s.quarantine),
