@@ -381,7 +381,7 @@ def parse(op: str, args: Mapping[str, Any]) -> Request:
         raise UsageError(f"unknown operation {op!r}", f"use one of: {', '.join(sorted(TYPES))}")
     if not isinstance(args, Mapping):
         raise UsageError(
-            f"args must be an object, got {type(args).__name__}",
+            f'"args" must be an object, got {type(args).__name__}',
             'send "args" as a JSON object of named fields',
         )
     return build(kind, args)
