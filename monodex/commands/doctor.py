@@ -41,7 +41,7 @@ def _model(cfg: config.Config) -> tuple[str, str, str]:
 
 def _index(p: paths.Paths, cfg: config.Config) -> tuple[str, str, str]:
     labels = route.execute(p, LabelsRequest(), quiet=True)["labels"]
-    where = "served by the runner" if p.socket_path.exists() else f"{cfg.qdrant.url or p.shard_dir}"
+    where = "served by the runner" if p.socket_path.exists() else f"{cfg.qdrant.shown_url or p.shard_dir}"
     if not labels:
         return (
             "warn",
