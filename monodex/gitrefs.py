@@ -24,3 +24,11 @@ def branch_heads(repo: Path) -> dict[str, str] | None:
         return None
     pairs = (line.split(" ", 1) for line in out.splitlines() if " " in line)
     return {ref.removeprefix("refs/heads/"): oid for oid, ref in pairs}
+
+
+def unreadable(name: str, repo: Path) -> tuple[str, str]:
+    """Why catalog `name`'s branches cannot be read (branch_heads gave None), and the fix."""
+    hint = f"if the repository moved: monodex catalog add {name} NEWPATH --force"
+    if not repo.is_dir():
+        return f"the repository of catalog {name!r} is missing at {repo}", hint
+    return f"cannot read the branches of {repo} (catalog {name!r}): is it still a git repository?", hint

@@ -21,7 +21,7 @@ from monodex.indexer.write.request import Request
 
 from monodex import names, spool
 from monodex.config import Catalog
-from monodex.gitrefs import branch_heads
+from monodex.gitrefs import branch_heads, unreadable
 
 POLL_SECONDS = 0.05
 
@@ -48,7 +48,7 @@ def describe(s: Session, catalog: Catalog, state: LabelState) -> dict[str, Any]:
         return out
     heads = branch_heads(catalog.path)
     if heads is None:
-        out["problem"] = f"cannot read the branches of {catalog.path}"
+        out["problem"], out["hint"] = unreadable(catalog.name, catalog.path)
         return out
     branch = names.tracked_branch(state.label, heads)
     if branch is None:

@@ -107,6 +107,8 @@ def status(r: dict[str, Any]) -> str:
             continue
         fresh = lb["freshness"] + (" (refreshing)" if lb.get("refreshing") else "")
         lines.append(f"{lb['catalog']}:{lb['label']}\t{_commit(lb)}\t{fresh}{_dense_text(lb.get('dense'))}")
+        if lb.get("problem"):  # why its freshness is unknown
+            lines.append(f"  {lb['problem']}; next: {lb['hint']}")
     return output.sanitize("\n".join(lines))
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from monodex import config, names, spool, writable
 from monodex.errors import MonodexError
 from monodex.front import route
-from monodex.gitrefs import branch_heads
+from monodex.gitrefs import branch_heads, unreadable
 from monodex.paths import Paths
 from monodex.requests import LabelsRequest
 from monodex.runnerpid import pid_file, running_pid
@@ -69,6 +69,7 @@ def _labels(p: Paths) -> list[dict[str, Any]]:
             heads[cat.name] = branch_heads(cat.path)
         branches = heads[cat.name]
         if branches is None:
+            row["problem"], row["hint"] = unreadable(cat.name, cat.path)
             continue
         row["branch"] = names.tracked_branch(row["label"], branches)
         row["branch_commit"] = branches.get(row["branch"]) if row["branch"] else None
