@@ -1,10 +1,14 @@
 """The runner's socket under abuse (issue 12 item 6), on a throwaway one-file repository.
 
 Usage: .venv/bin/python bench/socket_abuse.py [--clients 50] [--idle 1000] [--oversize-mb 10]
+       [--stuck 16] [--reads 20]
 Probes, against a real runner: N `monodex labels --json` processes at once (how many fail);
 M connections that connect and never send (the runner's threads before and after, and whether a
 normal request still answers); one request of S MB (the answer, and the runner's RSS before and
-after); the runner killed with SIGKILL (whether the CLI then works alone).
+after); K clients that ask for a large answer (`limit 1000, per_file 100, explain`, ~0.5 MB)
+through a tiny receive buffer and never read it (the latency of `labels` and `search` through the
+runner meanwhile, against the same reads just before, with no client stalled: issue 22); the
+runner killed with SIGKILL (whether the CLI then works alone).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import argparse
 import json
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -47,10 +52,17 @@ def labels_cli() -> subprocess.CompletedProcess[str]:
     return subprocess.run([*MDX, "labels", "--json"], capture_output=True, text=True, check=False)
 
 
+# Control characters JSON escapes as 6 bytes each: a broad search's answer is ~0.5 MB.
+BULKY_LINE = 'export const s%d = "quoted path ' + "\x01" * 40 + '";\n'
+BROAD = {"catalog": "bench", "label": "main", "text": "quoted path", "limit": 1000, "per_file": 100}
+
+
 def make_repo(root: Path) -> Path:
     repo = root / "repo"
-    repo.mkdir()
+    (repo / "bulky").mkdir(parents=True)
     (repo / "a.ts").write_text("export const a = 1;\n")
+    for f in range(4):
+        (repo / "bulky" / f"f{f}.ts").write_text("".join(BULKY_LINE % i for i in range(400)))
     git = ["git", "-C", str(repo), "-c", "user.name=b", "-c", "user.email=b@example.com"]
     subprocess.run([*git, "init", "-q", "-b", "main"], check=True)
     subprocess.run([*git, "add", "-A"], check=True)
@@ -110,6 +122,49 @@ def oversize(pid: int, sock_path: Path, mb: int) -> list[object]:
     ]
 
 
+def _stuck_client(sock_path: Path) -> socket.socket:
+    from monodex import rpc
+
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+    s.connect(str(sock_path))
+    request = {"v": rpc.VERSION, "op": "search", "args": {**BROAD, "explain": True}}
+    s.sendall(json.dumps(request).encode() + b"\n")
+    return s  # never read
+
+
+def _read_latency(reads: int) -> str:
+    """p50 and max milliseconds of `labels` and a small `search` through the runner."""
+    from monodex import paths, rpc
+
+    p = paths.resolve()
+    out = []
+    for op, args in (("labels", {}), ("search", {**BROAD, "limit": 3, "per_file": 1})):
+        took = []
+        for _ in range(reads):
+            t0 = time.perf_counter()
+            rpc.call(p, op, args)
+            took.append((time.perf_counter() - t0) * 1e3)
+        out.append(f"{op} p50 {statistics.median(took):.0f} ms, max {max(took):.0f} ms")
+    return "; ".join(out)
+
+
+def stuck(sock_path: Path, k: int, reads: int) -> list[object]:
+    baseline = _read_latency(reads)
+    clients = [_stuck_client(sock_path) for _ in range(k)]
+    try:
+        time.sleep(2.0)  # their answers are made and wait in the sockets' buffers
+        stalled = _read_latency(reads)
+    finally:
+        for c in clients:
+            c.close()
+    return [
+        f"{k} clients never reading a ~0.5 MB answer",
+        f"while they stall: {stalled}",
+        f"baseline: {baseline}",
+    ]
+
+
 def killed(runner: subprocess.Popen[bytes]) -> list[object]:
     runner.send_signal(signal.SIGKILL)
     runner.wait(timeout=30)
@@ -125,6 +180,8 @@ def main() -> None:
     ap.add_argument("--clients", type=int, default=50, help="parallel `monodex labels` processes")
     ap.add_argument("--idle", type=int, default=1000, help="connections that never send")
     ap.add_argument("--oversize-mb", type=int, default=10, help="size of the oversize request")
+    ap.add_argument("--stuck", type=int, default=16, help="clients that never read their answer")
+    ap.add_argument("--reads", type=int, default=20, help="reads timed with and without them")
     a = ap.parse_args()
     with isolated_xdg(), tempfile.TemporaryDirectory() as tmp:
         from monodex.scheduler.server import wait_listening
@@ -146,6 +203,7 @@ def main() -> None:
                 burst(a.clients),
                 idle(runner.pid, p.socket_path, a.idle),
                 oversize(runner.pid, p.socket_path, a.oversize_mb),
+                stuck(p.socket_path, a.stuck, a.reads),
             ]
             rows.append(killed(runner))
         finally:

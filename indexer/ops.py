@@ -81,6 +81,8 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
         filterhints.check(store, catalog=r.catalog, label=r.label, filters=filters)
     if fresh is None:
         fresh = freshness.describe(s, cat, searching.require_label(store, cat.name, r.label))
+    if fresh.get("problem"):  # the repository moved away: the answer may be stale, unknown how much
+        found["notes"].append(f"freshness cannot be checked: {fresh['problem']} ({fresh['hint']})")
     # next to the freshness: whether the label's dense vectors are all there yet (phase two), and
     # which worktree and commit the answer reflects
     fresh = {

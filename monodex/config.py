@@ -27,6 +27,30 @@ class QdrantConfig:
     def api_key(self) -> str | None:
         return os.environ.get(self.api_key_env) or None
 
+    @property
+    def shown_url(self) -> str | None:
+        """The URL as every message, log and answer may show it: its password as ***."""
+        return redacted_url(self.url) if self.url else None
+
+
+def redacted_url(url: str) -> str:
+    """`http://user:PASSWORD@host:6333` as `http://user:***@host:6333`; the one place a
+    `qdrant.url` is made fit to show (its password lives in config.json only)."""
+    scheme, sep, rest = url.partition("://")
+    netloc, slash, tail = rest.partition("/")
+    userinfo, at, host = netloc.rpartition("@")
+    if not sep or not at or ":" not in userinfo:
+        return url
+    return f"{scheme}://{userinfo.split(':', 1)[0]}:***@{host}{slash}{tail}"
+
+
+def redact(text: str, url: str | None) -> str:
+    """`text` with `url`'s password replaced wherever it appears (an error quoting the URL)."""
+    if not url or (shown := redacted_url(url)) == url:
+        return text
+    secret = url.partition("://")[2].partition("/")[0].rpartition("@")[0].split(":", 1)[1]
+    return text.replace(url, shown).replace(secret, "***")
+
 
 @dataclass(frozen=True)
 class EmbedderConfig:

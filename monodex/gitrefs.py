@@ -68,3 +68,11 @@ def worktrees(repo: Path) -> list[dict[str, str | None]] | None:
                 }
             )
     return found
+
+
+def unreadable(name: str, repo: Path) -> tuple[str, str]:
+    """Why catalog `name`'s branches cannot be read (branch_heads gave None), and the fix."""
+    hint = f"if the repository moved: monodex catalog add {name} NEWPATH --force"
+    if not repo.is_dir():
+        return f"the repository of catalog {name!r} is missing at {repo}", hint
+    return f"cannot read the branches of {repo} (catalog {name!r}): is it still a git repository?", hint

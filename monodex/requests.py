@@ -9,10 +9,11 @@ Stdlib and kernel only: the CLI and `monodex status` load this without the index
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, TypeVar
 
 from monodex import names
 from monodex.errors import UsageError
@@ -25,6 +26,7 @@ MODES = ("hybrid", "dense", "lexical")
 MAX_QUERY_CHARS = 16 * 1024
 DEFAULT_LIMIT = 10
 DEFAULT_FRESH_SECONDS = 30.0
+SPOOL_SCHEMA = 1  # the spool entry's format (RefreshRequest); a hook of another schema is set aside
 
 
 class FieldError(UsageError):
@@ -216,6 +218,7 @@ class ViewRequest:
         return cls(catalog, label, file_id=file_id, chunks=chunks or None)
 
 
+R = TypeVar("R")
 _FILE_ID = re.compile(r"^[0-9a-f]{16}$")
 _CHUNKS = re.compile(r"^(?P<a>\d+)(?:-(?P<b>\d+|end))?$")
 
@@ -314,6 +317,38 @@ class CrawlRequest:
             )
 
 
+@dataclass(frozen=True)
+class RefreshRequest:
+    """Bring a label to a commit: what a hook (or `--fresh`, or the runner itself) queues in the
+    spool. A spool entry is read back through `build`, like a socket call, so a wrong-typed entry
+    is set aside when claimed, never breaking sorting or a refresh later (issue 12)."""
+
+    OP: ClassVar[str] = "refresh"
+    WRITES: ClassVar[bool] = True
+
+    catalog: str
+    label: str
+    repo: str
+    ref: str  # refs/heads/main
+    commit: str
+    hook: str  # post-commit | post-checkout | post-merge | post-rewrite | cli
+    created_at: float
+    attempts: int = 0
+    not_before: float = 0.0
+    last_error: str = ""
+    schema: int = SPOOL_SCHEMA
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        _names(self.catalog, self.label)
+        if self.attempts < 0:
+            raise FieldError("attempts", "{name}: must not be negative, got {value}", value=self.attempts)
+
+    @property
+    def key(self) -> str:
+        return names.label_id(self.catalog, self.label)
+
+
 Request = (
     SearchRequest
     | ViewRequest
@@ -354,17 +389,42 @@ def parse(op: str, args: Mapping[str, Any]) -> Request:
     kind = TYPES.get(op)
     if kind is None:
         raise UsageError(f"unknown operation {op!r}", f"use one of: {', '.join(sorted(TYPES))}")
-    fields = {f.name: f for f in dataclasses.fields(kind)}
-    for key in args:
-        if key not in fields:
-            raise FieldError(
-                str(key), f"{{name}} is not an argument of {op!r}", advice=f"known: {', '.join(fields)}"
-            )
-    values = {k: _typed(k, str(fields[k].type), v) for k, v in args.items()}
-    missing = [k for k, f in fields.items() if f.default is dataclasses.MISSING and k not in values]
+    if not isinstance(args, Mapping):
+        raise UsageError(
+            f'"args" must be an object, got {type(args).__name__}',
+            'send "args" as a JSON object of named fields',
+        )
+    return build(kind, args)
+
+
+def build(kind: type[R], args: Mapping[str, Any], *, ignore_unknown: bool = False) -> R:
+    """A request of `kind` from JSON values, each field checked against its annotation; the
+    socket rejects unknown fields, a spool entry ignores them (a newer hook may add some)."""
+    op = getattr(kind, "OP", kind.__name__)
+    fields = {f.name: f for f in dataclasses.fields(kind)}  # type: ignore[arg-type]
+    unknown = [str(k) for k in args if k not in fields]
+    if unknown and not ignore_unknown:
+        raise FieldError(
+            unknown[0], f"{{name}} is not an argument of {op!r}", advice=f"known: {', '.join(fields)}"
+        )
+    missing = [k for k, f in fields.items() if _required(f) and k not in args]
     if missing:
-        raise FieldError(missing[0], f"{{name}} is required by {op!r}")
-    return kind(**values)
+        raise FieldError(missing[0], f"{{name}} is required by {op!r}", facts={"missing": missing})
+    return kind(**{k: _typed(k, str(fields[k].type), v) for k, v in args.items() if k in fields})
+
+
+def _required(f: dataclasses.Field[Any]) -> bool:
+    return f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+
+
+_NOUNS = {
+    "str": "a string",
+    "int": "a whole number",
+    "float": "a number",
+    "bool": "true or false",
+    "tuple[str, ...]": "a list of strings",
+    "dict[str, Any]": "an object",
+}
 
 
 def _typed(field: str, annotation: str, value: Any) -> Any:
@@ -381,13 +441,17 @@ def _typed(field: str, annotation: str, value: Any) -> Any:
     elif base == "int" and isinstance(value, int) and not isinstance(value, bool):
         return value
     elif base == "float" and isinstance(value, int | float) and not isinstance(value, bool):
-        return float(value)
+        if math.isfinite(value):  # NaN and infinity compare as no time ever does
+            return float(value)
     elif base == "str" and isinstance(value, str):
         return value
+    elif base == "dict[str, Any]" and isinstance(value, dict):
+        return value
+    noun = _NOUNS.get(base, base)
     raise FieldError(
         field,
-        f"{{name}}: expected {base}, got {type(value).__name__}",
-        advice=f"send {{name}} as JSON {base}",
+        f"{{name}}: expected {noun}, got {_short(value)}",
+        advice=f"send {{name}} as {noun}",
     )
 
 
@@ -399,6 +463,11 @@ def _absolute(field: str, value: str | None) -> None:
             value=value,
             advice="give the top folder of a checkout of the catalog",
         )
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _names(catalog: str, label: str) -> None:

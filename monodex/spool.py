@@ -10,39 +10,31 @@ Requests for the same label coalesce: a claim takes the newest and absorbs the o
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 import time
 import uuid
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
 
-from monodex import names
 from monodex.errors import UsageError
+from monodex.requests import SPOOL_SCHEMA as SCHEMA
+from monodex.requests import RefreshRequest as Request
+from monodex.requests import build
 
-SCHEMA = 1
+__all__ = ["SCHEMA", "Malformed", "Quarantined", "Request", "Spool", "backoff", "parse"]
+
 MAX_BACKOFF_SECONDS = 3600.0
-
-
-@dataclass(frozen=True)
-class Request:
-    catalog: str
-    label: str
-    repo: str
-    ref: str  # refs/heads/main
-    commit: str
-    hook: str  # post-commit | post-checkout | post-merge | post-rewrite | cli
-    created_at: float
-    attempts: int = 0
-    not_before: float = 0.0
-    last_error: str = ""
-    schema: int = SCHEMA
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def key(self) -> str:
-        return names.label_id(self.catalog, self.label)
+# A request failing for a reason retrying cannot fix (its catalog unknown, its commit never
+# resolving) is set aside after this many attempts, ~21 minutes of backoff; other failures (a
+# full disk, a server down) retry until they pass.
+MAX_ATTEMPTS = 8
+MAX_ENTRY_BYTES = 1024 * 1024  # an entry is a few hundred bytes
+# Reading an entry fails like this only if it can never be read: set it aside. Other errors
+# (out of descriptors, EIO) may pass, so the entry stays queued and the drain reports them.
+_NEVER_READABLE = {errno.ELOOP, errno.EACCES, errno.EPERM, errno.EISDIR, errno.ENXIO, errno.ENOTDIR}
 
 
 class Malformed(ValueError):
@@ -55,13 +47,9 @@ class Quarantined:
     reason: str
 
 
-_STRINGS = ("catalog", "label", "repo", "ref", "commit", "hook", "last_error")
-_NUMBERS = ("created_at", "not_before")
-
-
 def parse(raw: bytes) -> Request:
-    """A spool entry as a Request, checked field by field: a wrong-typed entry must be set aside
-    at claim time, not break sorting or a refresh later (issue 12)."""
+    """A spool entry as a Request: the schema first (the envelope), then every field through
+    the same request type and checks as a socket call (monodex/requests.py)."""
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
@@ -69,37 +57,37 @@ def parse(raw: bytes) -> Request:
     schema = data.get("schema") if isinstance(data, dict) else data
     if not isinstance(data, dict) or type(schema) is not int or schema != SCHEMA:
         raise Malformed(f"unsupported schema {schema!r} (this monodex writes schema {SCHEMA})")
-    fields = {"catalog", "label", "repo", "ref", "commit", "hook", "created_at"}
-    missing = fields - data.keys()
-    if missing:
-        raise Malformed(f"missing fields: {', '.join(sorted(missing))}")
-    known = {k: v for k, v in data.items() if k in Request.__dataclass_fields__}
-    problem = _type_problem(known)
-    if problem:
-        raise Malformed(problem)
     try:
-        names.validate_catalog(known["catalog"])
-        names.validate_label(known["label"])
+        return build(Request, data, ignore_unknown=True)
     except UsageError as exc:
-        raise Malformed(exc.problem) from exc
-    return Request(**known)
+        missing = getattr(exc, "facts", {}).get("missing")
+        raise Malformed(f"missing fields: {', '.join(missing)}" if missing else exc.problem) from exc
 
 
-def _type_problem(data: dict[str, Any]) -> str:
-    for key in _STRINGS:
-        if key in data and not isinstance(data[key], str):
-            return f"{key}: expected a string, got {data[key]!r}"
-    for key in _NUMBERS:  # bool is an int subclass, and never a time
-        if key in data and (type(data[key]) not in (int, float) or data[key] != data[key]):
-            return f"{key}: expected a number, got {data[key]!r}"
-    attempts = data.get("attempts", 0)
-    if type(attempts) is not int:
-        return f"attempts: expected a whole number, got {attempts!r}"
-    if attempts < 0:
-        return f"attempts: must not be negative, got {attempts}"
-    if not isinstance(data.get("extra", {}), dict):
-        return f"extra: expected an object, got {data['extra']!r}"
-    return ""
+def _read(path: Path) -> bytes | None:
+    """The entry's bytes, or None when it is gone (another runner claimed it). Raises Malformed
+    when it can never be read: a symbolic link (dangling, a loop or not: hooks write plain files
+    and links are never followed), a folder, a FIFO, a file of the wrong owner's mode."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise Malformed("a symbolic link, not a spool entry (monodex never follows links here)") from exc
+        if exc.errno in _NEVER_READABLE:
+            raise Malformed(f"unreadable: {exc.strerror}") from exc
+        raise
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise Malformed("not a regular file (monodex writes plain files)")
+        if st.st_size > MAX_ENTRY_BYTES:
+            raise Malformed(f"{st.st_size:,} bytes: an entry is a few hundred")
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            return fh.read(MAX_ENTRY_BYTES + 1)
+    finally:
+        os.close(fd)
 
 
 def backoff(attempts: int) -> float:
@@ -114,12 +102,16 @@ class Spool:
         self.claimed = root / "claimed"
         self.quarantine = root / "quarantine"
         self.tmp = root / "tmp"
+        self._stuck: set[str] = set()  # bad entries that could not be moved aside (not due)
 
     def _dirs(self) -> None:
         for d in (self.new, self.claimed, self.quarantine, self.tmp):
             d.mkdir(parents=True, exist_ok=True)
 
     def enqueue(self, req: Request) -> Path:
+        return self._write(req, self.new)
+
+    def _write(self, req: Request, folder: Path) -> Path:
         self._dirs()
         name = f"{req.created_at:020.6f}-{os.getpid()}-{uuid.uuid4().hex[:8]}.json"
         tmp = self.tmp / name
@@ -127,95 +119,135 @@ class Spool:
             json.dump(asdict(req), fh)
             fh.flush()
             os.fsync(fh.fileno())
-        target = self.new / name
+        target = folder / name
         os.replace(tmp, target)
         return target
 
     def pending(self) -> list[Path]:
-        return sorted(self.new.glob("*.json")) if self.new.is_dir() else []
+        """Everything queued in new/, entries or not (a stranger is set aside at the next claim)."""
+        return _listing(self.new)
+
+    def entry(self, path: Path) -> Request | None:
+        """The request in one queued file; None when it is gone. Raises Malformed when it is no
+        entry (misnamed, unreadable, bad JSON or fields) and OSError when reading it may pass."""
+        if not path.name.endswith(".json"):
+            raise Malformed("not a spool entry: its name does not end in .json (hooks write NAME.json)")
+        raw = _read(path)
+        return None if raw is None else parse(raw)
+
+    def _requests(self, folder: Path) -> list[Request]:
+        """The readable requests in a folder; anything else is skipped (the drain sets it aside)."""
+        out = []
+        for p in _listing(folder):
+            try:
+                req = self.entry(p)
+            except (OSError, Malformed):
+                continue
+            if req is not None:
+                out.append(req)
+        return out
 
     def due(self, now: float) -> bool:
         """Whether a drain would find work now (a failed request backing off is not due)."""
         for p in self.pending():
+            if p.name in self._stuck:
+                continue
             try:
-                if parse(p.read_bytes()).not_before <= now:
-                    return True
+                req = self.entry(p)
             except (OSError, Malformed):
-                return True  # the drain quarantines it
+                return True  # the drain sets it aside (or reports why it cannot)
+            if req is not None and req.not_before <= now:
+                return True
         return False
 
     def failed(self) -> list[Request]:
+        return [r for r in self._requests(self.new) if r.attempts]
+
+    def unreadable(self) -> list[Quarantined]:
+        """Queued files that are no entry, with the reason: the next drain sets them aside."""
         out = []
         for p in self.pending():
             try:
-                req = parse(p.read_bytes())
-            except (OSError, Malformed):
-                continue
-            if req.attempts:
-                out.append(req)
+                self.entry(p)
+            except (OSError, Malformed) as exc:
+                out.append(Quarantined(p.name, str(exc)))
         return out
+
+    def oldest_mtime(self) -> float | None:
+        """When the oldest queued or claimed file arrived (a draining runner may move any)."""
+        times = []
+        for p in self.pending() + _listing(self.claimed):
+            try:
+                times.append(p.lstat().st_mtime)
+            except OSError:
+                continue
+        return min(times, default=None)
 
     def quarantined(self) -> list[Quarantined]:
         """Entries set aside as malformed, each with the reason from its .reason file."""
-        if not self.quarantine.is_dir():
-            return []
         out = []
-        for p in sorted(self.quarantine.iterdir()):
-            if p.name.endswith(".reason") or p.name.startswith("."):
+        for p in _listing(self.quarantine):
+            if p.name.endswith(".reason"):
                 continue
             try:
-                reason = (self.quarantine / (p.name + ".reason")).read_text().strip()
-            except OSError:
-                reason = "(no reason recorded)"
-            out.append(Quarantined(p.name, reason))
+                reason = _read(self.quarantine / (p.name + ".reason"))
+            except (OSError, Malformed):
+                reason = None
+            text = reason.decode("utf-8", "replace").strip() if reason else "(no reason recorded)"
+            out.append(Quarantined(p.name, text))
         return out
 
     def requests_for(self, key: str) -> list[Request]:
         """Requests for one label still queued or being worked on (claimed)."""
-        out = []
-        for d in (self.new, self.claimed):
-            for p in sorted(d.glob("*.json")) if d.is_dir() else ():
-                try:
-                    req = parse(p.read_bytes())
-                except (OSError, Malformed):
-                    continue
-                if req.key == key:
-                    out.append(req)
-        return out
+        return [r for d in (self.new, self.claimed) for r in self._requests(d) if r.key == key]
 
     def recover(self) -> int:
         """Entries a crashed runner left claimed go back to new/ (at start-up, before claiming)."""
         self._dirs()
         moved = 0
-        for p in self.claimed.glob("*.json"):
-            os.replace(p, self.new / p.name)
+        for p in _listing(self.claimed):
+            try:
+                os.replace(p, self.new / p.name)
+            except FileNotFoundError:
+                continue
             moved += 1
         return moved
 
     def _quarantine(self, path: Path, reason: str) -> None:
         try:
             os.replace(path, self.quarantine / path.name)
-            (self.quarantine / (path.name + ".reason")).write_text(reason + "\n")
         except FileNotFoundError:
-            pass
+            return
+        except OSError:
+            self._stuck.add(path.name)  # status lists it as unreadable; due() no longer waits on it
+            return
+        try:
+            (self.quarantine / (path.name + ".reason")).write_text(reason + "\n")
+        except OSError:
+            pass  # listed with "(no reason recorded)"
 
     def claim(self, now: float) -> tuple[Request, list[Path]] | None:
-        """Claim the oldest due label: its newest request, plus the older ones it absorbs."""
+        """Claim the oldest due label: its newest request, plus the older ones it absorbs.
+
+        A label is due when any of its requests is: a new commit (or `--fresh`) is tried at once
+        even while an older request for the label backs off, and carries its own attempts."""
         self._dirs()
         by_label: dict[str, list[tuple[Path, Request]]] = {}
         for p in self.pending():
+            if p.name in self._stuck:
+                continue
             try:
-                req = parse(p.read_bytes())
-            except FileNotFoundError:
-                continue  # another runner took it
-            except (OSError, Malformed) as exc:
+                req = self.entry(p)
+            except Malformed as exc:
                 self._quarantine(p, str(exc))
                 continue
+            if req is None:
+                continue  # another runner took it
             by_label.setdefault(req.key, []).append((p, req))
         due = [
             (entries[0][1].created_at, key)
             for key, entries in by_label.items()
-            if max(r.not_before for _, r in entries) <= now
+            if any(r.not_before <= now for _, r in entries)
         ]
         for _, key in sorted(due):
             entries = by_label[key]
@@ -227,9 +259,7 @@ class Spool:
                 except FileNotFoundError:
                     continue
             if claimed:
-                newest = max((r for _, r in entries), key=lambda r: r.created_at)
-                attempts = max(r.attempts for _, r in entries)
-                return Request(**{**asdict(newest), "attempts": attempts}), claimed
+                return max((r for _, r in entries), key=lambda r: r.created_at), claimed
         return None
 
     def ack(self, claimed: list[Path]) -> None:
@@ -239,8 +269,11 @@ class Spool:
             except FileNotFoundError:
                 pass
 
-    def fail(self, req: Request, claimed: list[Path], *, error: str, now: float) -> Request:
-        """Return a failed request to the queue with one more attempt and a backoff."""
+    def fail(
+        self, req: Request, claimed: list[Path], *, error: str, now: float, permanent: bool = False
+    ) -> Request | None:
+        """Return a failed request to the queue with one more attempt and a backoff; a permanent
+        failure's MAX_ATTEMPTS-th is set aside in quarantine with its reason instead (None)."""
         attempts = req.attempts + 1
         again = Request(
             **{
@@ -250,9 +283,24 @@ class Spool:
                 "last_error": error[:2000],
             }
         )
+        if permanent and attempts >= MAX_ATTEMPTS:
+            kept = self._write(again, self.quarantine)
+            (self.quarantine / (kept.name + ".reason")).write_text(
+                f"gave up after {attempts} attempts: {error[:2000]}\n"
+            )
+            self.ack(claimed)
+            return None
         self.enqueue(again)
         self.ack(claimed)
         return again
+
+
+def _listing(folder: Path) -> list[Path]:
+    """A folder's files by name, hidden ones aside; none when it cannot be listed."""
+    try:
+        return sorted(folder / n for n in os.listdir(folder) if not n.startswith("."))
+    except OSError:
+        return []
 
 
 def default(state_dir: Path) -> Spool:

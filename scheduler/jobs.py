@@ -13,7 +13,7 @@ from monodex.indexer.write.crawl import Interrupted
 from monodex.scheduler.state import JobState
 
 from monodex import logs, writable
-from monodex.errors import MonodexError
+from monodex.errors import MonodexError, UsageError
 from monodex.spool import Request, Spool
 
 __all__ = ["DrainReport", "JobState", "drain"]
@@ -92,9 +92,14 @@ def drain(
             if state is not None:
                 state.refresh_ended()
             problem = exc.problem if isinstance(exc, MonodexError) else f"{type(exc).__name__}: {exc}"
-            again = spool.fail(request, paths, error=problem, now=now())
-            report.failed.append({"label": request.key, "error": problem, "attempts": again.attempts})
-            log.warning("refresh.failed", label=request.key, error=problem, attempts=again.attempts)
+            # a usage error (unknown catalog, a commit that does not resolve) will not pass by waiting
+            again = spool.fail(
+                request, paths, error=problem, now=now(), permanent=isinstance(exc, UsageError)
+            )
+            attempts = again.attempts if again else request.attempts + 1
+            report.failed.append({"label": request.key, "error": problem, "attempts": attempts})
+            event = "refresh.failed" if again else "refresh.quarantined"
+            log.warning(event, label=request.key, error=problem, attempts=attempts)
             continue
         if state is not None:
             state.refresh_ended()

@@ -10,7 +10,6 @@ dropped for each newcomer (a CLI sends its request at once: it is not one of the
 
 from __future__ import annotations
 
-import contextlib
 import selectors
 import socket
 import threading
@@ -18,7 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from monodex import logs
+from monodex.scheduler.selectloop import SelectLoop
 
 Received = Callable[[socket.socket, bytes | None], None]  # the line; None when it is too long
 
@@ -31,7 +30,7 @@ class _Pending:
     buf: bytearray = field(default_factory=bytearray)
 
 
-class Listener:
+class Listener(SelectLoop):
     """Owns a bound, listening socket. `received(conn, line)` runs on this thread and must only
     hand the connection on; whoever takes it closes it and then calls `finished()`."""
 
@@ -52,16 +51,11 @@ class Listener:
         self._pending: dict[int, _Pending] = {}  # by descriptor, oldest first
         self._handed = 0  # handed on and not finished yet
         self._lock = threading.Lock()
-        self._wake_r, self._wake_w = socket.socketpair()
-        self._sel = selectors.DefaultSelector()
         self._accepting = False
-        self._stop = False
-        self._thread = threading.Thread(target=self._loop, name="monodex-socket", daemon=True)
-        self.log = logs.get("monodex.runner")
+        super().__init__("monodex-socket")
 
     def start(self) -> None:
         self._listen.setblocking(False)
-        self._sel.register(self._wake_r, selectors.EVENT_READ, None)
         self._thread.start()
 
     def finished(self) -> None:
@@ -71,28 +65,12 @@ class Listener:
         self._wake()
 
     def close(self) -> None:
-        self._stop = True
-        self._wake()
-        self._thread.join(timeout=10)
+        self._stop_loop()
         for p in list(self._pending.values()):
             p.sock.close()
         self._pending.clear()
-        self._sel.close()
         self._listen.close()
-        self._wake_r.close()
-        self._wake_w.close()
-
-    def _wake(self) -> None:
-        with contextlib.suppress(OSError):
-            self._wake_w.send(b"x")
-
-    def _loop(self) -> None:
-        while not self._stop:
-            try:
-                self._round()
-            except Exception:  # noqa: BLE001 - a dead listener would leave every CLI hanging
-                self.log.exception("socket.listener_failed")
-                time.sleep(0.1)
+        self._close_loop()
 
     def _round(self) -> None:
         self._pace(time.monotonic())
@@ -100,8 +78,7 @@ class Listener:
             if key.fileobj is self._listen:
                 self._accept()
             elif key.fileobj is self._wake_r:
-                with contextlib.suppress(OSError):
-                    self._wake_r.recv(4096)
+                self._woken()
             elif key.data in self._pending:  # may have been evicted by this round's accept
                 self._read(key.data)
         self._expire(time.monotonic())

@@ -21,6 +21,7 @@ from typing import Any
 from monodex.indexer import ops
 from monodex.indexer.session import Session
 from monodex.scheduler.listener import Listener
+from monodex.scheduler.sender import Outgoing, Sender
 
 from monodex import logs, requests, rpc
 from monodex.errors import MonodexError, UsageError
@@ -31,7 +32,8 @@ WRITE_WORKERS = 4  # handed-over crawls and GC mostly wait for work_lock
 WORKERS = READ_WORKERS + WRITE_WORKERS  # the runner's socket threads, however many connect
 IDLE_TIMEOUT = 10.0  # to send the request line; the CLI sends it at once
 MAX_OPEN = 512  # connections held at once; the soft descriptor limit is often 1,024
-WRITE_TIMEOUT = 60.0  # a client that stops reading its answer frees its worker
+WRITE_TIMEOUT = 60.0  # a client that stops reading its answer is dropped then (no worker waits)
+MAX_UNSENT = 256 * 1024 * 1024  # answers held for clients slow to read them, in all
 
 
 class _Workers:
@@ -70,6 +72,7 @@ class Server:
         self._listener: Listener | None = None
         self._reads: _Workers | None = None
         self._writes: _Workers | None = None
+        self._sender: Sender | None = None
         self._cancels: set[threading.Event] = set()
         self._cancels_lock = threading.Lock()
 
@@ -97,6 +100,8 @@ class Server:
             os.umask(old)
         os.chmod(self.path, 0o600)
         sock.listen(socket.SOMAXCONN)  # a burst of CLIs waits here instead of being refused
+        self._sender = Sender(timeout=WRITE_TIMEOUT, max_unsent=MAX_UNSENT, closed=self._closed)
+        self._sender.start()
         self._reads = _Workers(READ_WORKERS, "monodex-read")
         self._writes = _Workers(WRITE_WORKERS, "monodex-write")
         self._listener = Listener(
@@ -113,7 +118,14 @@ class Server:
         for workers in (self._reads, self._writes):
             if workers is not None:
                 workers.close()
+        if self._sender is not None:
+            self._sender.close()
+            self._sender = None
         self.path.unlink(missing_ok=True)
+
+    def _closed(self, conn: socket.socket) -> None:
+        if (listener := self._listener) is not None:
+            listener.finished()
 
     def cancel_all(self) -> None:
         with self._cancels_lock:
@@ -133,25 +145,25 @@ class Server:
         (self._writes if write else self._reads).submit(lambda: self._answer(conn, request))
 
     def _answer(self, conn: socket.socket, request: dict[str, Any] | Exception) -> None:
-        lock = threading.Lock()
+        """On a worker: the answer is written without blocking; what the client does not take at
+        once is left to the sender thread, so a client that stops reading holds no worker."""
+        out = Outgoing(conn)
 
-        def send(msg: dict[str, Any]) -> None:
-            with lock:
-                conn.sendall(json.dumps(msg, ensure_ascii=False).encode() + b"\n")
+        def send(msg: dict[str, Any]) -> None:  # progress and waiting lines of a handed-over write
+            out.write(_line(msg), droppable="progress" in msg)
 
         started = time.perf_counter()
         op = str(request.get("op")) if isinstance(request, dict) else "?"
-        conn.settimeout(WRITE_TIMEOUT)
+        answer: dict[str, Any] = {"ok": False}
         try:
             answer = self._outcome(request, send, op)
             with contextlib.suppress(OSError):
-                send(answer)
+                out.write(_line(answer))
         finally:
-            with contextlib.suppress(OSError):
-                conn.shutdown(socket.SHUT_RDWR)
-            conn.close()
-            if (listener := self._listener) is not None:
-                listener.finished()
+            if (sender := self._sender) is not None:
+                sender.finish(out)
+            else:  # the runner is shutting down
+                conn.close()
         ms = round((time.perf_counter() - started) * 1e3, 1)
         self.log.debug("socket.served", op=op, ok=answer["ok"], ms=ms)
 
@@ -182,15 +194,17 @@ class Server:
             }
 
     def serve(self, request: dict[str, Any], send: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
-        op, args = request.get("op"), request.get("args") or {}
-        if request.get("v") != rpc.VERSION or not isinstance(op, str) or not isinstance(args, dict):
+        op, args = request.get("op"), request.get("args")
+        if request.get("v") != rpc.VERSION:
             raise MonodexError(
                 "the CLI and the runner speak different protocol versions",
                 "restart the runner so both run the installed monodex",
             )
+        if not isinstance(op, str):
+            raise UsageError(f'"op" must be a string, got {type(op).__name__}', 'send {"v", "op", "args"}')
         if op == "ping":
             return {"pid": os.getpid()}
-        typed = requests.parse(op, args)
+        typed = requests.parse(op, {} if args is None else args)  # it says what args must be
         if not typed.WRITES:
             return ops.run(self.session, typed)
         cancel = threading.Event()
@@ -228,6 +242,10 @@ class Server:
                 self._cancels.discard(cancel)
 
 
+def _line(msg: dict[str, Any]) -> bytes:
+    return json.dumps(msg, ensure_ascii=False).encode() + b"\n"
+
+
 def _parse(line: bytes | None) -> dict[str, Any]:
     if line is None:
         raise UsageError(
@@ -235,7 +253,10 @@ def _parse(line: bytes | None) -> dict[str, Any]:
             f"(max {rpc.MAX_REQUEST:,} bytes)",
             "a request is a few hundred bytes; shorten its arguments (a search text is at most a few KB)",
         )
-    request = json.loads(line)
+    try:
+        request = json.loads(line)
+    except RecursionError:  # answered, not a dropped connection
+        raise ValueError("JSON nested too deeply") from None
     if not isinstance(request, dict):
         raise ValueError("not a JSON object")
     return request

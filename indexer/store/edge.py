@@ -164,9 +164,11 @@ class EdgeStore:
                 f"restart it ('systemctl --user restart monodex-runner', or kill {pid} and start it again)"
             )
         else:
+            # not "start the runner": it cannot take the index while this command holds it
             hint = (
-                f"wait for it to finish, or stop it (kill {pid}; a crawl resumes later); to search "
-                "while a crawl runs, start the runner ('monodex runner'): it serves both"
+                f"wait for it to finish, or stop it (kill {pid}; a crawl resumes where it stopped); "
+                "the runner cannot start while it holds the index: once it is done, start the runner "
+                "('monodex runner') and later crawls and searches both go through it"
             )
         return Busy(f"the index at {self.dir} is in use by {who} ({detail})", hint)
 

@@ -15,6 +15,7 @@ import warnings
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import httpx  # qdrant-client's transport: its errors say whether the server answered at all
 from monodex.indexer.store import sidecar
 from monodex.indexer.store.base import (
     BOOL_INDEXES,
@@ -39,6 +40,7 @@ from qdrant_client import QdrantClient
 from qdrant_client import models as m
 from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
 
+from monodex.config import redact, redacted_url
 from monodex.errors import MonodexError
 
 
@@ -80,13 +82,20 @@ def _is_qdrant_reply(content: bytes) -> bool:
     return isinstance(body, dict) and "status" in body
 
 
-def translate(exc: Exception, *, url: str, api_key_env: str) -> MonodexError:
-    """A qdrant-client failure as problem + next step; never a raw page of HTML."""
+def translate(exc: Exception, *, url: str, api_key_env: str, secret: str | None = None) -> MonodexError:
+    """A qdrant-client failure as problem + next step; never a raw page of HTML. `url` is shown
+    as given (redacted by the caller); `secret` is the raw URL, scrubbed from the client's text."""
     key_hint = f"the API key is read from the environment variable {api_key_env} (qdrant.api_key_env)" + (
         "" if os.environ.get(api_key_env) else ", which is not set"
     )
     if isinstance(exc, UnexpectedResponse) and exc.status_code in (401, 403):
         return MonodexError(f"Qdrant at {url} refused the request (HTTP {exc.status_code})", key_hint)
+    if isinstance(getattr(exc, "source", None), httpx.ConnectError | httpx.TimeoutException):
+        why = "connection refused" if isinstance(exc.source, httpx.ConnectError) else "timed out"  # type: ignore[attr-defined]
+        return MonodexError(
+            f"Qdrant at {url} does not answer ({why})",
+            "start the Qdrant server, or check qdrant.url in config.json (host and port)",
+        )
     not_qdrant = isinstance(exc, ResponseHandlingException | json.JSONDecodeError) or (
         isinstance(exc, UnexpectedResponse) and not _is_qdrant_reply(exc.content)
     )
@@ -96,7 +105,7 @@ def translate(exc: Exception, *, url: str, api_key_env: str) -> MonodexError:
             f"{url} answers, but not as a Qdrant server ({status})",
             "check qdrant.url in config.json: the Qdrant REST endpoint, e.g. http://localhost:6333",
         )
-    first = str(exc).splitlines()[0][:200] if str(exc) else ""
+    first = redact(str(exc).splitlines()[0][:200] if str(exc) else "", secret)
     return MonodexError(
         f"Qdrant request to {url} failed: {type(exc).__name__}: {first}",
         f"check qdrant.url in config.json and that the server is up; {key_hint}",
@@ -109,7 +118,7 @@ class ServerStore:
     ) -> None:
         self.client = client
         self.collection = collection
-        self.url, self.api_key_env = url, api_key_env
+        self.url, self.api_key_env = url, api_key_env  # the raw URL: shown only through redacted_url
 
     @classmethod
     def from_url(
@@ -126,7 +135,8 @@ class ServerStore:
         except MonodexError:
             raise
         except Exception as exc:  # network, HTTP and validation errors of every transport
-            raise translate(exc, url=self.url or "the Qdrant server", api_key_env=self.api_key_env) from exc
+            shown = redacted_url(self.url) if self.url else "the Qdrant server"
+            raise translate(exc, url=shown, api_key_env=self.api_key_env, secret=self.url) from exc
 
     def _exists(self) -> bool:
         return bool(self._call(self.client.collection_exists, self.collection))

@@ -21,7 +21,7 @@ from monodex.indexer.write.request import Request
 
 from monodex import names, spool
 from monodex.config import Catalog
-from monodex.gitrefs import branch_heads
+from monodex.gitrefs import branch_heads, unreadable
 
 POLL_SECONDS = 0.05
 
@@ -48,7 +48,7 @@ def describe(s: Session, catalog: Catalog, state: LabelState) -> dict[str, Any]:
         return out
     heads = branch_heads(catalog.path)
     if heads is None:
-        out["problem"] = f"cannot read the branches of {catalog.path}"
+        out["problem"], out["hint"] = unreadable(catalog.name, catalog.path)
         return out
     branch = names.tracked_branch(state.label, heads)
     if branch is None:
@@ -76,9 +76,7 @@ def wait_fresh(
     reached = now["fresh"] is True
     if now["fresh"] is False:
         ref, target = f"refs/heads/{now['branch']}", str(now["branch_commit"])
-        reached = reach(
-            s, catalog, label, ref=ref, commit=target, deadline=deadline, queued=now["refresh_pending"]
-        )
+        reached = reach(s, catalog, label, ref=ref, commit=target, deadline=deadline)
         now = describe(s, catalog, _state(s, catalog, label))
     wait: dict[str, Any] = {"seconds": seconds, "reached": reached}
     if dense:
@@ -90,18 +88,22 @@ def wait_fresh(
 
 
 def reach(
-    s: Session, catalog: Catalog, label: str, *, ref: str, commit: str, deadline: float, queued: bool = False
+    s: Session, catalog: Catalog, label: str, *, ref: str, commit: str, deadline: float
 ) -> bool:
     """Make the label reflect `commit` (phase one) by the monotonic `deadline`: inside the runner
-    (s.wake set) queued like a hook would (unless `queued` already) and polled; elsewhere crawled
-    here, stopped at the deadline (the label stays resumable). A label that does not exist yet
+    (s.wake set) queued like a hook would (unless a request not backing off is queued already)
+    and polled; elsewhere crawled here, stopped at the deadline (the label stays resumable). A label that does not exist yet
     is created the same way. `ref` is the branch the commit came from (any other ref: none)."""
     if s.wake is None:
         return _crawl_until(s, catalog, label, commit, deadline)
-    if not queued:
-        _enqueue(s, catalog, label, ref, commit)
+    pending = spool.default(s.paths.state_dir).requests_for(names.label_id(catalog.name, label))
+    # one backing off after failures waits up to an hour: a request of ours is tried at once
+    untried = [r.created_at for r in pending if not r.last_error]
+    since = min(untried, default=spool.now())
+    if not untried:
+        _enqueue(s, catalog, label, ref, commit, since)
     s.wake()
-    return _poll(s, catalog, label, commit, deadline)
+    return _poll(s, catalog, label, commit, deadline, since)
 
 
 def _fill_until(s: Session, catalog: Catalog, label: str, deadline: float) -> bool:
@@ -122,7 +124,7 @@ def _state(s: Session, catalog: Catalog, label: str) -> LabelState:
     return require_label(s.store, catalog.name, label)
 
 
-def _enqueue(s: Session, catalog: Catalog, label: str, ref: str, commit: str) -> None:
+def _enqueue(s: Session, catalog: Catalog, label: str, ref: str, commit: str, at: float) -> None:
     spool.default(s.paths.state_dir).enqueue(
         spool.Request(
             catalog=catalog.name,
@@ -131,20 +133,23 @@ def _enqueue(s: Session, catalog: Catalog, label: str, ref: str, commit: str) ->
             ref=ref,
             commit=commit,
             hook="cli",
-            created_at=spool.now(),
+            created_at=at,
         )
     )
 
 
-def _poll(s: Session, catalog: Catalog, label: str, target: str, deadline: float) -> bool:
+def _poll(s: Session, catalog: Catalog, label: str, target: str, deadline: float, since: float) -> bool:
     key = names.label_id(catalog.name, label)
     queue = spool.default(s.paths.state_dir)
     while True:
         state = labelmeta.read(s.store, key)
         if state is not None and state.crawl_complete and state.commit_oid == target:
             return True
-        if time.monotonic() >= deadline or any(r.last_error for r in queue.requests_for(key)):
-            return False  # a failed refresh backs off for 10 s or more: waiting on is pointless
+        # a refresh that failed since we asked backs off for 10 s or more: waiting on is pointless
+        # (a failure re-queued keeps its request's time; an older failure is what we are past)
+        failed = any(r.last_error and r.created_at >= since for r in queue.requests_for(key))
+        if time.monotonic() >= deadline or failed:
+            return False
         time.sleep(POLL_SECONDS)
 
 

@@ -41,7 +41,7 @@ def _model(cfg: config.Config) -> tuple[str, str, str]:
 
 def _index(p: paths.Paths, cfg: config.Config) -> tuple[str, str, str]:
     labels = route.execute(p, LabelsRequest(), quiet=True)["labels"]
-    where = "served by the runner" if p.socket_path.exists() else f"{cfg.qdrant.url or p.shard_dir}"
+    where = "served by the runner" if p.socket_path.exists() else f"{cfg.qdrant.shown_url or p.shard_dir}"
     if not labels:
         return (
             "warn",
@@ -177,6 +177,14 @@ def _spool(p: paths.Paths) -> tuple[str, str, str]:
             "warn",
             f"{len(failed)} refreshes failing; {last.key}: {last.last_error[:200]}",
             "see monodex status",
+        )
+    unreadable = queue.unreadable()
+    if unreadable:
+        reasons = "; ".join(f"{q.name}: {q.reason[:200]}" for q in unreadable[:3])
+        return (
+            "warn",
+            f"{len(unreadable)} queued files are no request: {reasons}",
+            f"the runner's next drain moves them to {queue.quarantine}; or delete them from {queue.new}",
         )
     quarantined = queue.quarantined()
     if quarantined:

@@ -114,6 +114,8 @@ def status(r: dict[str, Any]) -> str:
             continue
         fresh = lb["freshness"] + (" (refreshing)" if lb.get("refreshing") else "")
         lines.append(f"{lb['catalog']}:{lb['label']}\t{_commit(lb)}\t{fresh}{_dense_text(lb.get('dense'))}")
+        if lb.get("problem"):  # why its freshness is unknown
+            lines.append(f"  {lb['problem']}; next: {lb['hint']}")
     lines += [_worktree_line(wt) for wt in r.get("worktrees", [])]
     return output.sanitize("\n".join(lines))
 
@@ -167,6 +169,12 @@ def _spool_lines(sp: dict[str, Any], *, running: bool) -> list[str]:
         ]
     else:
         lines = ["spool: empty"]
+    if sp.get("unreadable"):
+        lines.append(
+            f"spool: {_n(len(sp['unreadable']), 'queued file')} that is no request "
+            "(set aside at the next drain):"
+        )
+        lines += [f"  {q['name']}: {q['reason']}" for q in sp["unreadable"][:10]]
     if sp["quarantined"]:
         lines.append(
             f"spool: {_n(sp['quarantined'], 'malformed request')} set aside in {sp['quarantine_dir']}:"

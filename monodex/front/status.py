@@ -15,7 +15,7 @@ from typing import Any
 from monodex import config, names, spool, standing, writable
 from monodex.errors import MonodexError, UsageError
 from monodex.front import route
-from monodex.gitrefs import branch_heads, worktrees
+from monodex.gitrefs import branch_heads, unreadable, worktrees
 from monodex.paths import Paths
 from monodex.requests import LabelsRequest
 from monodex.runnerpid import pid_file, running_pid
@@ -74,6 +74,7 @@ def _labels(p: Paths) -> list[dict[str, Any]]:
             heads[cat.name] = branch_heads(cat.path)
         branches = heads[cat.name]
         if branches is None:
+            row["problem"], row["hint"] = unreadable(cat.name, cat.path)
             continue
         row["branch"] = names.tracked_branch(row["label"], branches)
         row["branch_commit"] = branches.get(row["branch"]) if row["branch"] else None
@@ -160,15 +161,18 @@ def _refresh(record: Any, pid: int | None) -> dict[str, Any] | None:
 def _spool(s: spool.Spool) -> dict[str, Any]:
     pending = s.pending()
     claimed = sorted(s.claimed.glob("*.json")) if s.claimed.is_dir() else []
-    oldest = min((pth.stat().st_mtime for pth in pending + claimed), default=None)
+    oldest = s.oldest_mtime()  # a draining runner moves files away while we look
     failed = s.failed()
     quarantined = s.quarantined()
+    strays = s.unreadable()
     return {
         "pending": len(pending),
         "claimed": len(claimed),  # being refreshed, or left by a runner that died (recovered at start)
         "failed": len(failed),
         "oldest_age_seconds": round(time.time() - oldest, 1) if oldest else None,
         "errors": [{"label": f.key, "attempts": f.attempts, "error": f.last_error} for f in failed],
+        # queued files that are no entry: the runner's next drain moves them to quarantine
+        "unreadable": [{"name": q.name, "reason": q.reason} for q in strays],
         "quarantined": len(quarantined),
         "quarantine": [{"name": q.name, "reason": q.reason} for q in quarantined],
         "quarantine_dir": str(s.quarantine),

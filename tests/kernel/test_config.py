@@ -86,3 +86,16 @@ def test_catalog_add_rejects_non_repositories(tmp_path: Path, capsys: pytest.Cap
     assert main(["catalog", "add", "web", str(tmp_path / "nope")]) == 2
     assert main(["catalog", "add", "Bad_Name", str(tmp_path)]) == 2
     assert "invalid catalog name" in capsys.readouterr().err
+
+
+def test_a_url_password_is_redacted_in_one_place() -> None:
+    from monodex.config import redact, redacted_url
+
+    assert redacted_url("http://admin:SECRET@db.lan:6333/x") == "http://admin:***@db.lan:6333/x"
+    assert redacted_url("https://token@db.lan") == "https://token@db.lan"  # a name, no password
+    assert redacted_url("http://db.lan:6333") == "http://db.lan:6333"
+    assert redacted_url("http://a:b:c@h") == "http://a:***@h"  # the password holds a colon
+    text = "GET http://admin:SECRET@db.lan:6333/x failed; auth admin:SECRET"
+    assert redact(text, "http://admin:SECRET@db.lan:6333/x") == (
+        "GET http://admin:***@db.lan:6333/x failed; auth admin:***"
+    )

@@ -2,12 +2,15 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+from dataclasses import asdict
 from pathlib import Path
 
-from monodex.spool import MAX_BACKOFF_SECONDS, Request, Spool, backoff
+from monodex.spool import MAX_ATTEMPTS, MAX_BACKOFF_SECONDS, Request, Spool, backoff
 
 
-def req(label: str = "main", commit: str = "a" * 40, at: float = 100.0, catalog: str = "acme") -> Request:
+def req(
+    label: str = "main", commit: str = "a" * 40, at: float = 100.0, catalog: str = "acme", attempts: int = 0
+) -> Request:
     return Request(
         catalog=catalog,
         label=label,
@@ -16,6 +19,7 @@ def req(label: str = "main", commit: str = "a" * 40, at: float = 100.0, catalog:
         commit=commit,
         hook="post-commit",
         created_at=at,
+        attempts=attempts,
     )
 
 
@@ -93,8 +97,6 @@ def test_concurrent_writers_lose_nothing(tmp_path: Path) -> None:
 
 
 def _entry(**changes: object) -> str:
-    from dataclasses import asdict
-
     return json.dumps({**asdict(req(label="bad")), **changes})
 
 
@@ -135,3 +137,91 @@ def test_every_kind_of_malformed_entry_is_quarantined_and_the_good_ones_still_dr
     assert [q.name for q in quarantined] == [f"{i:02d}-bad.json" for i in range(len(MALFORMED))]
     for q, (kind, (_, reason)) in zip(quarantined, MALFORMED.items(), strict=True):
         assert reason in q.reason, (kind, q.reason)
+
+
+def test_unreadable_entries_are_quarantined_not_taken_for_another_runners(tmp_path: Path) -> None:
+    """A dangling link named like an entry read as "another runner took it": never set aside,
+    `due` true forever (the fill job yielded for good). A two-link loop, a folder and a file
+    without .json are no entries either; each is quarantined with its reason."""
+    s = Spool(tmp_path)
+    s.enqueue(req(label="main", at=50.0))
+    (tmp_path / "new" / "0-dangling.json").symlink_to(tmp_path / "nowhere.json")
+    (tmp_path / "new" / "1-loop.json").symlink_to(tmp_path / "new" / "2-loop.json")
+    (tmp_path / "new" / "2-loop.json").symlink_to(tmp_path / "new" / "1-loop.json")
+    (tmp_path / "new" / "3-folder.json").mkdir()
+    (tmp_path / "new" / "4-no-suffix").write_text(json.dumps(asdict(req(label="dev"))))
+    unreadable = {q.name: q.reason for q in s.unreadable()}
+    assert set(unreadable) == {
+        "0-dangling.json",
+        "1-loop.json",
+        "2-loop.json",
+        "3-folder.json",
+        "4-no-suffix",
+    }
+    got = s.claim(now=200.0)
+    assert got is not None and got[0].label == "main"
+    s.ack(got[1])
+    reasons = {q.name: q.reason for q in s.quarantined()}
+    assert "symbolic link" in reasons["0-dangling.json"] and "symbolic link" in reasons["1-loop.json"]
+    assert "not a regular file" in reasons["3-folder.json"]
+    assert "does not end in .json" in reasons["4-no-suffix"]
+    assert s.pending() == [] and s.due(now=10**10) is False and s.unreadable() == []
+
+
+class _Racing(Spool):
+    """A draining runner that acks every entry right after this process listed it."""
+
+    def pending(self) -> list[Path]:
+        listed = super().pending()
+        for p in listed:
+            p.unlink()
+        return listed
+
+
+def test_an_entry_vanishing_between_listing_and_reading_is_skipped_everywhere(tmp_path: Path) -> None:
+    s = _Racing(tmp_path)
+    s.enqueue(req(attempts=0))
+    assert s.oldest_mtime() is None  # status stat()ed it: FileNotFoundError
+    s.enqueue(req())
+    assert s.due(now=200.0) is False  # gone: no work, not "the drain quarantines it"
+    s.enqueue(req())
+    assert s.claim(now=200.0) is None and s.quarantined() == []
+    s.enqueue(req())
+    assert s.failed() == [] and s.unreadable() == [] and s.requests_for("acme:main") == []
+
+
+def test_a_new_commit_is_tried_at_once_while_an_older_request_backs_off(tmp_path: Path) -> None:
+    """Requests coalesced and a label was due only when its latest backoff had passed: after an
+    hour of failures every new commit waited up to an hour more (and `--fresh` could not pass)."""
+    s = Spool(tmp_path)
+    s.enqueue(req(commit="a" * 40, at=100.0))
+    now = 100.0
+    for _ in range(12):  # the backoff reaches its hour
+        got = s.claim(now=now)
+        assert got is not None
+        again = s.fail(got[0], got[1], error="disk full", now=now)
+        assert again is not None
+        now = again.not_before
+    assert again.not_before - backoff(again.attempts) == now - MAX_BACKOFF_SECONDS
+    s.enqueue(req(commit="b" * 40, at=now - 3000.0))  # a commit, long before the backoff ends
+    got = s.claim(now=now - 3000.0)
+    assert got is not None and got[0].commit == "b" * 40 and got[0].attempts == 0 and len(got[1]) == 2
+
+
+def test_a_request_failing_for_good_ends_in_quarantine_after_bounded_attempts(tmp_path: Path) -> None:
+    s = Spool(tmp_path)
+    s.enqueue(req(catalog="gone"))
+    now, tries = 100.0, 0
+    while (got := s.claim(now=now)) is not None:
+        tries += 1
+        again = s.fail(got[0], got[1], error="unknown catalog 'gone'", now=now, permanent=True)
+        now += MAX_BACKOFF_SECONDS
+    assert tries == MAX_ATTEMPTS and again is None and s.pending() == []
+    [q] = s.quarantined()
+    assert q.reason == f"gave up after {MAX_ATTEMPTS} attempts: unknown catalog 'gone'"
+    s.enqueue(req())  # a transient failure retries however often it fails
+    for _ in range(MAX_ATTEMPTS + 2):
+        got = s.claim(now=now)
+        assert got is not None
+        assert s.fail(got[0], got[1], error="disk full", now=now) is not None
+        now += MAX_BACKOFF_SECONDS

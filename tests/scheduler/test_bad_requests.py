@@ -168,3 +168,63 @@ def test_a_runner_that_cannot_start_says_why_in_runner_log(repo, capsys) -> None
         line["event"] == "runner.failed"
         and line["error"] == f"a runner is already running (pid {os.getpid()})"
     )
+
+
+def test_a_dangling_link_in_the_spool_shows_in_status_and_doctor_then_is_set_aside(repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    """`status` died with FileNotFoundError (exit 1) on its stat(), doctor said nothing, and the
+    drain read the link as "another runner took it" and left it there for good."""
+    s = Spool(paths.resolve().spool_dir)
+    s.enqueue(Request("acme", "main", str(repo.path), "refs/heads/main", repo.head(), "cli", created_at=1.0))
+    s.new.joinpath("0-link.json").symlink_to(s.root / "nowhere.json")
+    code, status = _run_json(capsys, "status", "--json")
+    assert code == 0 and [u["name"] for u in status["spool"]["unreadable"]] == ["0-link.json"]
+    assert "symbolic link" in status["spool"]["unreadable"][0]["reason"]
+    code, doctor = _run_json(capsys, "doctor", "--json")
+    [check] = [c for c in doctor["checks"] if c["check"] == "spool"]
+    assert check["level"] == "warn" and "0-link.json: a symbolic link" in check["detail"]
+    report = jobs.drain(s, lambda r: {"label": r.key})
+    assert [r["label"] for r in report.refreshed] == ["acme:main"] and not s.due(time.time() + 10**6)
+    code, status = _run_json(capsys, "status", "--json")
+    assert status["spool"]["unreadable"] == [] and status["spool"]["quarantine"][0]["name"] == "0-link.json"
+
+
+def test_requests_that_can_never_run_end_in_quarantine(repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    """An unknown catalog and a commit that never resolves used to retry forever, hourly."""
+    from monodex.spool import MAX_ATTEMPTS
+
+    s = Spool(paths.resolve().spool_dir)
+    s.enqueue(Request("gone", "main", "/nowhere", "refs/heads/main", "a" * 40, "cli", created_at=1.0))
+    s.enqueue(Request("acme", "dev", str(repo.path), "refs/heads/nosuch", "b" * 40, "cli", created_at=2.0))
+
+    def refresh_one(request: Request) -> dict[str, object]:
+        with Session(config.load(paths.resolve()), paths.resolve()) as session:
+            return refresh.refresh_label(session, request)
+
+    clock = [time.time()]
+    for _ in range(MAX_ATTEMPTS):
+        report = jobs.drain(s, refresh_one, now=lambda: clock[0])
+        assert len(report.failed) == 2 and report.refreshed == []
+        clock[0] += 3601
+    assert s.pending() == []
+    reasons = sorted(q.reason for q in s.quarantined())
+    assert reasons[0].startswith(f"gave up after {MAX_ATTEMPTS} attempts: unknown catalog 'gone'")
+    assert reasons[1].startswith(f"gave up after {MAX_ATTEMPTS} attempts: ") and "b" * 12 in reasons[1]
+
+
+def test_fresh_is_not_held_by_a_request_backing_off(repo, start_runner, capsys) -> None:  # type: ignore[no-untyped-def]
+    """After an hour of failures the label's one coalesced request was due only in an hour:
+    a new commit, and `search --fresh`, waited that long after the fault was fixed."""
+    s = Spool(paths.resolve().spool_dir)
+    old = Request("acme", "main", str(repo.path), "refs/heads/main", repo.head(), "cli", created_at=1.0)
+    s.enqueue(
+        Request(
+            **{**asdict(old), "attempts": 12, "not_before": time.time() + 3600, "last_error": "disk full"}
+        )
+    )
+    repo.write("src/answer.ts", TS % 42)
+    sha = repo.commit("the answer")
+    start_runner(0.3)
+    argv = "search --catalog acme --label main --text answer --fresh 60 --json".split()
+    code, out = _run_json(capsys, *argv)
+    assert code == 0 and out["freshness"]["fresh"] is True and out["freshness"]["indexed_commit"] == sha
+    assert out["freshness"]["wait"]["waited_seconds"] < 30

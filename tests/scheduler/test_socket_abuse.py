@@ -158,3 +158,81 @@ def test_status_reads_the_runner_without_loading_the_scheduler(indexed) -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+# A line of control characters, which JSON escapes as 6 bytes each: an answer ~4x its text.
+_ESCAPED = 'export const s%d = "quoted path %s";\n'
+
+
+@pytest.fixture
+def bulky(git_repo, capsys):  # type: ignore[no-untyped-def]
+    """A label whose broad search answers ~600 KB: more than a unix socket's send buffer holds."""
+    files = {f"src/f{f}.ts": "".join(_ESCAPED % (i, "\x01" * 40) for i in range(400)) for f in range(8)}
+    r = git_repo(files, name="acme")
+    assert main(["catalog", "add", "acme", str(r.path)]) == 0
+    crawl = ["crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--no-wait-dense", "--json"]
+    assert main(crawl) == 0  # searchable by its words; the runner's fill job adds vectors meanwhile
+    capsys.readouterr()
+    return r
+
+
+def _stuck_client(path: Path) -> socket.socket:
+    """Asks for a large answer through a tiny receive buffer and never reads it."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+    s.connect(str(path))
+    args = {"catalog": "acme", "label": "main", "text": "quoted path", "limit": 1000, "per_file": 100}
+    s.sendall(
+        json.dumps({"v": rpc.VERSION, "op": "search", "args": {**args, "explain": True}}).encode() + b"\n"
+    )
+    return s
+
+
+def test_clients_that_stop_reading_hold_no_worker(bulky, start_runner) -> None:  # type: ignore[no-untyped-def]
+    """Eight clients that never read a large answer held all eight read workers for the 60 s
+    write timeout: every `labels` and `search` through the runner then took ~57 s."""
+    start_runner(30)
+    p = paths.resolve()
+    with rpc.connect(p) as probe:  # the answer really is larger than what the socket buffers
+        probe.sendall(json.dumps({"v": rpc.VERSION, "op": "search", "args": {
+            "catalog": "acme", "label": "main", "text": "quoted path", "limit": 1000, "per_file": 100,
+            "explain": True}}).encode() + b"\n")  # fmt: skip
+        size = len(probe.makefile("rb").readline())
+        assert size > 2 * probe.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF), size  # ~200 KB
+    stuck = [_stuck_client(p.socket_path) for _ in range(server.READ_WORKERS + 2)]
+    try:
+        time.sleep(3)  # their answers are made and stuck in the sockets' buffers
+        with ThreadPoolExecutor(1) as pool:
+            for _ in range(3):
+                started = time.monotonic()
+                future = pool.submit(rpc.call, p, "labels", {})
+                assert future.result(timeout=90)["labels"][0]["label"] == "main"
+                assert time.monotonic() - started < 2.0
+                found = rpc.call(
+                    p, "search", {"catalog": "acme", "label": "main", "text": "path", "limit": 3}
+                )
+                assert found is not None and len(found["results"]) == 3
+    finally:
+        for s in stuck:
+            s.close()
+
+
+def _raw(path: Path, body: bytes) -> dict:  # type: ignore[type-arg]
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.connect(str(path))
+        s.sendall(body + b"\n")
+        line = s.makefile("rb").readline()
+    assert line, "the runner closed the connection without an answer"
+    return json.loads(line)  # type: ignore[no-any-return]
+
+
+def test_malformed_wire_requests_get_an_answer_naming_the_problem(runner) -> None:  # type: ignore[no-untyped-def]
+    """Deep nesting closed the connection with no answer; `"args": [1]` was answered "different
+    protocol versions"."""
+    p = paths.resolve()
+    deep = _raw(p.socket_path, b'{"v": 2, "op": "labels", "args": ' + b"[" * 100_000 + b"]" * 100_000 + b"}")
+    assert deep["ok"] is False and "nested too deeply" in deep["error"]["problem"]
+    listed = _raw(p.socket_path, json.dumps({"v": rpc.VERSION, "op": "labels", "args": [1]}).encode())
+    assert listed["ok"] is False and listed["error"]["exit"] == 2
+    assert listed["error"]["problem"] == '"args" must be an object, got list'
+    assert rpc.call(p, "ping", {}) == {"pid": runner.pid}

@@ -199,6 +199,9 @@ def test_edge_second_owner_in_one_process(tmp_path: Path, monkeypatch: pytest.Mo
     with pytest.raises(MonodexError) as busy:
         second.count(Filter())
     assert f"(pid {os.getpid()};" in busy.value.problem and "runner" in busy.value.hint
+    # the runner refuses to start while another command holds the index: "start it" was no way out
+    assert "to search while a crawl runs, start the runner" not in busy.value.hint
+    assert "the runner cannot start while it holds the index" in busy.value.hint
     first.close()
     assert second.count(Filter()) == 0
     second.close()

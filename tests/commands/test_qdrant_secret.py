@@ -1,0 +1,63 @@
+"""A password in `qdrant.url` never leaves config.json (issue 22): not on stderr, not in `status
+--json` or `doctor --json`, not in runner.log. The client is the real qdrant-client, against a
+local port where nothing listens, so the error also says the server does not answer."""
+
+from __future__ import annotations
+
+import json
+import socket
+
+import pytest
+
+from monodex import config, paths
+from monodex.main import main
+
+SECRET = "S3cretPassw0rd"
+
+
+@pytest.fixture
+def secret_url(git_repo, capsys) -> str:  # type: ignore[no-untyped-def]
+    r = git_repo({"a.ts": "export const a = 1;\n"}, name="acme")
+    assert main(["catalog", "add", "acme", str(r.path)]) == 0
+    with socket.socket() as s:  # a port nothing listens on once closed
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://admin:{SECRET}@127.0.0.1:{port}"
+    p = paths.resolve()
+    raw = json.loads(p.config_file.read_text())
+    raw["qdrant"] = {"url": url}
+    p.config_file.write_text(json.dumps(raw))
+    capsys.readouterr()
+    return url
+
+
+def test_the_password_is_never_shown_and_a_closed_port_does_not_answer(secret_url, capsys) -> None:  # type: ignore[no-untyped-def]
+    p = paths.resolve()
+    shown = secret_url.replace(SECRET, "***")
+    assert config.load(p).qdrant.shown_url == shown
+    runs = {
+        "labels": ["labels"],
+        "search": ["search", "--catalog", "acme", "--label", "main", "--text", "a"],
+        "crawl": ["crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD"],
+        "verify": ["verify"],
+        "status": ["status", "--json"],
+        "doctor": ["doctor", "--json"],
+        "runner": ["runner"],
+    }
+    said = {}
+    for name, argv in runs.items():
+        code = main(argv)
+        out, err = capsys.readouterr()
+        said[name] = out + err
+        assert SECRET not in out + err, (name, out + err)
+        if name not in ("status", "doctor"):
+            assert code == 1, (name, code, err)
+    log = (p.log_dir / "runner.log").read_text()
+    assert SECRET not in log and "does not answer" in log
+    for name in ("labels", "search", "crawl", "verify"):
+        assert f"Qdrant at {shown} does not answer" in said[name], said[name]
+        assert "answers, but not as a Qdrant server" not in said[name]
+    status = json.loads(said["status"])
+    assert "does not answer" in json.dumps(status["labels"])
+    doctor = json.loads(said["doctor"].split("\n", 1)[0] if said["doctor"].startswith("{") else said["doctor"])
+    assert any(shown in c["detail"] or "does not answer" in c["detail"] for c in doctor["checks"])
