@@ -92,8 +92,9 @@ def reach(
 ) -> bool:
     """Make the label reflect `commit` (phase one) by the monotonic `deadline`: inside the runner
     (s.wake set) queued like a hook would (unless a request not backing off is queued already)
-    and polled; elsewhere crawled here, stopped at the deadline (the label stays resumable). A label that does not exist yet
-    is created the same way. `ref` is the branch the commit came from (any other ref: none)."""
+    and polled; elsewhere crawled here, stopped at the deadline (the label stays resumable). A
+    label that does not exist yet is created the same way. `ref` is the branch the commit came
+    from (any other ref: none)."""
     if s.wake is None:
         return _crawl_until(s, catalog, label, commit, deadline)
     pending = spool.default(s.paths.state_dir).requests_for(names.label_id(catalog.name, label))
