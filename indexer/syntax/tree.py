@@ -101,7 +101,7 @@ def _mark_import_block(nodes: list[Any], flags: list[bool], vocab: Vocabulary) -
     for i, n in enumerate(nodes):
         if n.type in vocab.imports:
             last = i
-        elif n.type not in vocab.comments:
+        elif n.type not in vocab.comments and n.type not in vocab.preamble:
             break
     if last is not None:
         flags[last] = True
@@ -114,6 +114,6 @@ def imports_end(tree: Tree) -> int:
     for node, end in zip(kids.nodes, kids.ends, strict=True):
         if node.type in tree.vocab.imports:
             last = end
-        elif node.type not in tree.vocab.comments:
+        elif node.type not in tree.vocab.comments and node.type not in tree.vocab.preamble:
             break
     return last

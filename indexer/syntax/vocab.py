@@ -24,6 +24,7 @@ class Vocabulary:
     name_of: Callable[[Any], str | None]  # the declared name, or None
     type_of: Callable[[Any], str]  # chunk_type: "function", "class", ...
     owner: Callable[[list[Any], int], str | None]  # what path[i] adds to the names inside it
+    preamble: frozenset[str] = frozenset()  # may stand before or among the imports (a docstring)
 
     scopes: frozenset[str] = field(init=False)  # split and weak scopes, computed once
 
