@@ -12,6 +12,7 @@ import time
 from functools import cache
 from typing import Any
 
+from monodex.indexer.syntax import yamldepth
 from tree_sitter import Language, Parser
 
 # grammar name -> (module, function returning the language pointer)
@@ -43,7 +44,10 @@ def _parser(grammar: str) -> Parser:
 
 
 def parse(data: bytes, grammar: str) -> Any | None:
-    """The root node of `data` parsed with `grammar`, or None when the parse was cancelled."""
+    """The root node of `data` parsed with `grammar`, or None when the parse was cancelled or
+    the input would crash the grammar (YAML nested past its scanner's limit: yamldepth.py)."""
+    if grammar == "yaml" and yamldepth.too_deep(data.decode("utf-8", "replace")):
+        return None
     # tree-sitter's error recovery can run away: 8 lines of CRLF junk with a NUL byte made the TSX
     # grammar parse for minutes while growing to gigabytes. A progress callback cancels it (it is
     # only honoured with a read callback, which measured no slower). Parsing measured ~13 MB/s

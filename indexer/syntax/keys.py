@@ -1,8 +1,10 @@
 """Config files as key paths: JSON, TOML and YAML vocabularies for the shared partitioner.
 
-Every key/value pair (and TOML table, YAML document) is a split point, so a big file splits
-between its keys, and a big array between its elements; a chunk is named by the path of keys
-around it: `projects` in rush.json, `dependencies.serde` in Cargo.toml, `jobs.build` in a workflow.
+Every key/value pair (and TOML table, YAML document, array element) is a split point, so a big
+file splits between its keys and a big array between its elements; a chunk is named by the path of
+keys around it: `projects` in rush.json, `dependencies.serde` in Cargo.toml, `jobs.build` in a
+workflow. Arrays are split scopes, not weak ones as in TypeScript: there a split inside an element
+object (a strong split deeper down) beat one between elements, cutting rush.json's projects apart.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from monodex.indexer.syntax.vocab import Vocabulary
 F = frozenset
 PAIRS = F({"pair", "block_mapping_pair", "flow_pair"})  # JSON and TOML, YAML block and flow
 TABLES = F({"table", "table_array_element"})  # TOML `[dependencies]`, `[[bin]]`
-SECTIONS = PAIRS | TABLES | {"document"}  # a YAML stream's documents split too (not named)
+SECTIONS = PAIRS | TABLES | {"document", "block_sequence_item"}  # YAML documents, list items
+ARRAYS = F({"array", "flow_sequence"})  # JSON and TOML arrays, YAML `[a, b]`: elements are sections
 _KEYS = F({"bare_key", "dotted_key", "quoted_key"})
 
 
@@ -49,8 +52,10 @@ def _vocabulary(name: str, prefixes: tuple[str, ...]) -> Vocabulary:
     return Vocabulary(
         name=name,
         split_scopes=F({"document", "object", "table", "table_array_element", "inline_table"})
-        | {"stream", "block_mapping", "flow_mapping"},
-        weak_scopes=F({"array", "block_sequence", "flow_sequence"}),
+        | {"stream", "block_mapping", "flow_mapping", "block_sequence"}
+        | ARRAYS,
+        weak_scopes=F(),
+        elements_of=ARRAYS,
         conduits=PAIRS | {"document", "block_node", "flow_node", "block_sequence_item"},
         imports=F(),
         # No comment types: a config file's long commented-out options (rush.json is two-thirds

@@ -68,7 +68,11 @@ class Tree:
             nodes = list(node.named_children) if depth < MAX_DEPTH else []
             self.spend(1 + len(nodes))
             self._depth.update(dict.fromkeys([n.id for n in nodes], depth + 1))
-            flags = [self.vocab.meaningful(n, self.scale) for n in nodes]
+            vocab = self.vocab
+            if node.type in vocab.elements_of:
+                flags = [n.type not in ("comment", *vocab.comments) for n in nodes]
+            else:
+                flags = [vocab.meaningful(n, self.scale) for n in nodes]
             if node.id == self.root.id:
                 _mark_import_block(nodes, flags, self.vocab)
             cached = Kids(nodes, [n.start_point[0] for n in nodes], [end_row(n) for n in nodes], flags)

@@ -25,6 +25,10 @@ class Vocabulary:
     type_of: Callable[[Any], str]  # chunk_type: "function", "class", ...
     owner: Callable[[list[Any], int], str | None]  # what path[i] adds to the names inside it
     preamble: frozenset[str] = frozenset()  # may stand before or among the imports (a docstring)
+    # Scopes whose every child but a comment is a split point (config arrays). Told by the scope,
+    # not by asking a node for its parent: tree-sitter finds a parent by walking down from the
+    # root, which over an array of 60,000 elements would be quadratic.
+    elements_of: frozenset[str] = frozenset()
 
     scopes: frozenset[str] = field(init=False)  # split and weak scopes, computed once
 

@@ -141,3 +141,22 @@ def test_chunk_command_options_have_help() -> None:
     assert all(a.help for a in parser._actions if a.dest != "help")
     assert parser.parse_args(["x.ts", "--budget", "900"]).budget == 900
     assert chunk_cmd.__doc__ and chunk_cmd.__doc__.splitlines()[0]
+
+
+@pytest.mark.parametrize(
+    ("name", "strategy"),
+    [
+        ("lib.rs", "rust"),
+        ("rush.json", "json"),
+        ("ci.yml", "yaml"),
+        ("a.min.mjs", "javascript"),
+        ("x.d.ts", "typescript"),
+    ],
+)
+def test_chunk_command_picks_the_strategy_by_suffix(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, strategy: str
+) -> None:
+    f = tmp_path / name
+    f.write_text("x = 1\n")
+    assert chunk_cmd.run(_args(f)) == 0
+    assert json.loads(capsys.readouterr().out)["strategy"] == strategy
