@@ -91,8 +91,10 @@ class Table:
 
 
 def text_of(node: Any | None) -> str | None:
-    """A name node's text on one line, at most MAX_NAME characters."""
-    if node is None:
+    """A name node's text on one line, at most MAX_NAME characters; None for a node too big to be
+    a name (reading it whole for every chunk inside, as `impl Foo<...1 MB...>`, would cost a
+    quadratic time)."""
+    if node is None or node.end_byte - node.start_byte > 16 * MAX_NAME:
         return None
     text: str = node.text.decode("utf-8", "replace")
     return " ".join(text.split())[:MAX_NAME] or None

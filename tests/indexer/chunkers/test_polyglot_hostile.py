@@ -136,3 +136,17 @@ def test_yaml_nested_past_the_grammar_s_limit_is_not_parsed(text: str, tiles: Ti
     assert run.returncode == 0, run.stderr[-500:]
     assert run.stdout.split()[1] == "True"
     tiles(text, chunk_file("yaml", text, FileContext("a.yml", "", BUDGET)), BUDGET)
+
+
+def test_a_name_too_big_to_be_a_name_is_not_read(tiles: Tiles) -> None:
+    """`impl Foo<...20 KB...>`: every chunk inside would read the whole type to name its owner
+    (quadratic in a big file); such an owner is dropped and the methods keep their own names."""
+    huge = "Foo<" + ", ".join(f"[u8; {i}]" for i in range(2_000)) + ">"
+    methods = "".join(
+        f"    fn method_{i}(&self) -> usize {{\n        {i} + self.len()\n    }}\n\n" for i in range(40)
+    )
+    text = f"impl {huge} {{\n{methods}}}\n"
+    chunks = chunk_file("rust", text, FileContext("src/lib.rs", "crate", BUDGET))
+    tiles(text, chunks, BUDGET)
+    named = [c.symbol_name for c in chunks if c.symbol_name]
+    assert named and all(s.startswith("method_") for s in named), named
