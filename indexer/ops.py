@@ -16,6 +16,7 @@ from monodex.indexer.session import Session
 
 from monodex import names
 from monodex import requests as rq
+from monodex.errors import MonodexError
 
 Progress = Callable[[int, int, int, str], None]  # done, total, chunks, phase (rpc.Progress)
 
@@ -32,8 +33,9 @@ class _LazyQueryEmbedder:
 
 def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
     """Results plus the label's freshness; `fresh` (seconds) waits for the label to reflect its
-    branch first; `max_tokens` packs the results into that budget."""
-    from monodex.indexer.read import budget
+    branch first; `max_tokens` packs the results into that budget. With `labels` or `all_labels`
+    it searches several labels at once: each hit says which of them hold it (issue 24)."""
+    from monodex.indexer.read import across, budget
     from monodex.indexer.read import search as searching
     from monodex.indexer.store.cochanges import History
     from monodex.indexer.write import freshness
@@ -46,38 +48,53 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
     fresh = (
         freshness.wait_fresh(s, cat, r.label, r.fresh, dense=r.wait_dense) if r.fresh is not None else None
     )
-    store, embedder, served_by = _generation(s, r.catalog, r.label)
+    scope = None
+    if r.labels or r.all_labels:  # several labels: the current model's collection answers
+        scope = searching.Scope(tuple(across.select(s.store, r.catalog, r.labels, every=r.all_labels)))
+        store, embedder, served_by = s.store, _LazyQueryEmbedder(s), None
+    else:
+        store, embedder, served_by = _generation(s, r.catalog, r.label)
     past = History.open(s.paths.state_dir, r.catalog)
     try:
         found = searching.search(
             store,
             embedder,
             catalog=r.catalog,
-            label=r.label,
+            label=r.label or None,
             text=r.text,
             limit=r.limit,
             filters=filters,
             ranking=ranking,
             history=past,
+            scope=scope,
         )
     finally:
         if past is not None:
             past.close()
     results = found["results"]
-    if not results and (filters.lang or filters.package):
-        from monodex.indexer.read import filterhints
-
-        filterhints.check(store, catalog=r.catalog, label=r.label, filters=filters)
-    if fresh is None:
-        fresh = freshness.describe(s, cat, searching.require_label(store, cat.name, r.label))
-    # next to the freshness: whether the label's dense vectors are all there yet (phase two)
-    fresh = {**fresh, "dense_coverage": found["dense_coverage"]}
     answer: dict[str, Any] = {
         "results": results,
         "mode": found["mode"],
-        "freshness": fresh,
         "dense_coverage": found["dense_coverage"],
     }
+    if scope is not None:
+        across.annotate(store, results, scope.label_ids)
+        answer["freshness_by_label"] = {
+            st.label: {
+                **freshness.describe(s, cat, st),
+                "dense_coverage": searching.coverage(store, st.label_id)[0],
+            }
+            for st in scope.states
+        }
+    else:
+        if not results and (filters.lang or filters.package):
+            from monodex.indexer.read import filterhints
+
+            filterhints.check(store, catalog=r.catalog, label=r.label, filters=filters)
+        if fresh is None:
+            fresh = freshness.describe(s, cat, searching.require_label(store, cat.name, r.label))
+        # next to the freshness: whether the label's dense vectors are all there yet (phase two)
+        answer["freshness"] = {**fresh, "dense_coverage": found["dense_coverage"]}
     if served_by is not None:
         answer["served_by"] = served_by
         found["notes"].insert(0, served_by["note"])
@@ -86,6 +103,70 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
     if r.max_tokens is not None:
         answer["results"], answer["budget"] = budget.pack(results, r.max_tokens, s.engine.count_tokens)
     return answer
+
+
+def diff(s: Session, r: rq.DiffRequest) -> dict[str, Any]:
+    """What changed from one label to the other: files, chunks and symbols, grouped by package;
+    with `text`, the changes a search over the differing chunks finds, best first."""
+    from monodex.indexer.read import diff as diffing
+    from monodex.indexer.read import search as searching
+
+    s.config().catalog(r.catalog)
+    old = searching.require_label(s.store, r.catalog, r.from_label)
+    new = searching.require_label(s.store, r.catalog, r.to_label)
+    changes = [c for c in diffing.files(s.store, old, new) if _under(c.path, r.paths)]
+    answer: dict[str, Any] = {
+        "catalog": r.catalog,
+        "from": r.from_label,
+        "to": r.to_label,
+        "commits": {"from": old.commit_oid, "to": new.commit_oid},
+        "source_kinds": {"from": old.source_kind, "to": new.source_kind},
+        "complete": old.crawl_complete and new.crawl_complete,
+        "summary": diffing.summary(changes),
+        "packages": diffing.packages(changes),
+    }
+    if r.text is None:
+        answer["files"] = [c.as_json() for c in changes][: r.limit]
+        return answer
+    limit = r.limit or rq.DEFAULT_LIMIT
+    hits, notes = [], []
+    for side, other in ((new, old), (old, new)):  # what came, then what went
+        found = searching.search(
+            s.store,
+            _LazyQueryEmbedder(s),
+            catalog=r.catalog,
+            text=r.text,
+            limit=min(66, max(30, 3 * limit)),
+            filters=searching.Filters(paths=r.paths),
+            ranking=searching.Ranking(mode=r.mode, per_file=3, include_tests=True),
+            scope=searching.Scope((side,), without=(other.label_id,)),
+        )
+        hits += found["results"]
+        notes += [n for n in found["notes"] if n not in notes]
+    ranked = diffing.rank(changes, hits)
+    answer["files"] = [{**c.as_json(), "score": round(score, 4)} for c, score in ranked[:limit]]
+    answer["more"] = max(0, len(ranked) - limit)  # found, ranked below the limit
+    answer["unmatched"] = len(changes) - len(ranked)  # not found by the question at all
+    if notes:
+        answer["notes"] = notes
+    return answer
+
+
+def _under(path: str, prefixes: tuple[str, ...]) -> bool:
+    return not prefixes or any(path == p or path.startswith(p + "/") for p in prefixes)
+
+
+def labels_containing(s: Session, r: rq.ContainingRequest) -> dict[str, Any]:
+    """Which labels hold a file version or a chunk, and which hold another version of its path."""
+    from monodex.indexer.read import across
+
+    _registered_or_left(s, r.catalog)
+    if s.store.info() is None:
+        raise MonodexError("the index is empty", "index a label first with 'monodex crawl'")
+    file_id, path, line, ordinal = r.parts()
+    return across.containing(
+        s.store, r.catalog, file_id=file_id, path=path, line=line, ordinal=ordinal, label=r.label
+    )
 
 
 def _generation(s: Session, catalog: str, label: str) -> tuple[Any, Any, dict[str, Any] | None]:
@@ -219,6 +300,10 @@ def run(
     match request:
         case rq.SearchRequest():
             return search(s, request)
+        case rq.DiffRequest():
+            return diff(s, request)
+        case rq.ContainingRequest():
+            return labels_containing(s, request)
         case rq.ViewRequest():
             return view(s, request)
         case rq.LabelsRequest():

@@ -51,3 +51,15 @@ def resolve(paths: Paths, catalog: str | None, label: str | None) -> tuple[str, 
         )
     assert catalog and label
     return names.validate_catalog(catalog), names.validate_label(label)
+
+
+def resolve_catalog(paths: Paths, catalog: str | None) -> str:
+    """The catalog alone (a question across its labels): the flag, else the `monodex use` one."""
+    catalog = catalog or load(paths).catalog
+    if not catalog:
+        raise FieldError(
+            "catalog",
+            "no {name} given and no default context set",
+            advice="pass {name}, or set a default with 'monodex use --catalog C --label L'",
+        )
+    return names.validate_catalog(catalog)

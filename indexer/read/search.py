@@ -8,6 +8,7 @@ from typing import Any, Protocol
 
 from monodex.indexer.points import filters as stored
 from monodex.indexer.points import labelmeta, lexical
+from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.points.labelmeta import require_label as require_label  # ops.py: search.require_label
 from monodex.indexer.read import cochange, signals
 from monodex.indexer.read import ranking as ranking_
@@ -67,6 +68,25 @@ class Filters:
         return tuple(out)
 
 
+@dataclass(frozen=True)
+class Scope:
+    """The chunks a search reads: those of one label (the usual search) or of any of several
+    (--labels, --all-labels: a chunk shared by many is still one hit), less those held by any
+    label in `without` (a diff's side: what one label holds and the other does not)."""
+
+    states: tuple[LabelState, ...]
+    without: tuple[str, ...] = ()
+
+    @property
+    def label_ids(self) -> tuple[str, ...]:
+        return tuple(st.label_id for st in self.states)
+
+    def filter(self, *more: Condition) -> Filter:
+        if len(self.states) == 1 and not self.without:
+            return stored.label_chunks(self.states[0].label_id, *more)
+        return stored.labels_chunks(self.label_ids, *more, without=self.without)
+
+
 # The lexical list's weight in the fusion, the dense list's being 1 (bench/quality.py measures it).
 LEXICAL_WEIGHT = 1.0
 
@@ -91,23 +111,29 @@ def search(
     embedder: QueryEmbedder,
     *,
     catalog: str,
-    label: str,
+    label: str | None = None,
     text: str,
     limit: int,
     filters: Filters = Filters(),
     ranking: Ranking = Ranking(),
     history: cochange.CoChanges | None = None,
+    scope: Scope | None = None,
 ) -> dict[str, Any]:
     """{"results", "mode", "notes"}: hits ranked by `ranking.mode` (hybrid: Qdrant fuses dense and
     lexical by RRF), secondary files pushed down, at most per_file hits a file, the lower source
     hits re-ordered by what changed together with the top ones (`history`). The text, limit and
-    options come checked by monodex/requests.py."""
+    options come checked by monodex/requests.py. `scope` searches several labels at once (or a
+    diff's side) instead of `label`: each chunk is one hit, whichever labels hold it."""
     # here, not at the top: chunkers load tree-sitter, and listing labels (status) must not
     from monodex.indexer.chunkers import POINT_FORMAT
 
-    state = require_label(store, catalog, label)
+    if scope is None:
+        assert label is not None, "search() needs a label or a scope"
+        scope = Scope((require_label(store, catalog, label),))
     mode, notes = ranking.mode, []
+    state = min(scope.states, key=lambda st: int(st.extra.get("point_format", 1)))
     if int(state.extra.get("point_format", 1)) < POINT_FORMAT:
+        label = state.label
         recrawl = (
             f"monodex crawl --catalog {catalog} --label {label} --commit {state.commit_oid or 'HEAD'} --full"
         )
@@ -123,10 +149,9 @@ def search(
                 "this label predates lexical vectors, so the search was dense only; "
                 f"for hybrid search run '{recrawl}'"
             )
-    lid = names.label_id(catalog, label)
-    flt = stored.label_chunks(lid, *filters.conditions())
+    flt = scope.filter(*filters.conditions())
     n = _candidates(limit, ranking.per_file)
-    covered, waiting, _ = coverage(store, lid)
+    covered, waiting, _ = _coverage(store, scope.filter())
     if waiting:
         # Phase two is filling the vectors: a chunk without one is found by its words only (the
         # dense list cannot rank it), so nothing in the label is invisible to a hybrid search.
@@ -210,8 +235,13 @@ def search(
 
 def coverage(store: Store, label_id: str) -> tuple[float, int, int]:
     """(share of the label's chunks with a dense vector, chunks waiting for one, chunks)."""
-    total = store.count(stored.label_chunks(label_id))
-    waiting = store.count(stored.label_chunks(label_id, Match(PENDING, True))) if total else 0
+    return _coverage(store, stored.label_chunks(label_id))
+
+
+def _coverage(store: Store, flt: Filter) -> tuple[float, int, int]:
+    total = store.count(flt)
+    pending = Filter(must=(*flt.must, Match(PENDING, True)), must_not=flt.must_not)
+    waiting = store.count(pending) if total else 0
     return (1.0 if not total else round((total - waiting) / total, 4)), waiting, total
 
 
