@@ -217,6 +217,11 @@ def _tool_error(exc: MonodexError) -> ToolError:
     return ToolError(exc.problem + (f"\nNext step: {exc.hint}" if exc.hint else ""))
 
 
+def _many(value: list[str] | str | None) -> tuple[str, ...]:
+    """A parameter that takes one string or a list of them."""
+    return (value,) if isinstance(value, str) else tuple(value or ())
+
+
 def _result(structured: dict[str, Any], text: str) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
 
@@ -287,7 +292,7 @@ def build(paths: Paths) -> MCPServer:
         ] = None,
         all_labels: Annotated[bool, Field(description="search every label of the catalog at once")] = False,
     ) -> Annotated[CallToolResult, SearchAnswer]:
-        globs = (labels,) if isinstance(labels, str) else tuple(labels or ())
+        globs = _many(labels)
         try:
             if globs or all_labels:
                 catalog, label = context.resolve_catalog(paths, catalog), label or ""
@@ -298,7 +303,7 @@ def build(paths: Paths) -> MCPServer:
                 label,
                 query,
                 limit=limit,
-                paths=(path_prefix,) if isinstance(path_prefix, str) else tuple(path_prefix or ()),
+                paths=_many(path_prefix),
                 package=package,
                 kind=kind,
                 lang=lang,
@@ -389,7 +394,7 @@ def build(paths: Paths) -> MCPServer:
                 to_label,
                 text=query,
                 limit=limit,
-                paths=(path_prefix,) if isinstance(path_prefix, str) else tuple(path_prefix or ()),
+                paths=_many(path_prefix),
                 mode=mode,
             )
             answer = run(request)
