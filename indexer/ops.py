@@ -114,7 +114,7 @@ def diff(s: Session, r: rq.DiffRequest) -> dict[str, Any]:
     s.config().catalog(r.catalog)
     old = searching.require_label(s.store, r.catalog, r.from_label)
     new = searching.require_label(s.store, r.catalog, r.to_label)
-    changes = [c for c in diffing.files(s.store, old, new) if _under(c.path, r.paths)]
+    changes = diffing.files(s.store, old, new, paths=r.paths)
     answer: dict[str, Any] = {
         "catalog": r.catalog,
         "from": r.from_label,
@@ -150,10 +150,6 @@ def diff(s: Session, r: rq.DiffRequest) -> dict[str, Any]:
     if notes:
         answer["notes"] = notes
     return answer
-
-
-def _under(path: str, prefixes: tuple[str, ...]) -> bool:
-    return not prefixes or any(path == p or path.startswith(p + "/") for p in prefixes)
 
 
 def labels_containing(s: Session, r: rq.ContainingRequest) -> dict[str, Any]:

@@ -58,18 +58,23 @@ class FileChange:
         }
 
 
-def only_in(store: Store, held: str, not_held: str) -> dict[str, dict[str, Any]]:
-    """{path: sentinel payload} of the file versions `held` has and `not_held` has not."""
-    flt = stored.labels_chunks((held,), Match("chunk_ordinal", 1), without=(not_held,))
+def only_in(
+    store: Store, held: str, not_held: str, *, paths: tuple[str, ...] = ()
+) -> dict[str, dict[str, Any]]:
+    """{path: sentinel payload} of the file versions `held` has and `not_held` has not (under
+    `paths` when given: folders or files)."""
+    under = (MatchAny("path_prefixes", paths),) if paths else ()
+    flt = stored.labels_chunks((held,), Match("chunk_ordinal", 1), *under, without=(not_held,))
     return {
         str(r.payload["relative_path"]): r.payload for r in store.scroll(flt, payload_keys=_SENTINEL_KEYS)
     }
 
 
-def files(store: Store, old: LabelState, new: LabelState) -> list[FileChange]:
-    """Every file that differs between the labels, with its symbols and chunk counts."""
-    gone = only_in(store, old.label_id, new.label_id)
-    came = only_in(store, new.label_id, old.label_id)
+def files(store: Store, old: LabelState, new: LabelState, *, paths: tuple[str, ...] = ()) -> list[FileChange]:
+    """Every file that differs between the labels (under `paths`), with its symbols and chunk
+    counts."""
+    gone = only_in(store, old.label_id, new.label_id, paths=paths)
+    came = only_in(store, new.label_id, old.label_id, paths=paths)
     changes = []
     for path in sorted(gone.keys() | came.keys()):
         before, after = gone.get(path), came.get(path)
