@@ -17,6 +17,10 @@ At each number of labels it times, in one run (median of --rounds):
   "in A and not in B" filter);
 then, with every label built, `diff c000 cNNN` for growing N (the answer grows).
 The cost should follow the answer, not the index. Run it with the machine to itself.
+
+Phase-one labels have no dense vectors, so a search of many labels counts each label's dense
+coverage for its freshness (two counts a label); on a fully hybrid index those counts are skipped,
+so the many-label figures here are an upper bound.
 """
 
 from __future__ import annotations

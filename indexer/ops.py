@@ -14,7 +14,7 @@ from typing import Any, assert_never
 
 from monodex.indexer.session import Session
 
-from monodex import names
+from monodex import gitrefs, names
 from monodex import requests as rq
 from monodex.errors import MonodexError
 
@@ -79,10 +79,12 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
     }
     if scope is not None:
         across.annotate(store, results, scope.label_ids)
+        heads = gitrefs.branch_heads(cat.path)  # once for all the labels
+        whole = found["dense_coverage"] == 1.0  # then every label's is: no count a label
         answer["freshness_by_label"] = {
             st.label: {
-                **freshness.describe(s, cat, st),
-                "dense_coverage": searching.coverage(store, st.label_id)[0],
+                **freshness.describe(s, cat, st, heads=heads),
+                "dense_coverage": 1.0 if whole else searching.coverage(store, st.label_id)[0],
             }
             for st in scope.states
         }
