@@ -152,16 +152,17 @@ def search(
     flt = scope.filter(*filters.conditions())
     n = _candidates(limit, ranking.per_file)
     covered, waiting, _ = _coverage(store, scope.filter())
+    these = "this label" if len(scope.states) == 1 else "these labels"
     if waiting:
         # Phase two is filling the vectors: a chunk without one is found by its words only (the
         # dense list cannot rank it), so nothing in the label is invisible to a hybrid search.
         if mode == "hybrid" and covered == 0.0:
             mode = "lexical"  # no vector yet: the model would rank nothing
-            notes.append("no chunk of this label has its dense vector yet: lexical search only")
+            notes.append(f"no chunk of {these} has its dense vector yet: lexical search only")
         elif mode == "hybrid":
-            notes.append(f"dense vectors cover {covered:.0%} of this label: lexical ranks the rest")
+            notes.append(f"dense vectors cover {covered:.0%} of {these}: lexical ranks the rest")
         elif mode == "dense":
-            notes.append(f"dense vectors cover {covered:.0%} of this label: a dense search sees only those")
+            notes.append(f"dense vectors cover {covered:.0%} of {these}: a dense search sees only those")
     dense = embedder.embed_query(text) if mode != "lexical" else None
     sparse = lexical.query_vector(text) if mode != "dense" else None
     if mode == "lexical" and sparse is not None and not sparse.indices:

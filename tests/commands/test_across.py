@@ -88,6 +88,16 @@ def test_label_globs_choose_the_labels_searched(branches, run_json) -> None:  # 
     assert sorted(out["freshness_by_label"]) == ["feature/retry", "main"]
     colors = next(r for r in out["results"] if r["relative_path"] == COLORS)
     assert colors["labels"] == ["feature/retry", "main"]  # feature/no-colors was not searched
+    branches.git("checkout", "-q", "feature/retry")  # the branch moves on, its label does not
+    branches.write("libraries/net/src/more.ts", "export const more = 1;\n")
+    moved = branches.commit("more")
+    branches.git("checkout", "-q", "main")
+    code, out, err = run_json("search", "--labels", "*", "--text", "colorize text", "--json")
+    by_label = out["freshness_by_label"]
+    assert by_label["feature/retry"]["fresh"] is False and by_label["feature/retry"]["branch_commit"] == moved
+    assert by_label["main"]["fresh"] is True and len(by_label) == 4
+    code, text, err = run_json("search", "--labels", "*", "--text", "colorize text")
+    assert "# feature/retry: index at" in text and f"STALE: branch feature/retry is at {moved[:12]}" in text
     code, _, err = run_json("search", "--labels", "release/*", "--text", "x")
     assert code == 2 and "no label of catalog 'acme' matches 'release/*'" in err and "feature/retry" in err
     code, _, err = run_json("search", "--labels", "Main!", "--text", "x")

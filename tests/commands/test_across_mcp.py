@@ -16,7 +16,9 @@ from tests.commands.test_across import branches as branches  # the fixture
 
 
 def _call(*calls: tuple[str, dict[str, Any]]) -> list[Any]:
-    server = StdioServerParameters(command=sys.executable, args=["-m", "monodex", "mcp"], env=dict(os.environ))
+    server = StdioServerParameters(
+        command=sys.executable, args=["-m", "monodex", "mcp"], env=dict(os.environ)
+    )
 
     async def go() -> list[Any]:
         async with Client(server, read_timeout_seconds=120) as client:
@@ -30,7 +32,10 @@ def test_mcp_answers_the_three_questions(branches) -> None:  # type: ignore[no-u
         ("search", {"query": "load and parse the JSON configuration file", "all_labels": True, "limit": 3}),
         ("search", {"query": "colorize text", "labels": "feature/r*", "max_tokens": None}),
         ("diff", {"from_label": "main", "to_label": "feature/retry"}),
-        ("diff", {"from_label": "feature/no-colors", "to_label": "feature/backoff", "query": "terminal colors"}),
+        (
+            "diff",
+            {"from_label": "feature/no-colors", "to_label": "feature/backoff", "query": "terminal colors"},
+        ),
         ("labels_containing", {"target": CONFIG}),
         ("search", {"query": "x", "labels": ["release/*"]}),
         ("diff", {"from_label": "main", "to_label": "Main"}),
