@@ -16,10 +16,10 @@ from typing import Any, assert_never
 
 from monodex.indexer.session import Session
 
-from monodex import names, standing
+from monodex import gitrefs, names, standing
 from monodex import requests as rq
 from monodex.config import Catalog
-from monodex.errors import UsageError
+from monodex.errors import MonodexError, UsageError
 
 Progress = Callable[[int, int, int, str], None]  # done, total, chunks, phase (rpc.Progress)
 
@@ -36,8 +36,9 @@ class _LazyQueryEmbedder:
 
 def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
     """Results plus the label's freshness; `fresh` (seconds) waits for the label to reflect its
-    branch first; `max_tokens` packs the results into that budget."""
-    from monodex.indexer.read import budget
+    branch first; `max_tokens` packs the results into that budget. With `labels` or `all_labels`
+    it searches several labels at once: each hit says which of them hold it (issue 24)."""
+    from monodex.indexer.read import across, budget
     from monodex.indexer.read import search as searching
     from monodex.indexer.store.cochanges import History
     from monodex.indexer.write import freshness, ondemand
@@ -47,66 +48,81 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
     ranking = searching.Ranking(
         mode=r.mode, per_file=r.per_file, include_tests=r.include_tests, explain=r.explain
     )
-    here = standing.find(Path(r.worktree), {cat.name: cat.path}) if r.worktree else None
-    made = None
-    if r.worktree is not None or r.fresh is not None:  # a label not indexed yet: index it now
-        bound = r.fresh if r.fresh is not None else rq.DEFAULT_FRESH_SECONDS
-        made = ondemand.ensure(s, cat, r.label, here=here, seconds=bound)
-    fresh = None
-    if r.fresh is not None and (made is None or r.wait_dense):
-        fresh = freshness.wait_fresh(s, cat, r.label, r.fresh, dense=r.wait_dense)
-    store, embedder, served_by = _generation(s, r.catalog, r.label)
-    applied = _overlay(s, r) if served_by is None else None
+    scope = None
+    here = made = applied = fresh = None
+    if r.labels or r.all_labels:  # several labels: the current model's collection answers
+        scope = searching.Scope(tuple(across.select(s.store, r.catalog, r.labels, every=r.all_labels)))
+        store, embedder, served_by = s.store, _LazyQueryEmbedder(s), None
+    else:
+        here = standing.find(Path(r.worktree), {cat.name: cat.path}) if r.worktree else None
+        if r.worktree is not None or r.fresh is not None:  # a label not indexed yet: index it now
+            bound = r.fresh if r.fresh is not None else rq.DEFAULT_FRESH_SECONDS
+            made = ondemand.ensure(s, cat, r.label, here=here, seconds=bound)
+        if r.fresh is not None and (made is None or r.wait_dense):
+            fresh = freshness.wait_fresh(s, cat, r.label, r.fresh, dense=r.wait_dense)
+        store, embedder, served_by = _generation(s, r.catalog, r.label)
+        applied = _overlay(s, r) if served_by is None else None
     past = History.open(s.paths.state_dir, r.catalog)
     try:
         found = searching.search(
             store,
             embedder,
             catalog=r.catalog,
-            label=r.label,
+            label=r.label or None,
             text=r.text,
             limit=r.limit,
             filters=filters,
             ranking=ranking,
             history=past,
             overlay=searching.Overlay(applied.membership, applied.hidden) if applied else None,
+            scope=scope,
         )
     finally:
         if past is not None:
             past.close()
     results = found["results"]
-    if not results and (filters.lang or filters.package):
-        from monodex.indexer.read import filterhints
-
-        filterhints.check(store, catalog=r.catalog, label=r.label, filters=filters)
-    if fresh is None:
-        fresh = freshness.describe(s, cat, searching.require_label(store, cat.name, r.label))
-    if fresh.get("problem"):  # the repository moved away: the answer may be stale, unknown how much
-        found["notes"].append(f"freshness cannot be checked: {fresh['problem']} ({fresh['hint']})")
-    # next to the freshness: whether the label's dense vectors are all there yet (phase two), and
-    # which worktree and commit the answer reflects
-    fresh = {
-        **fresh,
-        "dense_coverage": found["dense_coverage"],
-        "worktree": r.worktree,
-        "commit": fresh["indexed_commit"],
-    }
-    if made is not None:
-        found["notes"].insert(0, made["note"])
-    if here is not None and here.detached:
-        found["notes"].insert(0, f"detached HEAD at {str(here.commit)[:12]}: answered for that commit")
-    if applied is not None:
-        fresh["overlay"] = applied.as_json()
-        if applied.skipped:
-            found["notes"].append(f"uncommitted files not searched: {applied.skipped}")
     answer: dict[str, Any] = {
         "results": results,
         "mode": found["mode"],
-        "freshness": fresh,
         "dense_coverage": found["dense_coverage"],
     }
     if made is not None:
         answer["on_demand"] = {k: v for k, v in made.items() if k != "note"}
+        found["notes"].insert(0, made["note"])
+    if scope is not None:
+        across.annotate(store, results, scope.label_ids)
+        heads = gitrefs.branch_heads(cat.path)  # once for all the labels
+        whole = found["dense_coverage"] == 1.0  # then every label's is: no count a label
+        answer["freshness_by_label"] = {
+            st.label: {
+                **freshness.describe(s, cat, st, heads=heads),
+                "dense_coverage": 1.0 if whole else searching.coverage(store, st.label_id)[0],
+            }
+            for st in scope.states
+        }
+    else:
+        if not results and (filters.lang or filters.package):
+            from monodex.indexer.read import filterhints
+
+            filterhints.check(store, catalog=r.catalog, label=r.label, filters=filters)
+        if fresh is None:
+            fresh = freshness.describe(s, cat, searching.require_label(store, cat.name, r.label))
+        if fresh.get("problem"):  # the repository moved away: the answer may be stale, unknown how much
+            found["notes"].append(f"freshness cannot be checked: {fresh['problem']} ({fresh['hint']})")
+        # next to the freshness: whether the label's dense vectors are all there yet (phase two),
+        # and which worktree and commit the answer reflects
+        answer["freshness"] = {
+            **fresh,
+            "dense_coverage": found["dense_coverage"],
+            "worktree": r.worktree,
+            "commit": fresh["indexed_commit"],
+        }
+        if here is not None and here.detached:
+            found["notes"].insert(0, f"detached HEAD at {str(here.commit)[:12]}: answered for that commit")
+        if applied is not None:
+            answer["freshness"]["overlay"] = applied.as_json()
+            if applied.skipped:
+                found["notes"].append(f"uncommitted files not searched: {applied.skipped}")
     if served_by is not None:
         answer["served_by"] = served_by
         found["notes"].insert(0, served_by["note"])
@@ -136,6 +152,66 @@ def _overlay(s: Session, r: rq.SearchRequest) -> Any:
 
     s.store.info()  # the shard opened (a local search's own cost) before the overlay's is timed
     return overlay.apply(s, s.config().catalog(r.catalog), r.label, r.worktree)
+
+
+def diff(s: Session, r: rq.DiffRequest) -> dict[str, Any]:
+    """What changed from one label to the other: files, chunks and symbols, grouped by package;
+    with `text`, the changes a search over the differing chunks finds, best first."""
+    from monodex.indexer.read import diff as diffing
+    from monodex.indexer.read import search as searching
+
+    s.config().catalog(r.catalog)
+    old = searching.require_label(s.store, r.catalog, r.from_label)
+    new = searching.require_label(s.store, r.catalog, r.to_label)
+    changes = diffing.files(s.store, old, new, paths=r.paths)
+    answer: dict[str, Any] = {
+        "catalog": r.catalog,
+        "from": r.from_label,
+        "to": r.to_label,
+        "commits": {"from": old.commit_oid, "to": new.commit_oid},
+        "source_kinds": {"from": old.source_kind, "to": new.source_kind},
+        "complete": old.crawl_complete and new.crawl_complete,
+        "summary": diffing.summary(changes),
+        "packages": diffing.packages(changes),
+    }
+    if r.text is None:
+        answer["files"] = [c.as_json() for c in changes][: r.limit]
+        return answer
+    limit = r.limit or rq.DEFAULT_LIMIT
+    hits, notes = [], []
+    for side, other in ((new, old), (old, new)):  # what came, then what went
+        found = searching.search(
+            s.store,
+            _LazyQueryEmbedder(s),
+            catalog=r.catalog,
+            text=r.text,
+            limit=min(66, max(30, 3 * limit)),
+            filters=searching.Filters(paths=r.paths),
+            ranking=searching.Ranking(mode=r.mode, per_file=3, include_tests=True),
+            scope=searching.Scope((side,), without=(other.label_id,)),
+        )
+        hits += found["results"]
+        notes += [n for n in found["notes"] if n not in notes]
+    ranked = diffing.rank(changes, hits)
+    answer["files"] = [{**c.as_json(), "score": round(score, 4)} for c, score in ranked[:limit]]
+    answer["more"] = max(0, len(ranked) - limit)  # found, ranked below the limit
+    answer["unmatched"] = len(changes) - len(ranked)  # not found by the question at all
+    if notes:
+        answer["notes"] = notes
+    return answer
+
+
+def labels_containing(s: Session, r: rq.ContainingRequest) -> dict[str, Any]:
+    """Which labels hold a file version or a chunk, and which hold another version of its path."""
+    from monodex.indexer.read import across
+
+    _registered_or_left(s, r.catalog)
+    if s.store.info() is None:
+        raise MonodexError("the index is empty", "index a label first with 'monodex crawl'")
+    file_id, path, line, ordinal = r.parts()
+    return across.containing(
+        s.store, r.catalog, file_id=file_id, path=path, line=line, ordinal=ordinal, label=r.label
+    )
 
 
 def _generation(s: Session, catalog: str, label: str) -> tuple[Any, Any, dict[str, Any] | None]:
@@ -285,6 +361,10 @@ def run(
     match request:
         case rq.SearchRequest():
             return search(s, request)
+        case rq.DiffRequest():
+            return diff(s, request)
+        case rq.ContainingRequest():
+            return labels_containing(s, request)
         case rq.ViewRequest():
             return view(s, request)
         case rq.LabelsRequest():

@@ -121,3 +121,20 @@ def resolve(paths: Paths, catalog: str | None, label: str | None) -> tuple[str, 
         )
     assert catalog and label
     return names.validate_catalog(catalog), names.validate_label(label)
+
+
+def resolve_catalog(paths: Paths, catalog: str | None, *, here: Path | None = None) -> str:
+    """The catalog alone (a question across its labels): the flag, else the repository `here`
+    stands in, else the `monodex use` one."""
+    if not catalog and here is not None:
+        catalogs = {name: c.path for name, c in config.load(paths).catalogs.items()}
+        stand = standing.find(here, catalogs)
+        catalog = stand.catalog if stand is not None else None
+    catalog = catalog or load(paths).catalog
+    if not catalog:
+        raise FieldError(
+            "catalog",
+            "no {name} given and no default context set",
+            advice="pass {name}, or set a default with 'monodex use --catalog C --label L'",
+        )
+    return names.validate_catalog(catalog)

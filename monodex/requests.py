@@ -134,9 +134,15 @@ class SearchRequest:
     worktree: str | None = None
     # Search the branch as committed: no overlay of the worktree's uncommitted files.
     committed: bool = False
+    # Several labels at once (issue 24): those matching any glob, or all; `label` is then "".
+    labels: tuple[str, ...] = ()
+    all_labels: bool = False
 
     def __post_init__(self) -> None:
-        _names(self.catalog, self.label)
+        if self.labels or self.all_labels:
+            _many_labels(self)
+        else:
+            _names(self.catalog, self.label)
         _absolute("worktree", self.worktree)
         if not self.text.strip():
             raise FieldError(
@@ -158,6 +164,92 @@ class SearchRequest:
         _set(self, "paths", tuple(_norm_path("paths", p) for p in self.paths))
         _set(self, "lang", self.lang.lower() if self.lang else None)
         _set(self, "package", self.package or None)
+
+
+_GLOB = re.compile(r"^[a-z0-9./=*?\[\]!-]{1,128}$")
+
+
+def _many_labels(r: SearchRequest) -> None:
+    """A search of several labels: globs in the label grammar, no single label, no waiting."""
+    names.validate_catalog(r.catalog)
+    if r.label:
+        raise FieldError(
+            "label", "{name} names one label; labels and all_labels name several", advice="drop {name}"
+        )
+    if r.labels and r.all_labels:
+        raise FieldError("labels", "{name} and all_labels exclude each other", advice="drop one of them")
+    for glob in r.labels:
+        if not _GLOB.match(glob):
+            raise FieldError(
+                "labels",
+                "invalid {name} pattern {value!r}",
+                value=glob,
+                example="'release/*'",
+                advice="a label name, where * and ? match any characters",
+            )
+    if r.fresh is not None:
+        raise FieldError(
+            "fresh", "{name} waits for one label", advice="search one label to wait for it, or drop {name}"
+        )
+
+
+@dataclass(frozen=True)
+class DiffRequest:
+    """What changed between two labels of a catalog (files, chunks, symbols), from the index;
+    `text` ranks the changes by relevance to a question and keeps the `limit` best files."""
+
+    OP: ClassVar[str] = "diff"
+    WRITES: ClassVar[bool] = False
+
+    catalog: str
+    from_label: str
+    to_label: str
+    text: str | None = None
+    limit: int | None = None  # files; default all (with text: DEFAULT_LIMIT)
+    paths: tuple[str, ...] = ()
+    mode: str = "hybrid"
+
+    def __post_init__(self) -> None:
+        _names(self.catalog, self.from_label)
+        names.validate_label(self.to_label)
+        if self.text is not None and not self.text.strip():
+            raise FieldError("text", "the question ({name}) is empty", example="'retry'")
+        if self.text is not None and len(self.text) > MAX_QUERY_CHARS:
+            raise FieldError("text", f"the question ({{name}}) is over {MAX_QUERY_CHARS:,} characters")
+        _at_least("limit", self.limit, 1, "20")
+        _one_of("mode", self.mode, MODES)
+        _set(self, "paths", tuple(_norm_path("paths", p) for p in self.paths))
+
+
+@dataclass(frozen=True)
+class ContainingRequest:
+    """Which labels hold a file version or a chunk: `target` is FILE_ID, FILE_ID:N (chunk N),
+    PATH or PATH:LINE; `label` says whose version of PATH is meant when several exist."""
+
+    OP: ClassVar[str] = "labels-containing"
+    WRITES: ClassVar[bool] = False
+
+    catalog: str
+    target: str
+    label: str | None = None
+
+    def __post_init__(self) -> None:
+        names.validate_catalog(self.catalog)
+        if self.label is not None:
+            names.validate_label(self.label)
+        self.parts()
+
+    def parts(self) -> tuple[str | None, str | None, int | None, int | None]:
+        """(file_id, path, line, chunk number): one of file_id and path, at most one number."""
+        head, sep, tail = self.target.strip().rpartition(":")
+        if not sep or not tail.isdigit():
+            head, tail = self.target.strip(), ""
+        number = int(tail) if tail else None
+        if number is not None and number < 1:
+            raise FieldError("target", "{name} {value!r}: lines and chunks count from 1", value=self.target)
+        if _FILE_ID.match(head):
+            return head, None, None, number
+        return None, _norm_path("target", head), number, None
 
 
 @dataclass(frozen=True)
@@ -351,6 +443,8 @@ class RefreshRequest:
 
 Request = (
     SearchRequest
+    | DiffRequest
+    | ContainingRequest
     | ViewRequest
     | LabelsRequest
     | RemoveLabelRequest
@@ -363,6 +457,8 @@ TYPES: dict[str, type[Request]] = {
     t.OP: t
     for t in (
         SearchRequest,
+        DiffRequest,
+        ContainingRequest,
         ViewRequest,
         LabelsRequest,
         RemoveLabelRequest,

@@ -3,6 +3,9 @@ chunks, a catalog's chunks and label metadata are told apart, in one place."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from monodex.indexer.points import membership
 from monodex.indexer.store.base import Condition, Filter, Match, MatchAny
 
 CODE = "code"  # source_type of a chunk
@@ -20,7 +23,16 @@ def label_chunks(label_id: str, *more: Condition) -> Filter:
     Membership alone decides: `label_id` already names the catalog, while a chunk's `catalog`
     payload is only the catalog that first stored it (identical files in two catalogs share
     chunks, since file ids exclude the catalog as in monodex 0.4)."""
-    return chunks(Match("active_label_ids", label_id), *more)
+    return chunks(membership.held_by(label_id), *more)
+
+
+def labels_chunks(label_ids: Sequence[str], *more: Condition, without: Sequence[str] = ()) -> Filter:
+    """The chunks held by any of `label_ids` and by none of `without` (a diff's side: "in A and
+    not in B"), narrowed by `more`. One label and no `without` is label_chunks' filter."""
+    exclude = tuple(membership.held_by(lid) for lid in without)
+    return Filter(
+        must=(Match("source_type", CODE), membership.held_by_any(label_ids), *more), must_not=exclude
+    )
 
 
 def catalog_chunks(catalog: str, *more: Condition) -> Filter:
@@ -38,9 +50,7 @@ def overlay_chunks(label_id: str, overlay: str, hidden: tuple[str, ...], *more: 
     """A label's chunks with a worktree's overlay laid over them (points/overlaymeta.py): the
     chunks of either membership, except the label's files at the paths the worktree changed
     (`hidden` file ids), narrowed by `more`."""
-    members = (
-        MatchAny("active_label_ids", (label_id, overlay)) if overlay else Match("active_label_ids", label_id)
-    )
+    members = membership.held_by_any((label_id, overlay) if overlay else (label_id,))
     return Filter(
         must=(Match("source_type", CODE), members, *more),
         must_not=(MatchAny("file_id", hidden),) if hidden else (),

@@ -8,6 +8,7 @@ from typing import Any, Protocol
 
 from monodex.indexer.points import filters as stored
 from monodex.indexer.points import labelmeta, lexical, overlaymeta
+from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.points.labelmeta import require_label as require_label  # ops.py: search.require_label
 from monodex.indexer.read import cochange, signals
 from monodex.indexer.read import ranking as ranking_
@@ -79,6 +80,29 @@ class Overlay:
         return stored.overlay_chunks(label_id, self.membership, self.hidden, *more)
 
 
+@dataclass(frozen=True)
+class Scope:
+    """The chunks a search reads: those of one label (the usual search) or of any of several
+    (--labels, --all-labels: a chunk shared by many is still one hit), less those held by any
+    label in `without` (a diff's side: what one label holds and the other does not); one label
+    may have a worktree's `overlay` laid over it."""
+
+    states: tuple[LabelState, ...]
+    without: tuple[str, ...] = ()
+    overlay: Overlay | None = None  # a worktree's uncommitted files over the one label
+
+    @property
+    def label_ids(self) -> tuple[str, ...]:
+        return tuple(st.label_id for st in self.states)
+
+    def filter(self, *more: Condition) -> Filter:
+        if len(self.states) == 1 and not self.without:
+            if self.overlay is not None:
+                return self.overlay.chunks(self.states[0].label_id, *more)
+            return stored.label_chunks(self.states[0].label_id, *more)
+        return stored.labels_chunks(self.label_ids, *more, without=self.without)
+
+
 # The lexical list's weight in the fusion, the dense list's being 1 (bench/quality.py measures it).
 LEXICAL_WEIGHT = 1.0
 
@@ -103,24 +127,30 @@ def search(
     embedder: QueryEmbedder,
     *,
     catalog: str,
-    label: str,
+    label: str | None = None,
     text: str,
     limit: int,
     filters: Filters = Filters(),
     ranking: Ranking = Ranking(),
     history: cochange.CoChanges | None = None,
     overlay: Overlay | None = None,
+    scope: Scope | None = None,
 ) -> dict[str, Any]:
     """{"results", "mode", "notes"}: hits ranked by `ranking.mode` (hybrid: Qdrant fuses dense and
     lexical by RRF), secondary files pushed down, at most per_file hits a file, the lower source
     hits re-ordered by what changed together with the top ones (`history`). The text, limit and
-    options come checked by monodex/requests.py."""
+    options come checked by monodex/requests.py. `scope` searches several labels at once (or a
+    diff's side) instead of `label`: each chunk is one hit, whichever labels hold it."""
     # here, not at the top: chunkers load tree-sitter, and listing labels (status) must not
     from monodex.indexer.chunkers import POINT_FORMAT
 
-    state = require_label(store, catalog, label)
+    if scope is None:
+        assert label is not None, "search() needs a label or a scope"
+        scope = Scope((require_label(store, catalog, label),), overlay=overlay)
     mode, notes = ranking.mode, []
+    state = min(scope.states, key=lambda st: int(st.extra.get("point_format", 1)))
     if int(state.extra.get("point_format", 1)) < POINT_FORMAT:
+        label = state.label
         recrawl = (
             f"monodex crawl --catalog {catalog} --label {label} --commit {state.commit_oid or 'HEAD'} --full"
         )
@@ -136,21 +166,20 @@ def search(
                 "this label predates lexical vectors, so the search was dense only; "
                 f"for hybrid search run '{recrawl}'"
             )
-    lid = names.label_id(catalog, label)
-    scope = overlay.chunks if overlay is not None else stored.label_chunks
-    flt = scope(lid, *filters.conditions())
+    flt = scope.filter(*filters.conditions())
     n = _candidates(limit, ranking.per_file)
-    covered, waiting, _ = coverage(store, lid, overlay)
+    covered, waiting, _ = _coverage(store, scope.filter())
+    these = "this label" if len(scope.states) == 1 else "these labels"
     if waiting:
         # Phase two is filling the vectors: a chunk without one is found by its words only (the
         # dense list cannot rank it), so nothing in the label is invisible to a hybrid search.
         if mode == "hybrid" and covered == 0.0:
             mode = "lexical"  # no vector yet: the model would rank nothing
-            notes.append("no chunk of this label has its dense vector yet: lexical search only")
+            notes.append(f"no chunk of {these} has its dense vector yet: lexical search only")
         elif mode == "hybrid":
-            notes.append(f"dense vectors cover {covered:.0%} of this label: lexical ranks the rest")
+            notes.append(f"dense vectors cover {covered:.0%} of {these}: lexical ranks the rest")
         elif mode == "dense":
-            notes.append(f"dense vectors cover {covered:.0%} of this label: a dense search sees only those")
+            notes.append(f"dense vectors cover {covered:.0%} of {these}: a dense search sees only those")
     dense = embedder.embed_query(text) if mode != "lexical" else None
     sparse = lexical.query_vector(text) if mode != "dense" else None
     if mode == "lexical" and sparse is not None and not sparse.indices:
@@ -225,9 +254,14 @@ def search(
 def coverage(store: Store, label_id: str, overlay: Overlay | None = None) -> tuple[float, int, int]:
     """(share of the label's chunks with a dense vector, chunks waiting for one, chunks), with
     the overlay's chunks when one is laid over the label."""
-    scope = overlay.chunks if overlay is not None else stored.label_chunks
-    total = store.count(scope(label_id))
-    waiting = store.count(scope(label_id, Match(PENDING, True))) if total else 0
+    flt = overlay.chunks(label_id) if overlay is not None else stored.label_chunks(label_id)
+    return _coverage(store, flt)
+
+
+def _coverage(store: Store, flt: Filter) -> tuple[float, int, int]:
+    total = store.count(flt)
+    pending = Filter(must=(*flt.must, Match(PENDING, True)), must_not=flt.must_not)
+    waiting = store.count(pending) if total else 0
     return (1.0 if not total else round((total - waiting) / total, 4)), waiting, total
 
 

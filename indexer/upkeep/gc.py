@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from monodex.indexer.points import filters, labelmeta
+from monodex.indexer.points import filters, labelmeta, membership
 from monodex.indexer.store.base import Store
 from monodex.indexer.upkeep import overlays
 
@@ -57,7 +57,7 @@ def collect(store: Store, catalog: str, *, dry_run: bool, now: float) -> GcRepor
         for s in labelmeta.list_all(store, catalog)
     )
     by_file: dict[str, list[tuple[str, dict[str, object]]]] = defaultdict(list)
-    keys = ("file_id", "chunk_ordinal", "file_complete", "active_label_ids")
+    keys = ("file_id", "chunk_ordinal", "file_complete", *membership.KEYS)
     for rec in store.scroll(filters.catalog_chunks(catalog), payload_keys=keys):
         by_file[str(rec.payload.get("file_id"))].append((rec.id, rec.payload))
     doomed: list[str] = []
@@ -70,7 +70,7 @@ def collect(store: Store, catalog: str, *, dry_run: bool, now: float) -> GcRepor
             chosen = points
         else:
             report.skipped_incomplete |= not complete
-            chosen = [(i, p) for i, p in points if not p.get("active_label_ids")]
+            chosen = [(i, p) for i, p in points if not membership.labels_of(p)]
             report.unlabeled_chunks += len(chosen)
         doomed.extend(i for i, _ in chosen)
     report.point_ids = doomed

@@ -28,11 +28,11 @@ from typing import Any
 
 from monodex.indexer.chunkers.base import FileContext
 from monodex.indexer.git.source import open_source
-from monodex.indexer.points import filters, labelmeta
+from monodex.indexer.points import filters, labelmeta, membership
 from monodex.indexer.points.identity import chunk_point_id
 from monodex.indexer.points.labelmeta import LabelState, require_label
 from monodex.indexer.session import Session
-from monodex.indexer.store.base import IsEmpty, Match
+from monodex.indexer.store.base import Match
 from monodex.indexer.upkeep import gc
 from monodex.indexer.write import crawlrun, fill
 from monodex.indexer.write.crawl import file_info
@@ -128,7 +128,7 @@ def check(s: Session, state: LabelState, catalog: Catalog) -> Finding:
         if engine.chunk(f.strategy, content.decode("utf-8"), ctx):
             found.drift["missing_files"] += 1
     found.dense_pending = fill.pending(store, state.label_id)
-    orphans = filters.catalog_chunks(catalog.name, IsEmpty("active_label_ids"))
+    orphans = filters.catalog_chunks(catalog.name, membership.held_by_none())
     found.drift["orphan_chunks"] = store.count(orphans)
     return found
 

@@ -14,6 +14,7 @@ from monodex.indexer.chunkers.base import FileContext
 from monodex.indexer.git.sources import Reader, SourceFile
 from monodex.indexer.points import labelmeta
 from monodex.indexer.points.identity import chunk_point_id, file_id
+from monodex.indexer.points.membership import labels_of
 from monodex.indexer.points.payloads import FileInfo, chunk_payload, embed_text
 from monodex.indexer.store.base import Store
 from monodex.indexer.write import membership
@@ -146,7 +147,7 @@ def triage(
         }
         for fid in part:
             p = found.get(fid)
-            labels = list(p.get("active_label_ids") or []) if p else []
+            labels = labels_of(p) if p else []
             same_package = p is not None and p.get("package_name") == packages.get(fid, p.get("package_name"))
             if p is not None and p.get("file_complete") is True and same_package:
                 (out.labelled if label_id in labels else out.reusable).append(fid)

@@ -26,11 +26,14 @@ from monodex.gitrefs import branch_heads, unreadable
 POLL_SECONDS = 0.05
 
 
-def describe(s: Session, catalog: Catalog, state: LabelState) -> dict[str, Any]:
+def describe(
+    s: Session, catalog: Catalog, state: LabelState, *, heads: dict[str, str] | None = None
+) -> dict[str, Any]:
     """{indexed_commit, complete, source_kind, branch, branch_commit, fresh, refresh_pending}.
 
     fresh is None when there is no branch to compare with (a working-directory label, a label
-    named after no branch)."""
+    named after no branch). `heads`: the catalog's branch heads when already read (a search of
+    many labels reads them once, not once a label)."""
     pending = spool.default(s.paths.state_dir).requests_for(names.label_id(catalog.name, state.label))
     out: dict[str, Any] = {
         "indexed_commit": state.commit_oid or None,
@@ -46,7 +49,7 @@ def describe(s: Session, catalog: Catalog, state: LabelState) -> dict[str, Any]:
         out["refresh_error"] = failed[-1].last_error
     if state.source_kind != "git-commit":
         return out
-    heads = branch_heads(catalog.path)
+    heads = heads if heads is not None else branch_heads(catalog.path)
     if heads is None:
         out["problem"], out["hint"] = unreadable(catalog.name, catalog.path)
         return out

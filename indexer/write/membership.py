@@ -6,12 +6,12 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from monodex.indexer.points import filters
+from monodex.indexer.points import filters, membership
 from monodex.indexer.store.base import Match, MatchAny, Record, Store
 
 _FILE_BATCH = 256
 # Membership work never needs chunk texts: on a 600k-chunk label they would be gigabytes.
-_KEYS = ("file_id", "active_label_ids")
+_KEYS = ("file_id", *membership.KEYS)
 
 
 @dataclass
@@ -28,7 +28,7 @@ def _apply(
     doomed: list[str] = []
     files: set[str] = set()
     for rec in records:
-        before = list(rec.payload.get("active_label_ids") or [])
+        before = membership.labels_of(rec.payload)
         after = change(before)
         if after == before:
             continue
@@ -38,7 +38,7 @@ def _apply(
         else:
             doomed.append(rec.id)
     for labels, ids in groups.items():
-        store.set_payload(ids, {"active_label_ids": list(labels)})
+        store.set_payload(ids, {membership.KEY: list(labels)})
     if doomed:
         store.delete(doomed)
     updated = sum(len(ids) for ids in groups.values())

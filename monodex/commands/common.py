@@ -59,7 +59,13 @@ def label_of(args: argparse.Namespace) -> str | None:
 
 
 # Request fields (monodex/requests.py) the CLI spells otherwise than --field-name.
-_FLAGS = {"paths": "--path", "file_id": "--id"}
+_FLAGS = {
+    "paths": "--path",
+    "file_id": "--id",
+    "from_label": "--from",
+    "to_label": "--to",
+    "target": "--containing",
+}
 
 
 def flag(field: str) -> str:
@@ -69,3 +75,13 @@ def flag(field: str) -> str:
 
 def add_json(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+
+
+def add_paths(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--path",
+        action="append",
+        dest="paths",
+        metavar="PREFIX",
+        help="only files in this folder (or this file), relative to the repository root; repeatable",
+    )

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 from typing import Any
 
 from monodex import context, output, paths
 from monodex import requests as rq
 from monodex.commands.common import add_json, add_label, label_of
 from monodex.errors import UsageError
-from monodex.front import route
+from monodex.front import render, route
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,7 +23,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="list (default) or rm: remove a label (its chunks go when no other label uses them)",
     )
     parser.add_argument("--catalog", help="only this catalog (rm: the label's catalog, default from 'use')")
-    add_label(parser, help="rm: the label to remove")
+    add_label(parser, help="rm: the label to remove; --containing PATH: whose version of PATH is meant")
+    parser.add_argument(
+        "--containing",
+        metavar="FILE_ID|PATH[:LINE]",
+        help="which labels hold this file version (FILE_ID, or PATH as --label has it), or this chunk "
+        "(FILE_ID:N, PATH:LINE), and which hold another version of the path",
+    )
     add_json(parser)
 
 
@@ -70,8 +77,16 @@ def run(args: argparse.Namespace) -> int:
         job = rq.RemoveLabelRequest(catalog, label)
         output.emit(route.execute(p, job, quiet=args.json), as_json=args.json, render=_render_rm)
         return 0
+    if args.containing:
+        catalog = context.resolve_catalog(p, args.catalog, here=Path.cwd())
+        where = rq.ContainingRequest(catalog, args.containing, label)
+        output.emit(route.execute(p, where, quiet=args.json), as_json=args.json, render=render.containing)
+        return 0
     if label:
-        raise UsageError("--label is only for 'labels rm'", "drop --label, or use 'monodex labels rm'")
+        raise UsageError(
+            "--label is only for 'labels rm' and 'labels --containing'",
+            "drop --label, or use 'monodex labels rm'",
+        )
     # no config check here: the index knows catalogs no longer in config.json (the op decides)
     result = route.execute(p, rq.LabelsRequest(args.catalog), quiet=args.json)
     output.emit(result, as_json=args.json, render=_render)

@@ -1,12 +1,14 @@
-"""Search one label with a natural-language question."""
+"""Search one label, or several at once, with a natural-language question."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
-from monodex import output, paths
+from monodex import context, output, paths
 from monodex import requests as rq
-from monodex.commands.common import add_json, add_target, scope
+from monodex.commands.common import add_json, add_paths, add_target, label_of, scope
+from monodex.errors import UsageError
 from monodex.front import render, route
 
 
@@ -17,13 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--limit", type=int, default=rq.DEFAULT_LIMIT, help=f"number of results (default {rq.DEFAULT_LIMIT})"
     )
-    parser.add_argument(
-        "--path",
-        action="append",
-        dest="paths",
-        metavar="PREFIX",
-        help="only files in this folder (or this file), relative to the repository root; repeatable",
-    )
+    add_paths(parser)
     parser.add_argument(
         "--package",
         help="only files of this package (its package.json name; an unknown one lists the closest)",
@@ -80,15 +76,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="search the branch as committed: no uncommitted files of the worktree",
     )
+    parser.add_argument(
+        "--labels",
+        action="append",
+        metavar="GLOB",
+        help="search every label of the catalog matching GLOB at once ('release/*'; * and ? match "
+        "any characters); each hit lists the labels holding it; repeatable",
+    )
+    parser.add_argument(
+        "--all-labels",
+        action="store_true",
+        help="search every label of the catalog at once; each hit lists the labels holding it and "
+        "those holding another version of its file",
+    )
     add_json(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     p = paths.resolve()
-    target = scope(p, args)
+    if args.labels or args.all_labels:
+        if label_of(args):
+            raise UsageError(
+                "--label names one label; --labels and --all-labels name several", "drop --label"
+            )
+        catalog, label = context.resolve_catalog(p, args.catalog, here=Path.cwd()), ""
+        worktree = None
+    else:
+        target = scope(p, args)
+        catalog, label, worktree = target.catalog, target.label, target.worktree
     request = rq.SearchRequest(
-        target.catalog,
-        target.label,
+        catalog,
+        label,
         args.text,
         limit=args.limit,
         paths=tuple(args.paths or ()),
@@ -102,8 +120,10 @@ def run(args: argparse.Namespace) -> int:
         fresh=args.fresh,
         max_tokens=args.max_tokens,
         wait_dense=args.wait_dense,
-        worktree=target.worktree,
+        worktree=worktree,
         committed=args.committed,
+        labels=tuple(args.labels or ()),
+        all_labels=args.all_labels,
     )
     result = route.execute(p, request, quiet=args.json)
     output.emit(result, as_json=args.json, render=render.search)

@@ -29,7 +29,10 @@ with its branches. Use `search` to find where something is implemented or explai
 not know the file; use `view` to read a file (or some of its chunks) once you know it. Every
 answer says which commit it reflects and whether the branch has moved since (`freshness`). By
 default it answers for the repository and branch checked out where this server runs (a linked
-worktree included); a branch not indexed yet is indexed at the first search (seconds)."""
+worktree included); a branch not indexed yet is indexed at the first search (seconds).
+Across branches: `search` with labels or all_labels says which branches hold each hit, `diff`
+says what changed between two branches (ask it about a topic with `query`), and
+`labels_containing` says which branches hold a file version or a line."""
 
 DEFAULT_MAX_TOKENS = 4000
 # Request fields this surface names differently (the rest keep the request's name).
@@ -77,6 +80,11 @@ class Freshness(_Open):
     overlay: Overlay | None = Field(None, description="the worktree's uncommitted files, when searched")
 
 
+class OtherVersion(_Open):
+    label: str
+    file_id: str = Field(description="that label's version of the file (pass to `view` with the label)")
+
+
 class Hit(_Open):
     score: float
     file_id: str = Field(description="pass to `view` to read the file")
@@ -93,6 +101,12 @@ class Hit(_Open):
     chunk_ordinals: list[int] | None = Field(None, description="chunks merged into this block")
     tokens: int | None = None
     truncated: bool | None = Field(None, description="the block was cut at a line to fit max_tokens")
+    labels: list[str] | None = Field(
+        None, description="with labels/all_labels: the labels holding this chunk"
+    )
+    other_versions: list[OtherVersion] | None = Field(
+        None, description="with labels/all_labels: searched labels holding another version of the file"
+    )
 
 
 class Omitted(_Open):
@@ -114,10 +128,13 @@ class Budget(_Open):
 
 class SearchAnswer(_Open):
     catalog: str
-    label: str
+    label: str | None = Field(description="the label searched; null with labels/all_labels")
     mode: str = Field(description="the mode used (hybrid falls back to dense on an old index)")
     results: list[Hit]
-    freshness: Freshness
+    freshness: Freshness | None = Field(None, description="the label's; null with labels/all_labels")
+    freshness_by_label: dict[str, Freshness] | None = Field(
+        None, description="with labels/all_labels: each searched label's freshness"
+    )
     dense_coverage: float = Field(
         description="share of the label's chunks with a dense vector; the rest (new chunks whose "
         "vector is still being computed) are found by their words only"
@@ -162,6 +179,49 @@ class LabelsAnswer(_Open):
     labels: list[LabelRow]
 
 
+class Symbol(_Open):
+    breadcrumb: str
+    symbol: str | None
+    change: str = Field(description="added, removed or changed")
+    from_lines: list[int] | None
+    to_lines: list[int] | None
+    score: float | None = Field(None, description="with a query: relevance of this symbol's change")
+
+
+class FileChange(_Open):
+    path: str
+    change: str = Field(description="added, removed or changed")
+    package: str | None
+    from_file_id: str | None = Field(description="the version in from_label (pass to `view`)")
+    to_file_id: str | None = Field(description="the version in to_label")
+    chunks_added: int
+    chunks_removed: int
+    symbols: list[Symbol]
+    score: float | None = Field(None, description="with a query: relevance of the file's change")
+
+
+class DiffAnswer(_Open):
+    catalog: str
+    from_: str = Field(alias="from")
+    to: str
+    commits: dict[str, str]
+    summary: dict[str, int]
+    packages: list[dict[str, Any]]
+    files: list[FileChange]
+    more: int | None = Field(None, description="with a query: changed files found but ranked below limit")
+    unmatched: int | None = Field(None, description="with a query: changed files the query did not find")
+
+
+class ContainingAnswer(_Open):
+    catalog: str
+    relative_path: str
+    file_id: str
+    chunk: dict[str, Any] | None = None
+    labels: list[str] = Field(description="labels holding this exact file version (or chunk text)")
+    other_versions: list[OtherVersion] = Field(description="labels holding the path with other content")
+    versions: list[dict[str, Any]]
+
+
 class StatusAnswer(_Open):
     runner: dict[str, Any]
     spool: dict[str, Any]
@@ -173,6 +233,11 @@ def _tool_error(exc: MonodexError) -> ToolError:
     if isinstance(exc, rq.FieldError):
         exc = exc.spelled(lambda field: NAMES.get(field, field), joiner="=")
     return ToolError(exc.problem + (f"\nNext step: {exc.hint}" if exc.hint else ""))
+
+
+def _many(value: list[str] | str | None) -> tuple[str, ...]:
+    """A parameter that takes one string or a list of them."""
+    return (value,) if isinstance(value, str) else tuple(value or ())
 
 
 def _result(structured: dict[str, Any], text: str) -> CallToolResult:
@@ -248,16 +313,29 @@ def build(paths: Paths) -> MCPServer:
         committed: Annotated[
             bool, Field(description="search the branch as committed, without uncommitted edits")
         ] = False,
+        labels: Annotated[
+            list[str] | str | None,
+            Field(
+                description="search every label matching these globs at once ('release/*'); each hit "
+                "lists the labels holding it and those holding another version of its file"
+            ),
+        ] = None,
+        all_labels: Annotated[bool, Field(description="search every label of the catalog at once")] = False,
     ) -> Annotated[CallToolResult, SearchAnswer]:
+        globs = _many(labels)
         try:
-            target = context.scope(paths, catalog, label, here=Path.cwd(), worktree=worktree)
-            catalog, label = target.catalog, target.label
+            worktree_ = None
+            if globs or all_labels:
+                catalog, label = context.resolve_catalog(paths, catalog, here=Path.cwd()), label or ""
+            else:
+                target = context.scope(paths, catalog, label, here=Path.cwd(), worktree=worktree)
+                catalog, label, worktree_ = target.catalog, target.label, target.worktree
             request = rq.SearchRequest(
                 catalog,
                 label,
                 query,
                 limit=limit,
-                paths=(path_prefix,) if isinstance(path_prefix, str) else tuple(path_prefix or ()),
+                paths=_many(path_prefix),
                 package=package,
                 kind=kind,
                 lang=lang,
@@ -268,10 +346,12 @@ def build(paths: Paths) -> MCPServer:
                 fresh=wait_for_fresh,
                 max_tokens=max_tokens,
                 wait_dense=wait_for_dense,
-                worktree=target.worktree,
+                worktree=worktree_,
                 committed=committed,
+                labels=globs,
+                all_labels=all_labels,
             )
-            answer = {"catalog": catalog, "label": label, **run(request)}
+            answer = {"catalog": catalog, "label": label or None, **run(request)}
         except MonodexError as exc:
             raise _tool_error(exc) from None
         return _result(answer, render.search(answer, whole=True, budget="max_tokens"))
@@ -319,6 +399,65 @@ def build(paths: Paths) -> MCPServer:
             for r in answer["labels"]
         ]
         return _result(answer, "\n".join(rows) or "Nothing is indexed yet.")
+
+    @server.tool(
+        description=(
+            "What changed between two labels (branches) of a repository: files added, removed and "
+            "changed, grouped by package, with the symbols (breadcrumbs) whose code changed, read "
+            "from the index (no checkout). Give `query` to rank the changes by relevance to a "
+            "question ('what changed about retry'): only the best `limit` files are kept."
+        ),
+        annotations=READ_ONLY,
+    )
+    def diff(
+        from_label: Annotated[str, Field(description="the label before, e.g. main")],
+        to_label: Annotated[str, Field(description="the label after, e.g. release/5.2")],
+        query: Annotated[str | None, Field(description="rank the changes by relevance to this")] = None,
+        catalog: Annotated[str | None, Field(description="repository; default: `monodex use`")] = None,
+        limit: Annotated[int | None, Field(ge=1, description="at most this many files")] = None,
+        path_prefix: Annotated[
+            list[str] | str | None, Field(description="only under this folder/file or these")
+        ] = None,
+        mode: Annotated[
+            Literal["hybrid", "dense", "lexical"], Field(description="with query: how it is matched")
+        ] = "hybrid",
+    ) -> Annotated[CallToolResult, DiffAnswer]:
+        try:
+            request = rq.DiffRequest(
+                context.resolve_catalog(paths, catalog, here=Path.cwd()),
+                from_label,
+                to_label,
+                text=query,
+                limit=limit,
+                paths=_many(path_prefix),
+                mode=mode,
+            )
+            answer = run(request)
+        except MonodexError as exc:
+            raise _tool_error(exc) from None
+        return _result(answer, render.diff(answer))
+
+    @server.tool(
+        description=(
+            "Where does this exist: which labels (branches) hold a file version or a chunk, and "
+            "which hold another version of the same path. `target` is a file_id (from `search`), "
+            "file_id:N (chunk N), a repository-relative path, or path:line."
+        ),
+        annotations=READ_ONLY,
+    )
+    def labels_containing(
+        target: Annotated[str, Field(description="FILE_ID, FILE_ID:N, PATH or PATH:LINE")],
+        catalog: Annotated[str | None, Field(description="repository; default: `monodex use`")] = None,
+        label: Annotated[
+            str | None, Field(description="whose version of the path is meant, when several exist")
+        ] = None,
+    ) -> Annotated[CallToolResult, ContainingAnswer]:
+        try:
+            where = context.resolve_catalog(paths, catalog, here=Path.cwd())
+            answer = run(rq.ContainingRequest(where, target, label))
+        except MonodexError as exc:
+            raise _tool_error(exc) from None
+        return _result(answer, render.containing(answer))
 
     @server.tool(
         description=(

@@ -7,6 +7,9 @@ import time
 from typing import Any
 
 from monodex import output, progress
+from monodex.front import render_across
+from monodex.front.render_across import containing as containing
+from monodex.front.render_across import diff as diff
 
 
 def freshness_line(f: dict[str, Any]) -> str:
@@ -64,6 +67,7 @@ def search(result: dict[str, Any], *, whole: bool = False, budget: str = "--max-
     """Text for people and text-only clients: whole blocks with a budget (or `whole`), else
     three lines a hit. `budget` names the token budget as the reader's surface spells it."""
     lines = [f"# {freshness_line(result['freshness'])}"] if result.get("freshness") else []
+    lines += render_across.freshness_lines(result.get("freshness_by_label") or {})
     lines += [f"# note: {n}" for n in result.get("notes", [])]
     if not result["results"]:
         b = result.get("budget") or {}
@@ -81,6 +85,7 @@ def search(result: dict[str, Any], *, whole: bool = False, budget: str = "--max-
         head += f"\n  id {r['file_id']}:{r['chunk_ordinal']} ({r['chunk_ordinal']}/{r['chunk_count']})"
         if r.get("also"):
             head += "\n  also in other languages: " + ", ".join(r["also"])
+        head += render_across.holders(r)
         if "explain" in r:
             head += "\n  " + explain_line(r["explain"])
         lines = [ln for ln in str(r["text"]).splitlines() if ln.strip()][:3]
@@ -91,6 +96,7 @@ def search(result: dict[str, Any], *, whole: bool = False, budget: str = "--max-
 def _block(r: dict[str, Any]) -> str:
     cut = " (cut)" if r.get("truncated") else ""
     head = f"{r['relative_path']}:{r['start_line']}-{r['end_line']}{cut}  {r['score']:.3f}  id {r['file_id']}"
+    head += render_across.holders(r)
     return output.sanitize(head + "\n" + str(r["text"]).rstrip("\n"))
 
 

@@ -79,7 +79,7 @@ def test_tools_and_their_schemas_are_listed(repo) -> None:  # type: ignore[no-un
             return await client.list_tools()
 
     tools = {t.name: t for t in anyio.run(go).tools}
-    assert set(tools) == {"search", "view", "labels", "status"}
+    assert set(tools) == {"search", "view", "labels", "status", "diff", "labels_containing"}
     props = tools["search"].input_schema["properties"]
     assert {
         "query",

@@ -34,11 +34,25 @@ def _mcp_options(tool: str) -> set[str]:
     return {reverse.get(name, name) for name in tools[tool].input_schema["properties"]}
 
 
-@pytest.mark.parametrize(("command", "kind"), [("search", rq.SearchRequest), ("view", rq.ViewRequest)])
-def test_cli_and_mcp_expose_every_field_of_the_request(command: str, kind: type[Any]) -> None:
+@pytest.mark.parametrize(
+    ("command", "tool", "kind"),
+    [
+        ("search", "search", rq.SearchRequest),
+        ("view", "view", rq.ViewRequest),
+        ("diff", "diff", rq.DiffRequest),
+    ],
+)
+def test_cli_and_mcp_expose_every_field_of_the_request(command: str, tool: str, kind: type[Any]) -> None:
     fields = {f.name for f in dataclasses.fields(kind)}
     assert _cli_options(command) == fields
-    assert _mcp_options(command) == fields
+    assert _mcp_options(tool) == fields
+
+
+def test_labels_containing_has_every_field_in_the_cli_and_mcp() -> None:
+    fields = {f.name for f in dataclasses.fields(rq.ContainingRequest)}
+    assert fields == {"catalog", "target", "label"}
+    assert {"catalog", "containing", "label"} <= _cli_options("labels")
+    assert _mcp_options("labels_containing") == fields
 
 
 def _enum(schema: Any) -> list[str] | None:

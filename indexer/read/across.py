@@ -1,0 +1,185 @@
+"""Questions across labels (issue 24): which labels a search reads (`--labels GLOB`,
+`--all-labels`), which labels hold each hit and which hold another version of its file, and where
+a file version or a chunk exists (`labels --containing`).
+
+Every answer reads membership through points/membership.py, and only for what the answer names:
+the hits' files, or the one path asked about."""
+
+from __future__ import annotations
+
+import fnmatch
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from monodex.indexer.points import filters as stored
+from monodex.indexer.points import labelmeta, membership
+from monodex.indexer.points.labelmeta import LabelState
+from monodex.indexer.store.base import Match, MatchAny, Store
+
+from monodex import names
+from monodex.errors import MonodexError, UsageError
+
+_PATH_BATCH = 256
+
+
+def select(store: Store, catalog: str, globs: Sequence[str], *, every: bool) -> list[LabelState]:
+    """The catalog's labels matching any glob (`*` crosses `/`: `release/*`), or all of them."""
+    if store.info() is None:
+        raise MonodexError("the index is empty", f"index a label of {catalog!r} first with 'monodex crawl'")
+    known = labelmeta.list_all(store, catalog)
+    if every:
+        chosen = known
+    else:
+        chosen = [st for st in known if any(fnmatch.fnmatchcase(st.label, g) for g in globs)]
+        for g in globs:
+            if not any(fnmatch.fnmatchcase(st.label, g) for st in known):
+                raise UsageError(
+                    f"no label of catalog {catalog!r} matches {g!r}",
+                    "labels there: " + (", ".join(st.label for st in known) or "none yet"),
+                )
+    if not chosen:
+        raise UsageError(f"catalog {catalog!r} has no indexed label", "index one with 'monodex crawl'")
+    return chosen
+
+
+def _label(label_id: str) -> str:
+    return label_id.partition(":")[2]
+
+
+def annotate(store: Store, results: list[dict[str, Any]], label_ids: Sequence[str]) -> None:
+    """Each hit gains `labels` (the searched labels holding its chunk) and `other_versions`
+    ([{"label", "file_id"}]: searched labels holding a different version of its file)."""
+    searched = set(label_ids)
+    paths = sorted({str(r["relative_path"]) for r in results})
+    versions = _versions(store, paths, label_ids)
+    for r in results:
+        held = versions[str(r["relative_path"])]
+        r["labels"] = sorted(_label(lid) for lid in held.get(str(r["file_id"]), ()) if lid in searched)
+        r["other_versions"] = sorted(
+            (
+                {"label": _label(lid), "file_id": fid}
+                for fid, lids in held.items()
+                if fid != r["file_id"]
+                for lid in lids
+            ),
+            key=lambda o: (o["label"], o["file_id"]),
+        )
+
+
+def _versions(
+    store: Store, paths: Sequence[str], label_ids: Sequence[str]
+) -> dict[str, dict[str, list[str]]]:
+    """{path: {file_id: label ids among label_ids holding that version}}, from the sentinels."""
+    out: dict[str, dict[str, list[str]]] = defaultdict(dict)
+    searched = set(label_ids)
+    keys = ("file_id", "relative_path", *membership.KEYS)
+    for i in range(0, len(paths), _PATH_BATCH):
+        part = tuple(paths[i : i + _PATH_BATCH])
+        flt = stored.labels_chunks(label_ids, MatchAny("relative_path", part), Match("chunk_ordinal", 1))
+        for rec in store.scroll(flt, payload_keys=keys):
+            lids = [x for x in membership.labels_of(rec.payload) if x in searched]
+            out[str(rec.payload["relative_path"])][str(rec.payload["file_id"])] = lids
+    return out
+
+
+def containing(
+    store: Store,
+    catalog: str,
+    *,
+    file_id: str | None,
+    path: str | None,
+    line: int | None = None,
+    ordinal: int | None = None,
+    label: str | None = None,
+) -> dict[str, Any]:
+    """Which labels of the catalog hold a file version (FILE_ID, or PATH as `label` has it), or a
+    chunk (FILE_ID:N, PATH:LINE): `labels` hold it exactly, `other_versions` lists the labels
+    holding the path with other content ([{"label", "file_id"}]), `versions` every version."""
+    all_ids = [st.label_id for st in labelmeta.list_all(store, catalog)]
+    if not all_ids:
+        raise UsageError(f"catalog {catalog!r} has no indexed label", "index one with 'monodex crawl'")
+    if file_id is not None:
+        path = _path_of(store, file_id, all_ids)
+    assert path is not None
+    versions = _versions(store, [path], all_ids).get(path, {})
+    if not versions:
+        raise UsageError(
+            f"{path} is in no label of catalog {catalog!r}",
+            "check the path (relative to the repository root); 'monodex labels' lists the labels",
+        )
+    if file_id is None:
+        file_id = _version_of(versions, catalog, path, label)
+    answer: dict[str, Any] = {"catalog": catalog, "relative_path": path, "file_id": file_id}
+    if line is None and ordinal is None:
+        held = versions.get(file_id, [])
+        others = {fid: lids for fid, lids in versions.items() if fid != file_id}
+    else:
+        chunk, held, others = _chunk_holders(store, path, file_id, (line, ordinal), versions)
+        answer["chunk"] = chunk
+    answer["labels"] = sorted(_label(x) for x in held)
+    answer["other_versions"] = sorted(
+        ({"label": _label(x), "file_id": fid} for fid, lids in others.items() for x in lids),
+        key=lambda o: (o["label"], o["file_id"]),
+    )
+    answer["versions"] = [
+        {"file_id": fid, "labels": sorted(_label(x) for x in lids)} for fid, lids in sorted(versions.items())
+    ]
+    return answer
+
+
+def _path_of(store: Store, file_id: str, label_ids: Sequence[str]) -> str:
+    flt = stored.labels_chunks(label_ids, Match("file_id", file_id))
+    for rec in store.scroll(flt, payload_keys=("relative_path",), batch=1):
+        return str(rec.payload["relative_path"])
+    raise UsageError(
+        f"file {file_id} is in no label of this catalog",
+        "take a file_id from 'monodex search' results (labels removed since may have taken it)",
+    )
+
+
+def _version_of(versions: dict[str, list[str]], catalog: str, path: str, label: str | None) -> str:
+    """The version of `path` that `label` holds; with no label, the only version there is."""
+    if label is not None:
+        lid = names.label_id(catalog, label)
+        for fid, lids in versions.items():
+            if lid in lids:
+                return fid
+        raise UsageError(f"{path} is not in label {label!r}", "name a label that holds it, or give a file_id")
+    if len(versions) == 1:
+        return next(iter(versions))
+    raise UsageError(
+        f"{path} has {len(versions)} versions across the labels of catalog {catalog!r}",
+        "pass --label to say which label's version you mean (or give its file_id)",
+    )
+
+
+def _chunk_holders(
+    store: Store, path: str, file_id: str, at: tuple[int | None, int | None], versions: dict[str, list[str]]
+) -> tuple[dict[str, Any], list[str], dict[str, list[str]]]:
+    """The chunk of `file_id` covering line `at[0]` (or numbered `at[1]`), and which versions hold
+    the same text at the same path and symbol: a chunk a change left alone is the same chunk."""
+    line, ordinal = at
+    keys = ("file_id", "chunk_ordinal", "start_line", "end_line", "breadcrumb", "content_hash")
+    chunks = list(store.scroll(stored.chunks(Match("relative_path", path)), payload_keys=keys))
+    mine = [c.payload for c in chunks if c.payload["file_id"] == file_id]
+    if line is None:
+        target = next((c for c in mine if c["chunk_ordinal"] == ordinal), None)
+    else:
+        target = next((c for c in mine if c["start_line"] <= line <= c["end_line"]), None)
+    if target is None:
+        last = max((int(c["end_line"]) for c in mine), default=0)
+        what = f"line {line}" if line is not None else f"chunk {ordinal}"
+        raise UsageError(
+            f"{path} (file {file_id}) has no {what}", f"it has lines 1-{last} in {len(mine)} chunks"
+        )
+    same = {
+        str(c.payload["file_id"])
+        for c in chunks
+        if c.payload.get("content_hash") == target.get("content_hash")
+        and c.payload.get("breadcrumb") == target.get("breadcrumb")
+    }
+    held = [x for fid in same for x in versions.get(fid, [])]
+    others = {fid: lids for fid, lids in versions.items() if fid not in same}
+    chunk = {k: target.get(k) for k in ("chunk_ordinal", "start_line", "end_line", "breadcrumb")}
+    return chunk, held, others

@@ -1,0 +1,190 @@
+"""What changed between two labels, from membership alone (issue 24): no git checkout, no
+re-chunking. A file version is one file_id; the versions one label holds and the other does not
+are the sentinels (chunk 1) held by the first and not the second, so the answer reads the files
+that differ (and then their chunks), never the files both labels share.
+
+A path on both sides is changed, on one side only added or removed. Inside a changed file, chunks
+are compared by symbol (breadcrumb) and text (content_hash): a symbol whose chunks kept their
+text is unchanged even though its file is a new version."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from monodex.indexer.points import filters as stored
+from monodex.indexer.points.labelmeta import LabelState
+from monodex.indexer.store.base import Match, MatchAny, Store
+
+_FILE_BATCH = 256
+_SENTINEL_KEYS = ("file_id", "relative_path", "package_name")
+_CHUNK_KEYS = (
+    "file_id",
+    "chunk_ordinal",
+    "breadcrumb",
+    "symbol_name",
+    "content_hash",
+    "start_line",
+    "end_line",
+)
+
+
+@dataclass
+class FileChange:
+    path: str
+    change: str  # added | removed | changed
+    package: str | None
+    from_file_id: str | None
+    to_file_id: str | None
+    symbols: list[dict[str, Any]] = field(default_factory=list)
+    chunks_added: int = 0
+    chunks_removed: int = 0
+    # (file_id, chunk_ordinal) of the chunks whose text the other side lacks: a search hit
+    # counts for --text only on one of these
+    touched: set[tuple[str, int]] = field(default_factory=set)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "change": self.change,
+            "package": self.package,
+            "from_file_id": self.from_file_id,
+            "to_file_id": self.to_file_id,
+            "chunks_added": self.chunks_added,
+            "chunks_removed": self.chunks_removed,
+            "symbols": self.symbols,
+        }
+
+
+def only_in(
+    store: Store, held: str, not_held: str, *, paths: tuple[str, ...] = ()
+) -> dict[str, dict[str, Any]]:
+    """{path: sentinel payload} of the file versions `held` has and `not_held` has not (under
+    `paths` when given: folders or files)."""
+    under = (MatchAny("path_prefixes", paths),) if paths else ()
+    flt = stored.labels_chunks((held,), Match("chunk_ordinal", 1), *under, without=(not_held,))
+    return {
+        str(r.payload["relative_path"]): r.payload for r in store.scroll(flt, payload_keys=_SENTINEL_KEYS)
+    }
+
+
+def files(store: Store, old: LabelState, new: LabelState, *, paths: tuple[str, ...] = ()) -> list[FileChange]:
+    """Every file that differs between the labels (under `paths`), with its symbols and chunk
+    counts."""
+    gone = only_in(store, old.label_id, new.label_id, paths=paths)
+    came = only_in(store, new.label_id, old.label_id, paths=paths)
+    changes = []
+    for path in sorted(gone.keys() | came.keys()):
+        before, after = gone.get(path), came.get(path)
+        kind = "changed" if before and after else ("removed" if before else "added")
+        package = (after or before or {}).get("package_name")
+        changes.append(
+            FileChange(
+                path,
+                kind,
+                package,
+                str(before["file_id"]) if before else None,
+                str(after["file_id"]) if after else None,
+            )
+        )
+    chunks = _chunks(store, [fid for c in changes for fid in (c.from_file_id, c.to_file_id) if fid])
+    for c in changes:
+        _compare(c, chunks.get(c.from_file_id or "", []), chunks.get(c.to_file_id or "", []))
+    return changes
+
+
+def _chunks(store: Store, file_ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for i in range(0, len(file_ids), _FILE_BATCH):
+        flt = stored.chunks(MatchAny("file_id", tuple(file_ids[i : i + _FILE_BATCH])))
+        for rec in store.scroll(flt, payload_keys=_CHUNK_KEYS):
+            out[str(rec.payload["file_id"])].append(rec.payload)
+    for found in out.values():
+        found.sort(key=lambda p: int(p["chunk_ordinal"]))
+    return out
+
+
+def _by_symbol(chunks: list[dict[str, Any]], path: str) -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for c in chunks:
+        out[str(c.get("breadcrumb") or path)].append(c)
+    return out
+
+
+def _span(chunks: list[dict[str, Any]]) -> list[int] | None:
+    return [int(chunks[0]["start_line"]), int(chunks[-1]["end_line"])] if chunks else None
+
+
+def _compare(change: FileChange, before: list[dict[str, Any]], after: list[dict[str, Any]]) -> None:
+    """Fill the change's symbols and chunk counts from the two versions' chunks."""
+    old_texts = Counter(str(c.get("content_hash")) for c in before)
+    new_texts = Counter(str(c.get("content_hash")) for c in after)
+    change.chunks_added = sum((new_texts - old_texts).values())
+    change.chunks_removed = sum((old_texts - new_texts).values())
+    change.touched = {_key(c) for c in after if str(c.get("content_hash")) not in old_texts}
+    change.touched |= {_key(c) for c in before if str(c.get("content_hash")) not in new_texts}
+    old_syms, new_syms = _by_symbol(before, change.path), _by_symbol(after, change.path)
+    for name in sorted(old_syms.keys() | new_syms.keys()):
+        was, now = old_syms.get(name, []), new_syms.get(name, [])
+        if [c.get("content_hash") for c in was] == [c.get("content_hash") for c in now]:
+            continue
+        kind = "changed" if was and now else ("removed" if was else "added")
+        symbol = (now or was)[0].get("symbol_name")
+        change.symbols.append(
+            {
+                "breadcrumb": name,
+                "symbol": symbol,
+                "change": kind,
+                "from_lines": _span(was),
+                "to_lines": _span(now),
+            }
+        )
+
+
+def _key(chunk: dict[str, Any]) -> tuple[str, int]:
+    return str(chunk["file_id"]), int(chunk["chunk_ordinal"])
+
+
+def packages(changes: Sequence[FileChange]) -> list[dict[str, Any]]:
+    """Per package (its package.json name; null outside any): how many files were added,
+    removed and changed."""
+    counts: dict[str | None, Counter[str]] = defaultdict(Counter)
+    for c in changes:
+        counts[c.package][c.change] += 1
+    return [
+        {"package": p, **{k: n[k] for k in ("added", "removed", "changed")}}
+        for p, n in sorted(counts.items(), key=lambda kv: (kv[0] is None, kv[0] or ""))
+    ]
+
+
+def summary(changes: Sequence[FileChange]) -> dict[str, int]:
+    kinds = Counter(c.change for c in changes)
+    return {
+        "files_added": kinds["added"],
+        "files_removed": kinds["removed"],
+        "files_changed": kinds["changed"],
+        "chunks_added": sum(c.chunks_added for c in changes),
+        "chunks_removed": sum(c.chunks_removed for c in changes),
+    }
+
+
+def rank(changes: list[FileChange], hits: Sequence[dict[str, Any]]) -> list[tuple[FileChange, float]]:
+    """The changes a search found, best first: `hits` are search results over the chunks each
+    side holds and the other does not; a hit counts only on a chunk the change touched (not on a
+    chunk a changed file kept as it was). Each symbol a hit falls in gains the hit's `score`."""
+    by_file = {fid: c for c in changes for fid in (c.from_file_id, c.to_file_id) if fid}
+    best: dict[str, float] = {}
+    for hit in hits:
+        key = _key(hit)
+        c = by_file.get(key[0])
+        if c is None or key not in c.touched:
+            continue
+        score = float(hit["score"])
+        best[c.path] = max(best.get(c.path, 0.0), score)
+        for s in c.symbols:
+            if s["breadcrumb"] == (hit.get("breadcrumb") or c.path):
+                s["score"] = max(float(s.get("score", 0.0)), round(score, 4))
+    ranked = [(c, best[c.path]) for c in changes if c.path in best]
+    return sorted(ranked, key=lambda cs: (-cs[1], cs[0].path))
