@@ -188,6 +188,15 @@ def crawl(
     ).as_json()
 
 
+def check(s: Session, request: rq.Request) -> None:
+    """What a write can be refused for before it waits for the index (the runner's write lock):
+    a crawl of a revision that names no commit fails in milliseconds, not after the fill round."""
+    if isinstance(request, rq.CrawlRequest) and not request.working_dir:
+        from monodex.indexer.write import crawlrun
+
+        crawlrun.check_commit(s.config().catalog(request.catalog), request.commit)
+
+
 def remove_label(s: Session, r: rq.RemoveLabelRequest) -> dict[str, Any]:
     from monodex.indexer.upkeep import lifecycle
 

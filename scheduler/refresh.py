@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -122,10 +123,22 @@ def _queue_refresh(queue: spool.Spool, catalog: Catalog, state: LabelState) -> N
     )
 
 
-def fill_round(s: Session, label_id: str, progress: Any = None) -> fill.FillReport:
-    """One round of phase two for the label (a model batch): the fill job's unit of work, so a
-    refresh or a handed-over crawl waits at most one round for the index."""
-    return fill.fill(s.store, s.engine, label_id, rounds=1, progress=progress)
+def fill_round(
+    s: Session, label_id: str, *, should_stop: Callable[[], bool], lock: threading.Lock
+) -> fill.FillReport:
+    """One round of phase two for the label: the fill job's unit of work. The model runs
+    without `lock` (the runner's write lock) and yields between slices; only the vector write
+    takes it, so a refresh or a handed-over command never waits for the model."""
+    t0 = time.monotonic()
+    report = fill.FillReport(label_id, pending_before=fill.pending(s.store, label_id))
+    prepared = fill.prepare(s.store, s.engine, label_id, should_stop=should_stop)
+    if prepared is not None:
+        with lock:
+            prepared.write(s.store, report)
+    report.pending_after = fill.pending(s.store, label_id)
+    report.stopped = bool(report.pending_after)
+    report.seconds = time.monotonic() - t0
+    return report
 
 
 def collect_garbage(s: Session) -> dict[str, Any]:

@@ -5,6 +5,7 @@ a unix socket (server.py). Jobs and handed-over crawls that write take `work_loc
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
@@ -56,10 +57,13 @@ class Runner:
         self._last_failure: dict[str, str] = {}
         self.scheduler = BlockingScheduler(job_defaults={"coalesce": True, "max_instances": 1})
 
-    def _timed(self, name: str, fn: Callable[[], dict[str, Any]]) -> None:
+    def _timed(self, name: str, fn: Callable[[], dict[str, Any]], *, hold: bool = True) -> None:
+        """Run a job and record its outcome; with hold, under work_lock for its whole run (a
+        job that takes the lock only for its writes, like fill, passes hold=False)."""
         started = time.time()
-        with self.work_lock:
-            self.server.busy_with = f"its {name} job"
+        with self.work_lock if hold else contextlib.nullcontext():
+            if hold:
+                self.server.busy_with = f"its {name} job"
             try:
                 result = fn()
                 outcome = (
@@ -75,7 +79,8 @@ class Runner:
                 result, outcome = {"error": f"{type(exc).__name__}: {exc}"}, "failed"
                 self.log.exception("job.crashed", job=name)
             finally:
-                self.server.busy_with = ""
+                if hold:
+                    self.server.busy_with = ""
         if outcome != "failed" or "error" not in result:
             self._last_failure.pop(name, None)
         try:
@@ -111,7 +116,8 @@ class Runner:
 
     def fill_once(self) -> None:
         """Phase two, the runner's lowest priority: a round of vectors at a time, and only while
-        no refresh is due and no handed-over command waits for the index."""
+        no refresh is due and no handed-over command waits for the index. The model runs outside
+        work_lock and yields between slices of texts; only each round's write takes the lock."""
         if self._should_yield():
             return
         try:
@@ -125,10 +131,14 @@ class Runner:
                 rounds: list[fill.FillReport] = []
 
                 def one(lid: str = label_id, out: list[fill.FillReport] = rounds) -> dict[str, Any]:
-                    out.append(refresh.fill_round(self.session, lid))
+                    out.append(
+                        refresh.fill_round(
+                            self.session, lid, should_stop=self._should_yield, lock=self.work_lock
+                        )
+                    )
                     return out[-1].as_json()
 
-                self._timed("fill", one)
+                self._timed("fill", one, hold=False)
                 if not rounds:
                     return  # failed: recorded and logged; the next tick tries again
                 report = rounds[-1]
@@ -143,7 +153,13 @@ class Runner:
             )
 
     def _should_yield(self) -> bool:
-        return self.stop.is_set() or self.server.lock_waiters > 0 or self.spool.due(time.time())
+        # work_lock held: a refresh or a handed-over write runs; the model would only slow it down
+        return (
+            self.stop.is_set()
+            or self.work_lock.locked()
+            or self.server.lock_waiters > 0
+            or self.spool.due(time.time())
+        )
 
     def gc_once(self) -> None:
         self._timed("gc", lambda: refresh.collect_garbage(self.session))

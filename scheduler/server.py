@@ -193,6 +193,7 @@ class Server:
         typed = requests.parse(op, args)
         if not typed.WRITES:
             return ops.run(self.session, typed)
+        ops.check(self.session, typed)  # a bad revision is refused now, not after waiting
         cancel = threading.Event()
         last = [0.0]
 
