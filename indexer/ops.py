@@ -243,3 +243,61 @@ def run(
         case rq.VerifyRequest():
             return verify(s, request)
     assert_never(request)
+
+
+# --- the runner's door: its jobs reach the indexer here, as the front's requests do ------------
+
+
+def refresh(
+    s: Session, entry: Any, cancel: threading.Event | None = None, *, progress: Any = None
+) -> dict[str, Any]:
+    """Move one spool entry's label to where its branch points now (phase one)."""
+    from monodex.indexer.write import refresh as refreshing
+
+    return refreshing.refresh_label(s, entry, cancel, progress=progress)
+
+
+def fill_round(s: Session, label_id: str, *, should_stop: Callable[[], bool], lock: threading.Lock) -> Any:
+    """One round of phase two (write/refresh.fill_round): the model outside `lock`."""
+    from monodex.indexer.write import refresh as refreshing
+
+    return refreshing.fill_round(s, label_id, should_stop=should_stop, lock=lock)
+
+
+def labels_waiting(s: Session) -> list[str]:
+    """Labels with chunks waiting for their vector, the most recently refreshed first."""
+    from monodex.indexer.write import fill
+
+    return fill.labels_waiting(s.store)
+
+
+def queue_model_change(s: Session, queue: Any) -> list[str]:
+    from monodex.indexer.write import refresh as refreshing
+
+    return refreshing.queue_model_change(s, queue)
+
+
+def queue_uncounted_history(s: Session, queue: Any) -> list[str]:
+    from monodex.indexer.write import refresh as refreshing
+
+    return refreshing.queue_uncounted_history(s, queue)
+
+
+def poll_branches(s: Session, queue: Any, *, now: float) -> dict[str, Any]:
+    """Every catalog's branches against its labels (upkeep/branches.py): moves no hook saw are
+    queued, deleted branches marked, and removed after the grace period."""
+    from monodex.indexer.upkeep import branches
+
+    return branches.poll(s, queue, now=now).as_json()
+
+
+def collect_all(s: Session) -> dict[str, Any]:
+    from monodex.indexer.upkeep import nightly
+
+    return nightly.collect_garbage(s)
+
+
+def verify_all(s: Session, stop: threading.Event) -> dict[str, Any]:
+    from monodex.indexer.upkeep import nightly
+
+    return nightly.verify_labels(s, stop)

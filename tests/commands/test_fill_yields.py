@@ -130,4 +130,3 @@ def test_a_yielding_round_keeps_the_vectors_it_computed(filling) -> None:  # typ
     report = runner.state.read()["fill"]["result"]
     assert 0 < report["filled"] < fill.ROUND
     assert fill.pending(runner.session.store, LID) == before - report["filled"]
-
