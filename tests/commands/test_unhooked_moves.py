@@ -213,3 +213,11 @@ def test_track_all_local_makes_hooks_follow_every_branch(git_repo, run_json) -> 
         assert policy.tracked(branch, label, patterns=cat.track, default_branch="main", indexed=set())
     code, _, err = run_json("catalog", "track", "acme")
     assert code == 2 and "GLOB or --all-local" in err
+
+
+def test_search_fresh_on_a_label_with_no_branch_says_so_instead_of_waiting(git_repo, run_json) -> None:  # type: ignore[no-untyped-def]
+    repo = _topic(git_repo, run_json)
+    repo.git("branch", "-q", "-D", "topic")  # no runner saw it go: not marked yet
+    search = ("search", "--catalog", "acme", "--label", "topic", "--text", "topic", "--fresh", "5")
+    code, text, _ = run_json(*search)
+    assert code == 0 and "no branch maps to this label" in text and "waited" not in text
