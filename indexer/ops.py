@@ -117,7 +117,7 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
             "worktree": r.worktree,
             "commit": fresh["indexed_commit"],
         }
-        if here is not None and here.detached:
+        if here is not None and here.detached and here.label() == r.label:
             found["notes"].insert(0, f"detached HEAD at {str(here.commit)[:12]}: answered for that commit")
         if applied is not None:
             answer["freshness"]["overlay"] = applied.as_json()
@@ -330,6 +330,15 @@ def _checkout(catalog: Catalog, worktree: str | None) -> Catalog:
     return dataclasses.replace(catalog, path=found.worktree)
 
 
+def check(s: Session, request: rq.Request) -> None:
+    """What a write can be refused for before it waits for the index (the runner's write lock):
+    a crawl of a revision that names no commit fails in milliseconds, not after the fill round."""
+    if isinstance(request, rq.CrawlRequest) and not request.working_dir:
+        from monodex.indexer.write import crawlrun
+
+        crawlrun.check_commit(s.config().catalog(request.catalog), request.commit)
+
+
 def remove_label(s: Session, r: rq.RemoveLabelRequest) -> dict[str, Any]:
     from monodex.indexer.upkeep import lifecycle
 
@@ -380,3 +389,61 @@ def run(
         case rq.VerifyRequest():
             return verify(s, request)
     assert_never(request)
+
+
+# --- the runner's door: its jobs reach the indexer here, as the front's requests do ------------
+
+
+def refresh(
+    s: Session, entry: Any, cancel: threading.Event | None = None, *, progress: Any = None
+) -> dict[str, Any]:
+    """Move one spool entry's label to where its branch points now (phase one)."""
+    from monodex.indexer.write import refresh as refreshing
+
+    return refreshing.refresh_label(s, entry, cancel, progress=progress)
+
+
+def fill_round(s: Session, label_id: str, *, should_stop: Callable[[], bool], lock: threading.Lock) -> Any:
+    """One round of phase two (write/refresh.fill_round): the model outside `lock`."""
+    from monodex.indexer.write import refresh as refreshing
+
+    return refreshing.fill_round(s, label_id, should_stop=should_stop, lock=lock)
+
+
+def labels_waiting(s: Session) -> list[str]:
+    """Labels with chunks waiting for their vector, the most recently refreshed first."""
+    from monodex.indexer.write import fill
+
+    return fill.labels_waiting(s.store)
+
+
+def queue_model_change(s: Session, queue: Any) -> list[str]:
+    from monodex.indexer.write import refresh as refreshing
+
+    return refreshing.queue_model_change(s, queue)
+
+
+def queue_uncounted_history(s: Session, queue: Any) -> list[str]:
+    from monodex.indexer.write import refresh as refreshing
+
+    return refreshing.queue_uncounted_history(s, queue)
+
+
+def poll_branches(s: Session, queue: Any, *, now: float) -> dict[str, Any]:
+    """Every catalog's branches against its labels (upkeep/branches.py): moves no hook saw are
+    queued, deleted branches marked, and removed after the grace period."""
+    from monodex.indexer.upkeep import branches
+
+    return branches.poll(s, queue, now=now).as_json()
+
+
+def collect_all(s: Session) -> dict[str, Any]:
+    from monodex.indexer.upkeep import nightly
+
+    return nightly.collect_garbage(s)
+
+
+def verify_all(s: Session, stop: threading.Event) -> dict[str, Any]:
+    from monodex.indexer.upkeep import nightly
+
+    return nightly.verify_labels(s, stop)

@@ -69,15 +69,19 @@ class Catalog:
     type: str = "monorepo"
     track: tuple[str, ...] = ()  # branch globs refreshed by hooks, beyond the default branch
     prune_labels: bool = False  # nightly: drop commit labels whose branch no longer exists
+    # A label whose branch was deleted is removed this long after the runner saw it gone.
+    deleted_grace_days: float = 3.0
 
 
 @dataclass(frozen=True)
 class Schedules:
-    """When the runner works: the spool drain interval and two nightly cron jobs."""
+    """When the runner works: the spool drain interval, two nightly cron jobs, and how often it
+    compares every catalog's branches with their labels (moves no hook sees)."""
 
     drain_seconds: float = 2.0
     gc: str = "0 3 * * *"
     verify: str = "30 3 * * *"
+    refs_seconds: float = 60.0
 
 
 @dataclass(frozen=True)
@@ -134,15 +138,19 @@ def _cron(raw: Any, where: Where) -> str:
     return expr
 
 
+def _number(raw: Any, where: Where, low: float, high: float, example: str) -> float:
+    if isinstance(raw, bool) or not isinstance(raw, int | float) or not low <= raw <= high:
+        raise where.fail(f"{raw!r} is not a number from {low:g} to {high:g}", f"use e.g. {example}")
+    return float(raw)
+
+
 def _schedules(raw: Any, where: Where) -> Schedules:
-    d = obj(raw, where, allowed=("drain_seconds", "gc", "verify"))
-    drain = d.get("drain_seconds", 2.0)
-    if isinstance(drain, bool) or not isinstance(drain, int | float) or not 0.1 <= drain <= 3600:
-        raise (where / "drain_seconds").fail(f"{drain!r} is not a number of seconds", "use e.g. 2")
+    d = obj(raw, where, allowed=("drain_seconds", "gc", "verify", "refs_seconds"))
     return Schedules(
-        drain_seconds=float(drain),
+        drain_seconds=_number(d.get("drain_seconds", 2.0), where / "drain_seconds", 0.1, 3600, "2"),
         gc=_cron(d.get("gc", Schedules.gc), where / "gc"),
         verify=_cron(d.get("verify", Schedules.verify), where / "verify"),
+        refs_seconds=_number(d.get("refs_seconds", 60.0), where / "refs_seconds", 1, 86400, "60"),
     )
 
 
@@ -151,7 +159,7 @@ def _catalog(name: str, raw: Any, where: Where) -> Catalog:
         names.validate_catalog(name)
     except UsageError as exc:
         raise where.fail(exc.problem, exc.hint) from None
-    d = obj(raw, where, required=("type", "path"), allowed=("track", "prune_labels"))
+    d = obj(raw, where, required=("type", "path"), allowed=("track", "prune_labels", "deleted_grace_days"))
     kind = string(d["type"], where / "type")
     if kind != "monorepo":
         raise (where / "type").fail(f"unsupported type {kind!r}", 'use "monorepo"')
@@ -160,7 +168,15 @@ def _catalog(name: str, raw: Any, where: Where) -> Catalog:
     prune = d.get("prune_labels", False)
     if not isinstance(prune, bool):
         raise (where / "prune_labels").fail(f"{prune!r} is not true or false", "write true or false")
-    return Catalog(name=name, path=Path(os.path.expanduser(path)), type=kind, track=track, prune_labels=prune)
+    grace = _number(d.get("deleted_grace_days", 3.0), where / "deleted_grace_days", 0, 3650, "3")
+    return Catalog(
+        name=name,
+        path=Path(os.path.expanduser(path)),
+        type=kind,
+        track=track,
+        prune_labels=prune,
+        deleted_grace_days=grace,
+    )
 
 
 def parse(raw: Any, source: str) -> Config:
@@ -207,6 +223,7 @@ def dump(config: Config) -> dict[str, Any]:
                 "path": str(c.path),
                 **({"track": list(c.track)} if c.track else {}),
                 **({"prune_labels": True} if c.prune_labels else {}),
+                **({"deleted_grace_days": c.deleted_grace_days} if c.deleted_grace_days != 3.0 else {}),
             }
             for c in sorted(config.catalogs.values(), key=lambda c: c.name)
         },

@@ -76,7 +76,10 @@ def scope(
         catalog = stand.catalog
         label = label or stand.label()
     catalog, label = resolve(paths, catalog, label)
-    same = stand is not None and stand.catalog == catalog and _label_or_none(stand) == label
+    # An explicit worktree is kept for another label too: the answer then says its uncommitted
+    # files were not laid over that label, rather than silently dropping them.
+    same = stand is not None and stand.catalog == catalog
+    same = same and stand is not None and (bool(worktree) or _label_or_none(stand) == label)
     return Scope(catalog, label, stand if same else None)
 
 

@@ -21,3 +21,7 @@ class UsageError(MonodexError):
     """Bad input: a flag, a name, a config value (exit 2)."""
 
     exit_code = 2
+
+
+class Interrupted(MonodexError):
+    """A crawl was asked to stop; the label stays incomplete and the next crawl resumes."""

@@ -1,4 +1,6 @@
-"""A repository's local branches and their commits, read by git itself.
+"""Where a repository's branches point: the one reader (freshness, status, verify, the
+runner's ref poll and its refreshes all ask here). Hooks read HEAD and one ref from the files
+instead (hooks/gitdir.py): they run inside `git commit` and must not start a process.
 
 `git for-each-ref refs/heads/` costs ~3 ms on any repository. dulwich, asked for the same, parses
 and validates every line of packed-refs: on microsoft/rushstack (25,592 refs, mostly tags) that
@@ -7,7 +9,10 @@ was ~150 ms, paid by every search answer's freshness line."""
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
+
+from monodex import names
 
 
 def branch_heads(repo: Path) -> dict[str, str] | None:
@@ -76,3 +81,16 @@ def unreadable(name: str, repo: Path) -> tuple[str, str]:
     if not repo.is_dir():
         return f"the repository of catalog {name!r} is missing at {repo}", hint
     return f"cannot read the branches of {repo} (catalog {name!r}): is it still a git repository?", hint
+
+
+def tip(label: str, heads: Mapping[str, str]) -> tuple[str, str] | None:
+    """(branch, commit) of the local branch the label tracks (names.tracked_branch's rule), or
+    None when no branch maps to it (deleted, or a label of a tag or commit)."""
+    branch = names.tracked_branch(label, heads)
+    return (branch, heads[branch]) if branch is not None else None
+
+
+def ref_commit(repo: Path, ref: str) -> str | None:
+    """The commit refs/heads/<branch> points at now; None when gone or unreadable."""
+    heads = branch_heads(repo)
+    return heads.get(ref.removeprefix("refs/heads/")) if heads is not None else None

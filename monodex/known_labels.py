@@ -57,6 +57,12 @@ def remove(state_dir: Path, catalog: str, label: str) -> None:
     _update(_file(state_dir, catalog, ".removed"), add={label})
 
 
+def forget_label(state_dir: Path, catalog: str, label: str) -> None:
+    """The label is gone but not by the user's hand (its branch was deleted): hooks treat a new
+    branch of that name like any other branch."""
+    _update(_file(state_dir, catalog), drop={label})
+
+
 def retrack(state_dir: Path, catalog: str, glob: str) -> list[str]:
     """`catalog track GLOB`: removed labels the glob matches are tracked again; returns them."""
     # Globs match branch names; a removed label is a mapped branch name, so match both spellings.

@@ -9,11 +9,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from monodex.indexer.write.crawl import Interrupted
 from monodex.scheduler.state import JobState
 
 from monodex import logs, writable
-from monodex.errors import MonodexError, UsageError
+from monodex.errors import Interrupted, MonodexError, UsageError
 from monodex.spool import Request, Spool
 
 __all__ = ["DrainReport", "JobState", "drain"]

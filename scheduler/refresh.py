@@ -1,161 +1,32 @@
-"""What the runner does for one request and for the nightly jobs, through the indexer and the
-runner's one Session."""
+"""The runner's jobs' work, by the names its jobs and tests use: each goes through the indexer's
+one door, indexer/ops.py (the scheduler imports nothing else of the indexer but the Session)."""
 
 from __future__ import annotations
 
-import threading
-import time
-from pathlib import Path
-from typing import Any
+from monodex.indexer.ops import (
+    collect_all as collect_garbage,
+)
+from monodex.indexer.ops import (
+    fill_round,
+    labels_waiting,
+    poll_branches,
+    queue_model_change,
+    queue_uncounted_history,
+)
+from monodex.indexer.ops import (
+    refresh as refresh_label,
+)
+from monodex.indexer.ops import (
+    verify_all as verify_labels,
+)
 
-from monodex.indexer.git import gitobjects
-from monodex.indexer.points.labelmeta import LabelState
-from monodex.indexer.session import Session
-from monodex.indexer.upkeep import gc
-from monodex.indexer.write import crawlrun, fill
-from monodex.indexer.write.crawl import Progress
-from monodex.indexer.write.request import Request
-
-from monodex import known_labels, names, spool
-from monodex.config import Catalog
-from monodex.errors import MonodexError
-from monodex.gitrefs import branch_heads
-
-
-def refresh_label(
-    s: Session,
-    request: spool.Request,
-    cancel: threading.Event | None = None,
-    *,
-    progress: Progress | None = None,
-) -> dict[str, Any]:
-    catalog = s.config().catalog(request.catalog)
-    if request.hook != "cli" and request.label in known_labels.removed(s.paths.state_dir, catalog.name):
-        # queued by a hook before the user's `labels rm`: an explicit remove wins over the hooks
-        why = "removed with 'monodex labels rm'"
-        return {"catalog": catalog.name, "label": request.label, "not_refreshed": why}
-    req = Request.from_spool(catalog, request, target_commit(catalog.path, request))
-    # phase one only: the label is searchable when this returns; the fill job adds the vectors
-    return crawlrun.crawl(s, req, progress=progress, cancel=cancel, dense="later").as_json()
-
-
-def target_commit(repo_path: Path, request: spool.Request) -> str:
-    """Where the label's branch is now; the request's commit once the branch is gone.
-
-    Hooks write their entries in the background, so two commits in a row can land in either
-    order (and coalescing takes the newest entry): the branch itself says which came last.
-    """
-    if not request.ref.startswith("refs/heads/"):
-        return request.commit
-    with gitobjects.open_repo(repo_path) as repo:
-        try:
-            return str(repo.repo.refs[request.ref.encode()].decode())
-        except KeyError:  # deleted (or never there): index what the hook saw
-            return request.commit
-
-
-def queue_model_change(s: Session, queue: spool.Spool) -> list[str]:
-    """After a model change: a refresh of every label the previous model's collection holds and
-    the new one does not hold complete yet, queued like a hook's (its branch's current commit,
-    or the commit it held). Searches keep the previous vectors until each is fully hybrid."""
-    from monodex.indexer.points import labelmeta
-
-    previous = s.previous()
-    if previous is None:
-        return []
-    old_store, _ = previous
-    cfg = s.config()
-    queued = []
-    for state in labelmeta.list_all(old_store):
-        catalog = cfg.catalogs.get(state.catalog)
-        if catalog is None or state.source_kind != "git-commit" or not state.commit_oid:
-            continue
-        now = labelmeta.read(s.store, state.label_id) if s.store.info() is not None else None
-        if now is not None and now.crawl_complete:
-            continue
-        _queue_refresh(queue, catalog, state)
-        queued.append(state.label_id)
-    return queued
-
-
-def queue_uncounted_history(s: Session, queue: spool.Spool) -> list[str]:
-    """For each catalog whose commit history was never counted (an index built by a monodex
-    before the history signal, or counts deleted): a refresh of one of its labels, queued like a
-    hook's. A refresh counts the history; a label already at its commit costs nothing more."""
-    from monodex.indexer.points import labelmeta
-    from monodex.indexer.store import cochanges
-
-    if s.store.info() is None:
-        return []
-    queued = []
-    for catalog in s.config().catalogs.values():
-        if cochanges.summary(s.paths.state_dir, catalog.name) is not None:
-            continue
-        states = [
-            st
-            for st in labelmeta.list_all(s.store, catalog.name)
-            if st.source_kind == "git-commit" and st.commit_oid and st.crawl_complete
-        ]
-        if not states:
-            continue  # nothing indexed yet: its first crawl counts the history
-        state = min(states, key=lambda st: st.label)
-        _queue_refresh(queue, catalog, state)
-        queued.append(state.label_id)
-    return queued
-
-
-def _queue_refresh(queue: spool.Spool, catalog: Catalog, state: LabelState) -> None:
-    """A refresh of the label to its branch's current commit (or the commit it held)."""
-    assert state.commit_oid is not None
-    heads = branch_heads(catalog.path) or {}
-    branch = names.tracked_branch(state.label, heads)
-    queue.enqueue(
-        spool.Request(
-            catalog=catalog.name,
-            label=state.label,
-            repo=str(catalog.path),
-            ref=f"refs/heads/{branch}" if branch else "",
-            commit=heads.get(branch, state.commit_oid) if branch else state.commit_oid,
-            hook="cli",  # asked for, not a hook: a label removed by hand is not one of these
-            created_at=spool.now(),
-        )
-    )
-
-
-def fill_round(s: Session, label_id: str, progress: Any = None) -> fill.FillReport:
-    """One round of phase two for the label (a model batch): the fill job's unit of work, so a
-    refresh or a handed-over crawl waits at most one round for the index."""
-    return fill.fill(s.store, s.engine, label_id, rounds=1, progress=progress)
-
-
-def collect_garbage(s: Session) -> dict[str, Any]:
-    cfg = s.config()
-    reports = {
-        name: gc.collect(s.store, name, dry_run=False, now=time.time()).as_json() for name in cfg.catalogs
-    }
-    started = time.monotonic()
-    s.store.optimize()  # Edge builds its HNSW and merges segments only when asked; nights are idle
-    return {"catalogs": reports, "optimize_seconds": round(time.monotonic() - started, 2)}
-
-
-def verify_labels(s: Session, stop: threading.Event) -> dict[str, Any]:
-    """Nightly: drop labels whose branch is gone (catalogs with prune_labels), then verify every
-    label from git and repair any drift found."""
-    from monodex.indexer.upkeep import lifecycle, verify
-
-    cfg = s.config()
-    pruned = []
-    if s.store.info() is not None:
-        for cat in cfg.catalogs.values():
-            if not cat.prune_labels or stop.is_set():
-                continue
-            try:
-                for label in lifecycle.branchless_labels(s.store, cat):
-                    lifecycle.remove_label(s.store, s.paths, cat.name, label)
-                    pruned.append(names.label_id(cat.name, label))
-            except MonodexError as exc:
-                pruned.append(f"{cat.name}: {exc.problem}")
-    result = verify.verify(s, repair_drift=True, should_stop=stop.is_set)
-    result["pruned"] = pruned
-    result["failed"] = len(verify.failures(result["labels"]))
-    return result
+__all__ = [
+    "collect_garbage",
+    "fill_round",
+    "labels_waiting",
+    "poll_branches",
+    "queue_model_change",
+    "queue_uncounted_history",
+    "refresh_label",
+    "verify_labels",
+]

@@ -5,6 +5,7 @@ a unix socket (server.py). Jobs and handed-over crawls that write take `work_loc
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
@@ -17,7 +18,6 @@ from typing import Any
 from apscheduler.schedulers.blocking import BlockingScheduler
 from apscheduler.triggers.cron import CronTrigger
 from monodex.indexer.session import Session
-from monodex.indexer.write import fill
 from monodex.scheduler import jobs, refresh
 from monodex.scheduler.server import Server
 
@@ -56,10 +56,13 @@ class Runner:
         self._last_failure: dict[str, str] = {}
         self.scheduler = BlockingScheduler(job_defaults={"coalesce": True, "max_instances": 1})
 
-    def _timed(self, name: str, fn: Callable[[], dict[str, Any]]) -> None:
+    def _timed(self, name: str, fn: Callable[[], dict[str, Any]], *, hold: bool = True) -> None:
+        """Run a job and record its outcome; with hold, under work_lock for its whole run (a
+        job that takes the lock only for its writes, like fill, passes hold=False)."""
         started = time.time()
-        with self.work_lock:
-            self.server.busy_with = f"its {name} job"
+        with self.work_lock if hold else contextlib.nullcontext():
+            if hold:
+                self.server.busy_with = f"its {name} job"
             try:
                 result = fn()
                 outcome = (
@@ -75,7 +78,8 @@ class Runner:
                 result, outcome = {"error": f"{type(exc).__name__}: {exc}"}, "failed"
                 self.log.exception("job.crashed", job=name)
             finally:
-                self.server.busy_with = ""
+                if hold:
+                    self.server.busy_with = ""
         if outcome != "failed" or "error" not in result:
             self._last_failure.pop(name, None)
         try:
@@ -111,24 +115,30 @@ class Runner:
 
     def fill_once(self) -> None:
         """Phase two, the runner's lowest priority: a round of vectors at a time, and only while
-        no refresh is due and no handed-over command waits for the index."""
+        no refresh is due and no handed-over command waits for the index. The model runs outside
+        work_lock and yields between slices of texts; only each round's write takes the lock."""
         if self._should_yield():
             return
         try:
-            waiting = fill.labels_waiting(self.session.store)
+            waiting = refresh.labels_waiting(self.session)
         except MonodexError:
             return  # the drain job reports what is wrong with the index
         started = time.monotonic()
         filled = 0
         for label_id in waiting:
             while not self._should_yield():
-                rounds: list[fill.FillReport] = []
+                rounds: list[Any] = []  # write/fill.FillReport
 
-                def one(lid: str = label_id, out: list[fill.FillReport] = rounds) -> dict[str, Any]:
-                    out.append(refresh.fill_round(self.session, lid))
-                    return out[-1].as_json()
+                def one(lid: str = label_id, out: list[Any] = rounds) -> dict[str, Any]:
+                    out.append(
+                        refresh.fill_round(
+                            self.session, lid, should_stop=self._should_yield, lock=self.work_lock
+                        )
+                    )
+                    report: dict[str, Any] = out[-1].as_json()
+                    return report
 
-                self._timed("fill", one)
+                self._timed("fill", one, hold=False)
                 if not rounds:
                     return  # failed: recorded and logged; the next tick tries again
                 report = rounds[-1]
@@ -143,7 +153,26 @@ class Runner:
             )
 
     def _should_yield(self) -> bool:
-        return self.stop.is_set() or self.server.lock_waiters > 0 or self.spool.due(time.time())
+        # work_lock held: a refresh or a handed-over write runs; the model would only slow it down
+        return (
+            self.stop.is_set()
+            or self.work_lock.locked()
+            or self.server.lock_waiters > 0
+            or self.spool.due(time.time())
+        )
+
+    def refs_once(self) -> None:
+        """Every few seconds (schedules.refs_seconds): one `git for-each-ref` per catalog; a
+        branch that moved with no hook gets a refresh queued, a deleted branch's label is marked
+        (and removed after the grace period)."""
+
+        def work() -> dict[str, Any]:
+            report = refresh.poll_branches(self.session, self.spool, now=time.time())
+            if any(report[k] for k in ("queued", "marked", "unmarked", "removed")):
+                self.log.info("refs.changed", **report)
+            return report
+
+        self._timed("refs", work)
 
     def gc_once(self) -> None:
         self._timed("gc", lambda: refresh.collect_garbage(self.session))
@@ -174,6 +203,10 @@ class Runner:
             recovered = 0
             hint = writable.hint(self.spool.root)
             self.log.error("spool.unwritable", path=str(self.spool.root), error=str(exc), hint=hint)
+        # Before the start-up work below (it loads the indexer's refresh modules: a second or so):
+        # a SIGTERM from then on stops the runner cleanly, as one later does.
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, self._on_signal)
         self.log.info("runner.started", pid=os.getpid(), recovered=recovered, socket=str(self.server.path))
         try:
             moved = refresh.queue_model_change(self.session, self.spool)
@@ -195,14 +228,14 @@ class Runner:
         # its own pace: a runner that drains hourly (only when asked) still fills behind a refresh
         fill_every = min(s.drain_seconds, FILL_SECONDS)
         self.scheduler.add_job(self.fill_once, "interval", seconds=fill_every, id="fill")
+        self.scheduler.add_job(self.refs_once, "interval", seconds=s.refs_seconds, id="refs")
         self.scheduler.add_job(self.gc_once, gc_trigger, id="gc")
         self.scheduler.add_job(self.verify_once, verify_trigger, id="verify")
         self.scheduler.get_job("drain").modify(next_run_time=_now())  # drain at once on start
         self.session.wake = self.wake_drain
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(sig, self._on_signal)
         try:
-            self.scheduler.start()
+            if not self.stop.is_set():  # else a signal came during start-up: stop now
+                self.scheduler.start()
         finally:
             self.server.close()
             self.session.close()
@@ -212,7 +245,14 @@ class Runner:
         self.log.info("runner.stopping", signal=signum)
         self.stop.set()
         self.server.cancel_all()
-        threading.Thread(target=self.scheduler.shutdown, kwargs={"wait": True}, daemon=True).start()
+        threading.Thread(target=self._shutdown, daemon=True).start()
+
+    def _shutdown(self) -> None:
+        """The scheduler stopped once it runs (a signal during start-up may come before it does;
+        if it never starts, this daemon thread ends with the process)."""
+        while not self.scheduler.running:
+            time.sleep(0.05)
+        self.scheduler.shutdown(wait=True)
 
 
 def _now() -> Any:

@@ -207,6 +207,7 @@ class Server:
         typed = requests.parse(op, {} if args is None else args)  # it says what args must be
         if not typed.WRITES:
             return ops.run(self.session, typed)
+        ops.check(self.session, typed)  # a bad revision is refused now, not after waiting
         cancel = threading.Event()
         last = [0.0]
 

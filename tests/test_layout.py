@@ -199,3 +199,25 @@ def test_the_front_reaches_the_indexer_only_through_the_executor() -> None:
         "monodex/commands/chunk.py",  # chunks a file: no index
         "monodex/commands/doctor.py",  # checks the model files and repositories themselves
     }
+
+
+def test_the_runner_reaches_the_indexer_only_through_ops() -> None:
+    """The refresh path goes through the same door as the front (indexer/ops.py); the Session is
+    what it opens the door with."""
+    found = _imports(ROOT / "scheduler")
+    door = ("monodex.indexer.ops", "monodex.indexer.session")
+    reached = {m for _f, m in found if m.startswith("monodex.indexer.")}
+    assert {m for m in reached if m not in door and not m.startswith(tuple(f"{d}." for d in door))} == set()
+
+
+def test_one_reader_answers_where_a_branch_points() -> None:
+    """monodex/gitrefs.py (git for-each-ref) for everyone; hooks/gitdir.py reads ref files inside
+    the hook, where starting a process is not allowed for. dulwich's ref reading is not used."""
+    pattern = re.compile(r"\.refs\[|\.branches\(\)|\.branch_commit\(")
+    users = {
+        str(f.relative_to(ROOT))
+        for folder in ("monodex", "hooks", "scheduler", "indexer")
+        for f in (ROOT / folder).rglob("*.py")
+        if pattern.search(f.read_text())
+    }
+    assert users <= {"indexer/git/gitobjects.py"}, users

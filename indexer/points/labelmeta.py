@@ -16,6 +16,12 @@ from monodex.errors import MonodexError, UsageError
 
 # Metadata flag: commit_oid is the commit of an unfinished first crawl, not one the label held.
 COMMIT_IS_TARGET = "commit_is_target"
+# The branch the label was last seen tracking (set after a refresh from a branch and by the
+# runner's ref poll). Only such a label can lose its branch: a label crawled from a tag or a
+# commit never had one.
+BRANCH = "branch"
+# Unix seconds the runner first saw that branch gone; 0 (or absent) while it exists.
+BRANCH_DELETED_AT = "branch_deleted_at"
 
 
 @dataclass(frozen=True)
@@ -64,6 +70,21 @@ def target_commit(state: LabelState) -> str:
     if state.crawl_complete:
         return state.commit_oid
     return str(state.extra.get("target_commit_oid") or state.commit_oid)
+
+
+def branch_deleted_at(state: LabelState) -> int:
+    """When the label's branch was first seen gone (unix seconds), 0 while it exists."""
+    value = state.extra.get(BRANCH_DELETED_AT)
+    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0
+
+
+def remember_branch(store: Store, label_id: str, branch: str) -> None:
+    """The label tracks `branch`, which exists (clears a deleted mark)."""
+    store.set_payload([label_point_id(label_id)], {BRANCH: branch, BRANCH_DELETED_AT: 0})
+
+
+def mark_branch_deleted(store: Store, label_id: str, now: float) -> None:
+    store.set_payload([label_point_id(label_id)], {BRANCH_DELETED_AT: int(now)})
 
 
 def require_label(store: Store, catalog: str, label: str) -> LabelState:

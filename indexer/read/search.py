@@ -368,6 +368,8 @@ def labels(store: Store, catalog: str | None = None) -> list[dict[str, Any]]:
                 "dense_coverage": covered,
             }
         )
+        if gone := labelmeta.branch_deleted_at(s):  # upkeep/branches.py: removed after a grace period
+            rows[-1]["branch_deleted_at"] = gone
     return rows
 
 

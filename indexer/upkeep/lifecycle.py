@@ -5,26 +5,32 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from monodex.indexer.git import gitobjects
 from monodex.indexer.points import labelmeta
 from monodex.indexer.points.labelmeta import require_label
 from monodex.indexer.store.base import Store
 from monodex.indexer.write import membership
 
-from monodex import known_labels, logs, names
+from monodex import gitrefs, known_labels, logs, names
 from monodex.config import Catalog
-from monodex.errors import UsageError
+from monodex.errors import MonodexError, UsageError
 from monodex.paths import Paths
 
 
-def remove_label(store: Store, paths: Paths, catalog: str, label: str) -> dict[str, Any]:
+def remove_label(
+    store: Store, paths: Paths, catalog: str, label: str, *, by_user: bool = True
+) -> dict[str, Any]:
     """Membership removed from every chunk (chunks left with no label deleted), then the
-    metadata point: a crash in between leaves a label that lists no chunks, and rm again works."""
+    metadata point: a crash in between leaves a label that lists no chunks, and rm again works.
+    by_user: hooks stop tracking its branch (`labels rm`); else (its branch was deleted) a
+    branch of that name made later is tracked as any new branch would be."""
     require_label(store, catalog, label)
     lid = names.label_id(catalog, label)
     report = membership.remove_label(store, lid)
     labelmeta.delete(store, lid)
-    known_labels.remove(paths.state_dir, catalog, label)  # hooks stop tracking its branch
+    if by_user:
+        known_labels.remove(paths.state_dir, catalog, label)  # hooks stop tracking its branch
+    else:
+        known_labels.forget_label(paths.state_dir, catalog, label)
     logs.get("monodex.labels").info("label.removed", label=lid, chunks=report.points_deleted)
     return {
         "catalog": catalog,
@@ -55,9 +61,14 @@ def purge_catalog(store: Store, paths: Paths, catalog: str, *, now: float) -> di
 
 def branchless_labels(store: Store, catalog: Catalog) -> list[str]:
     """Commit labels of the catalog whose branch (mapped as the hooks map it) no longer exists."""
-    repo = gitobjects.open_repo(catalog.path)
+    heads = gitrefs.branch_heads(catalog.path)
+    if not heads:
+        raise MonodexError(
+            f"cannot read the branches of {catalog.path}",
+            "check the catalog path with 'monodex catalog list'",
+        )
     live = set()
-    for branch in repo.branches():
+    for branch in heads:
         with contextlib.suppress(UsageError):
             live.add(names.label_for_branch(branch))
     return [

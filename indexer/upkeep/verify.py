@@ -8,7 +8,9 @@ Drift kinds (counts of files, or of points for orphans):
 - `package_mismatches`: the file is stored under another package name than the commit gives it;
 - `orphan_chunks`: points of the catalog that no label uses (GC's job; counted, repaired too);
 - `incomplete_label`: the label's last refresh did not finish (checked against the commit that
-  refresh was crawling, which repair then finishes).
+  refresh was crawling, which repair then finishes);
+- `branch_moved`: the branch the label tracks points elsewhere now (a `reset`, `branch -f`,
+  `update-ref` or fetch into the branch: moves no hook sees). Repair moves the label there.
 
 `ok` is True (no drift), False (drift, or the label could not be checked: `problem` and `hint`
 say why, e.g. its catalog is no longer registered) or None (`skipped`: a working-directory
@@ -38,6 +40,7 @@ from monodex.indexer.write import crawlrun, fill
 from monodex.indexer.write.crawl import file_info
 from monodex.indexer.write.request import Request
 
+from monodex import gitrefs
 from monodex.config import Catalog
 from monodex.errors import MonodexError
 
@@ -49,6 +52,7 @@ KINDS = (
     "package_mismatches",
     "orphan_chunks",
     "incomplete_label",
+    "branch_moved",
 )
 _KEYS = ("file_id", "chunk_ordinal", "chunk_count", "file_complete", "package_name", "relative_path")
 
@@ -60,6 +64,7 @@ class Finding:
     drift: Counter[str] = field(default_factory=Counter)
     broken_files: list[str] = field(default_factory=list)  # to store again
     dense_pending: int = 0  # chunks waiting for their vector (phase two): not drift
+    branch_commit: str = ""  # where the label's branch points now, when that is elsewhere
     skipped: str = ""  # not checkable, not a failure
     problem: str = ""  # could not be checked: a failure
     hint: str = ""
@@ -78,6 +83,8 @@ class Finding:
             "drift": {k: self.drift.get(k, 0) for k in KINDS},
             "dense_pending": self.dense_pending,
         }
+        if self.branch_commit:
+            out["branch_commit"] = self.branch_commit
         if self.skipped:
             out["skipped"] = self.skipped
         if self.problem:
@@ -96,6 +103,9 @@ def check(s: Session, state: LabelState, catalog: Catalog) -> Finding:
         crawl = f"monodex crawl --catalog {state.catalog} --label {state.label} --commit HEAD"
         found.hint = f"crawl it again: '{crawl}'"
         return found
+    moved = _moved_to(state, catalog, commit)
+    if moved:
+        found.drift["branch_moved"], found.branch_commit = 1, moved
     store, engine = s.store, s.engine
     plan = open_source(catalog, s.paths).at_commit(commit)
     target = Request(catalog, state.label, commit)
@@ -133,7 +143,16 @@ def check(s: Session, state: LabelState, catalog: Catalog) -> Finding:
     return found
 
 
+def _moved_to(state: LabelState, catalog: Catalog, commit: str) -> str:
+    """The commit the label's branch points at now when that is not `commit`, else ""."""
+    heads = gitrefs.branch_heads(catalog.path)
+    found = gitrefs.tip(state.label, heads) if heads is not None else None
+    return found[1] if found is not None and found[1] != commit else ""
+
+
 def repair(s: Session, finding: Finding, catalog: Catalog, commit: str) -> None:
+    """Broken files stored again and the label crawled to its commit, or to where its branch
+    points now when it moved (incremental when that was the only drift)."""
     store = s.store
     for fid in finding.broken_files:
         ids = [r.id for r in store.scroll(filters.chunks(Match("file_id", fid)))]
@@ -143,8 +162,10 @@ def repair(s: Session, finding: Finding, catalog: Catalog, commit: str) -> None:
             store.set_payload([sentinel], {"file_complete": False})
         if rest:
             store.delete(rest)
+    full = any(n for kind, n in finding.drift.items() if kind != "branch_moved")
+    target = Request(catalog, finding.label, finding.branch_commit or commit, full=full)
     # in the runner its fill job adds the vectors (a pending chunk is not drift); here, now
-    crawlrun.crawl(s, Request(catalog, finding.label, commit, full=True), dense="later" if s.wake else "fill")
+    crawlrun.crawl(s, target, dense="later" if s.wake else "fill")
     gc.collect(store, catalog.name, dry_run=False, now=time.time())
 
 

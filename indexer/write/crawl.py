@@ -22,13 +22,9 @@ from monodex.indexer.write.fill import stored_vectors
 from monodex.indexer.write.pipeline import _DONE, EmbedLoop, FileJob, Uploader
 from monodex.indexer.write.request import Request
 
-from monodex.errors import MonodexError
+from monodex.errors import Interrupted as Interrupted  # re-exported: raised here, caught by callers
 
 _SENTINEL_BATCH = 512
-
-
-class Interrupted(MonodexError):
-    """The crawl was asked to stop; the label stays incomplete and the next crawl resumes."""
 
 
 class Implementation(Protocol):

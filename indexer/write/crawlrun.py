@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from monodex.indexer import chunkers
 from monodex.indexer.chunkers.base import FileContext
+from monodex.indexer.git import gitobjects
 from monodex.indexer.git.gitobjects import GitRepo
 from monodex.indexer.git.plan import Plan
 from monodex.indexer.git.source import Source, open_source
@@ -23,7 +24,7 @@ from monodex.indexer.write.crawl import Crawl, CrawlSettings, CrawlSummary, Prog
 from monodex.indexer.write.request import Request as Request  # re-exported: ops.py names crawlrun.Request
 
 from monodex import jsonfile, known_labels, logs
-from monodex.config import Config
+from monodex.config import Catalog, Config
 from monodex.paths import Paths
 
 if TYPE_CHECKING:
@@ -89,6 +90,13 @@ def working_dir_scope(
         info = file_info(target, s.engine, f)
         wanted[f.relative_path] = (info.file_id, info.package_name)
     return {p for p in stored.keys() | wanted.keys() if stored.get(p) != wanted.get(p)}
+
+
+def check_commit(catalog: Catalog, commit: str | None) -> None:
+    """UsageError when the revision names no commit: cheap (milliseconds), so a runner refuses
+    a bad ref at once instead of after the write it would have waited for."""
+    with gitobjects.open_repo(catalog.path) as repo:
+        repo.resolve(commit or "HEAD")
 
 
 def crawl(

@@ -22,9 +22,11 @@ from monodex.indexer.store.base import PENDING, Filter, Match, MatchAny, Store
 
 from monodex import logs
 
-# Chunks taken per round: one model call, one vector update. ~8 s of model time on 2 cores at
-# 256: a refresh waiting behind a round waits at most that long.
+# Chunks taken per round: one read, one vector update (~8 s of model time on 2 cores at 256).
 ROUND = 128
+# Texts embedded between two looks at should_stop: ~0.5 s of model time on 2 cores, the longest a
+# handed-over command or a due refresh waits for a fill round to yield.
+SLICE = 8
 _KEYS = (
     "relative_path",
     "package_name",
@@ -96,17 +98,16 @@ def fill(
     `rounds` rounds were done, or should_stop() says so (checked between rounds)."""
     t0 = time.monotonic()
     report = FillReport(label_id, pending_before=pending(store, label_id))
-    flt = filters.label_chunks(label_id, Match(PENDING, True))
     done = 0
     while report.pending_before and (rounds is None or done < rounds):
         done += 1
         if should_stop():
             report.stopped = True
             break
-        records = list(itertools.islice(store.scroll(flt, batch=round_size, payload_keys=_KEYS), round_size))
-        if not records:
+        prepared = prepare(store, embedder, label_id, round_size=round_size)
+        if prepared is None:
             break
-        _round(store, embedder, records, report)
+        prepared.write(store, report)
         if progress is not None:
             progress(report.filled, report.pending_before)
     report.pending_after = pending(store, label_id)
@@ -115,7 +116,40 @@ def fill(
     return report
 
 
-def _round(store: Store, embedder: Embeds, records: list[Any], report: FillReport) -> None:
+@dataclass
+class Round:
+    """A round's vectors, computed without holding the runner's write lock: a point's text never
+    changes (its id is its content's), so a vector computed for it stays right whatever a
+    refresh does meanwhile; a point deleted meanwhile is skipped by set_dense."""
+
+    records: list[Any]
+    vectors: dict[str, Any]  # embedded_text_hash -> vector
+    embedded: set[str]  # hashes run through the model in this round (the rest were stored)
+
+    def write(self, store: Store, report: FillReport) -> None:
+        """The round's only write: short, so the runner's lock is held for it alone."""
+        records = [r for r in self.records if r.payload["embedded_text_hash"] in self.vectors]
+        pairs = [(rec.id, self.vectors[rec.payload["embedded_text_hash"]]) for rec in records]
+        report.filled += store.set_dense(pairs)
+        report.embedded += len(self.embedded)
+        report.reused += sum(1 for rec in records if rec.payload["embedded_text_hash"] not in self.embedded)
+
+
+def prepare(
+    store: Store,
+    embedder: Embeds,
+    label_id: str,
+    *,
+    round_size: int = ROUND,
+    should_stop: Callable[[], bool] = lambda: False,
+) -> Round | None:
+    """Read a round of the label's pending chunks and compute their vectors (None: none pending).
+    should_stop() is asked between slices of SLICE texts: a stopped round keeps what it has
+    embedded, so yielding to foreground work costs at most one slice of model time."""
+    flt = filters.label_chunks(label_id, Match(PENDING, True))
+    records = list(itertools.islice(store.scroll(flt, batch=round_size, payload_keys=_KEYS), round_size))
+    if not records:
+        return None
     texts: dict[str, str] = {}  # embedded_text_hash -> the text to embed
     for rec in records:
         text = stored_embed_text(rec.payload)
@@ -127,14 +161,14 @@ def _round(store: Store, embedder: Embeds, records: list[Any], report: FillRepor
         texts.setdefault(key, text)
     vectors = stored_vectors(store, embedder.embedder_id, sorted(texts))
     missing = [h for h in texts if h not in vectors]
-    if missing:
-        for h, vec in zip(missing, embedder.embed_documents([texts[h] for h in missing]), strict=True):
-            vectors[h] = vec
-        report.embedded += len(missing)
-    pairs = [(rec.id, vectors[rec.payload["embedded_text_hash"]]) for rec in records]
-    report.filled += store.set_dense(pairs)
-    fresh = set(missing)
-    report.reused += sum(1 for rec in records if rec.payload["embedded_text_hash"] not in fresh)
+    embedded: set[str] = set()
+    for start in range(0, len(missing), SLICE):
+        if start and should_stop():
+            break  # at least one slice per round: a round always makes progress
+        part = missing[start : start + SLICE]
+        vectors.update(zip(part, embedder.embed_documents([texts[h] for h in part]), strict=True))
+        embedded.update(part)
+    return Round(records, vectors, embedded)
 
 
 def stored_vectors(store: Store, embedder_id: str, hashes: list[str]) -> dict[str, Any]:

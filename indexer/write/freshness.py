@@ -55,6 +55,9 @@ def describe(
         return out
     branch = names.tracked_branch(state.label, heads)
     if branch is None:
+        if state.extra.get(labelmeta.BRANCH):  # it had one: deleted (upkeep/branches.py)
+            since = labelmeta.branch_deleted_at(state) or None
+            out["branch_gone"] = {"branch": state.extra[labelmeta.BRANCH], "since": since}
         return out
     head = heads.get(branch)
     fresh = names.is_fresh(complete=state.crawl_complete, indexed_commit=state.commit_oid, branch_commit=head)

@@ -12,6 +12,8 @@ from monodex import requests as rq
 from monodex.errors import UsageError
 from monodex.front import route
 
+ALL_LOCAL = "*"  # fnmatch's * also matches '/': every local branch
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
@@ -30,7 +32,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     for verb, text in (("track", "refresh branches matching GLOB"), ("untrack", "stop tracking GLOB")):
         cmd = sub.add_parser(verb, help=f"hooks {text} (besides the default branch and indexed labels)")
         cmd.add_argument("name", help="catalog name")
-        cmd.add_argument("glob", help="a branch-name glob, e.g. 'feature/*' (* also matches '/')")
+        cmd.add_argument("glob", nargs="?", help="a branch-name glob, e.g. 'feature/*' (* also matches '/')")
+        cmd.add_argument(
+            "--all-local", action="store_true", help="every local branch (the glob '*'), instead of GLOB"
+        )
         cmd.add_argument("--json", action="store_true", help="print the result as JSON")
     for cmd in (add, lst, rm):
         cmd.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -64,7 +69,12 @@ def _check_glob(glob: str) -> str:
 
 def _track(p: paths.Paths, cfg: config.Config, args: argparse.Namespace) -> dict[str, Any]:
     cat = cfg.catalog(args.name)
-    glob = _check_glob(args.glob)
+    if bool(args.all_local) == (args.glob is not None):
+        raise UsageError(
+            f"'catalog {args.action}' takes a GLOB or --all-local (one of the two)",
+            f"e.g. 'monodex catalog {args.action} {cat.name} \"feature/*\"' or --all-local",
+        )
+    glob = ALL_LOCAL if args.all_local else _check_glob(args.glob)
     if args.action == "track":
         track = cat.track if glob in cat.track else (*cat.track, glob)
         resumed = known_labels.retrack(p.state_dir, cat.name, glob)

@@ -12,6 +12,7 @@ from monodex import config, output, paths, spool, writable
 from monodex.commands.common import add_json
 from monodex.errors import MonodexError
 from monodex.front import route
+from monodex.front.render import day
 from monodex.requests import LabelsRequest
 
 Check = dict[str, Any]
@@ -80,6 +81,21 @@ def _leftovers(p: paths.Paths, cfg: config.Config) -> tuple[str, str, str] | Non
     detail = ", ".join(f"{name} ({n} labels)" for name, n in sorted(left.items()))
     hint = "; ".join(f"monodex catalog rm {name} --purge" for name in sorted(left))
     return "warn", f"catalogs no longer registered still have labels in the index: {detail}", hint
+
+
+def _gone_branches(p: paths.Paths, cfg: config.Config) -> tuple[str, str, str] | None:
+    """Labels whose branch was deleted: kept for the catalog's grace period, then removed."""
+    gone = []
+    for r in route.execute(p, LabelsRequest(), quiet=True)["labels"]:
+        if (since := r.get("branch_deleted_at")) and (cat := cfg.catalogs.get(r["catalog"])):
+            until = day(since + cat.deleted_grace_days * 86400)
+            gone.append(
+                f"{r['catalog']}:{r['label']} (branch gone since {day(since)}, removed after {until})"
+            )
+    if not gone:
+        return None
+    hint = "recreate the branch to keep its label (nothing is re-indexed), or 'monodex labels rm' it now"
+    return "warn", f"labels whose branch was deleted: {'; '.join(gone)}", hint
 
 
 def _catalog(cat: config.Catalog) -> tuple[str, str, str]:
@@ -218,6 +234,8 @@ def collect(p: paths.Paths) -> list[Check]:
     with contextlib.suppress(MonodexError):  # the index check above reports an unreadable index
         if (leftover := _leftovers(p, cfg)) is not None:
             checks.append(_check("leftover labels", lambda: leftover))
+        if (gone := _gone_branches(p, cfg)) is not None:
+            checks.append(_check("deleted branches", lambda: gone))
     if not cfg.catalogs:
         checks.append(
             {

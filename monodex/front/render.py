@@ -35,9 +35,20 @@ def freshness_line(f: dict[str, Any]) -> str:
         text += f"; with {overlay['files']} uncommitted files of {overlay['worktree']}"
         text += f" ({overlay['paths']} changed paths)" if overlay["paths"] != overlay["files"] else ""
     wait = f.get("wait")
-    if wait and not wait["reached"]:
+    gone = f.get("branch_gone")
+    if gone:
+        since = f" since {day(gone['since'])}" if gone.get("since") else ""
+        text += f"; branch {gone['branch']} is gone{since}: the label keeps its last commit"
+    elif f.get("fresh") is None and f.get("source_kind") == "git-commit" and wait and not f.get("problem"):
+        text += "; no branch maps to this label (deleted, or a tag's or a commit's label)"
+    elif wait and not wait["reached"]:
         text += f" (waited {wait['waited_seconds']:.1f} s of {wait['seconds']:g} s for it)"
     return text
+
+
+def day(unix: float) -> str:
+    """A time in UTC to the minute: when a branch went, when its label goes."""
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(unix))
 
 
 def explain_line(e: dict[str, Any]) -> str:
@@ -119,6 +130,8 @@ def status(r: dict[str, Any]) -> str:
             lines.append(f"labels: {lb['error']}")
             continue
         fresh = lb["freshness"] + (" (refreshing)" if lb.get("refreshing") else "")
+        if gone := lb.get("branch_gone"):
+            fresh = f"branch gone since {day(gone['since'])}, removed after {day(gone['removed_after'])}"
         lines.append(f"{lb['catalog']}:{lb['label']}\t{_commit(lb)}\t{fresh}{_dense_text(lb.get('dense'))}")
         if lb.get("problem"):  # why its freshness is unknown
             lines.append(f"  {lb['problem']}; next: {lb['hint']}")

@@ -85,6 +85,9 @@ def _labels(p: Paths) -> list[dict[str, Any]]:
         )
         if fresh is not None:
             row["freshness"] = "fresh" if fresh else "stale"
+        if since := row.get("branch_deleted_at"):
+            row["freshness"] = "branch gone"
+            row["branch_gone"] = {"since": since, "removed_after": since + cat.deleted_grace_days * 86400}
     return rows
 
 

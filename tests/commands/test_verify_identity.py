@@ -162,14 +162,15 @@ def test_root_files_of_two_catalogs_of_one_repository_do_not_fight(history, run_
     copy.git("fetch", "-q", str(repo.path), "main")
     copy.git("checkout", "-q", "-B", "main", "FETCH_HEAD")
     assert main(["catalog", "add", "acme-copy", str(copy.path)]) == 0
+    # label `first` (no branch of that name): a label `main` at an old commit is a moved branch
     for catalog in ("acme", "acme-copy"):
         assert (
-            run_json("crawl", "--catalog", catalog, "--label", "main", "--commit", commits[0], "--json")[0]
+            run_json("crawl", "--catalog", catalog, "--label", "first", "--commit", commits[0], "--json")[0]
             == 0
         )
     points = _points()
-    assert _package_of(points, "acme:main", "README.md") == {"acme"}
-    assert _package_of(points, "acme-copy:main", "README.md") == {"acme-copy"}
+    assert _package_of(points, "acme:first", "README.md") == {"acme"}
+    assert _package_of(points, "acme-copy:first", "README.md") == {"acme-copy"}
     _clean(run_json)
     code, _, err = run_json("verify", "--repair", "--json")
     assert code == 0, err

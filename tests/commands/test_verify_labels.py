@@ -75,6 +75,7 @@ def test_verify_finds_each_kind_of_drift_and_repairs_it(monorepo, run_json) -> N
         "package_mismatches": 1,
         "orphan_chunks": 1,
         "incomplete_label": 0,
+        "branch_moved": 0,
     }
     code, text, _ = run_json("verify", "--catalog", "acme", "--label", "main")
     assert code == 1 and "monodex verify --repair" in text and "missing files 1" in text

@@ -1,0 +1,98 @@
+"""Labels against their branches, compared cheaply (one `git for-each-ref` per catalog, the
+runner's `refs` job): a branch that moved without a hook (`reset`, `branch -f`, `update-ref`, a
+fetch into it) gets its label's refresh queued; a label whose branch is gone is marked with the
+time it was first seen gone, unmarked when the branch comes back (nothing to re-index), and
+removed once the catalog's grace period has passed (GC reclaims its chunks)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from monodex.indexer.points import labelmeta
+from monodex.indexer.points.labelmeta import LabelState
+from monodex.indexer.session import Session
+from monodex.indexer.upkeep import lifecycle
+
+from monodex import gitrefs, logs, spool
+from monodex.config import Catalog
+
+DAY = 86400.0
+
+
+@dataclass
+class PollReport:
+    queued: list[str] = field(default_factory=list)  # label ids whose branch moved
+    marked: list[str] = field(default_factory=list)  # branch gone: marked
+    unmarked: list[str] = field(default_factory=list)  # branch back within the grace period
+    removed: list[str] = field(default_factory=list)  # gone longer than the grace period
+    problems: list[str] = field(default_factory=list)  # catalogs whose branches could not be read
+
+    def as_json(self) -> dict[str, Any]:
+        return {k: list(v) for k, v in self.__dict__.items()}
+
+
+def poll(s: Session, queue: spool.Spool, *, now: float) -> PollReport:
+    """Every catalog's branches against its labels; see the module's docstring."""
+    report = PollReport()
+    if s.store.info() is None:
+        return report
+    for cat in s.config().catalogs.values():
+        heads = gitrefs.branch_heads(cat.path)
+        if not heads:  # unreadable (or no branch at all): never take that for "all deleted"
+            report.problems.append(f"{cat.name}: cannot read the branches of {cat.path}")
+            continue
+        for state in labelmeta.list_all(s.store, cat.name):
+            if state.source_kind == "git-commit":
+                _check(s, queue, cat, state, heads, now=now, report=report)
+    return report
+
+
+def _check(
+    s: Session,
+    queue: spool.Spool,
+    cat: Catalog,
+    state: LabelState,
+    heads: dict[str, str],
+    *,
+    now: float,
+    report: PollReport,
+) -> None:
+    tip = gitrefs.tip(state.label, heads)
+    if tip is None:
+        _gone(s, cat, state, now=now, report=report)
+        return
+    branch, commit = tip
+    if state.extra.get(labelmeta.BRANCH) != branch or labelmeta.branch_deleted_at(state):
+        if labelmeta.branch_deleted_at(state):
+            report.unmarked.append(state.label_id)
+            logs.get("monodex.labels").info("label.branch_back", label=state.label_id, branch=branch)
+        labelmeta.remember_branch(s.store, state.label_id, branch)
+    if commit != labelmeta.target_commit(state) and not queue.requests_for(state.label_id):
+        queue.enqueue(
+            spool.Request(
+                catalog=cat.name,
+                label=state.label,
+                repo=str(cat.path),
+                ref=f"refs/heads/{branch}",
+                commit=commit,
+                hook="ref-poll",  # like a hook's: a label removed with `labels rm` stays removed
+                created_at=now,
+            )
+        )
+        report.queued.append(state.label_id)
+
+
+def _gone(s: Session, cat: Catalog, state: LabelState, *, now: float, report: PollReport) -> None:
+    if not state.extra.get(labelmeta.BRANCH):
+        return  # never seen with a branch: a tag's or a commit's label
+    since = labelmeta.branch_deleted_at(state)
+    log = logs.get("monodex.labels")
+    if not since:
+        labelmeta.mark_branch_deleted(s.store, state.label_id, now)
+        report.marked.append(state.label_id)
+        log.info("label.branch_gone", label=state.label_id, branch=state.extra.get(labelmeta.BRANCH))
+    elif now - since >= cat.deleted_grace_days * DAY:
+        lifecycle.remove_label(s.store, s.paths, cat.name, state.label, by_user=False)
+        report.removed.append(state.label_id)
+        log.info("label.branch_gone_removed", label=state.label_id, since=since)

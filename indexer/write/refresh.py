@@ -1,0 +1,136 @@
+"""The runner's refresh of one spool entry, the refreshes it queues itself (after a model
+change, for history never counted) and its fill job's round. The runner reaches these through
+indexer/ops.py."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from monodex.indexer.points import labelmeta
+from monodex.indexer.points.labelmeta import LabelState
+from monodex.indexer.session import Session
+from monodex.indexer.write import crawlrun, fill
+from monodex.indexer.write.crawl import Progress
+from monodex.indexer.write.request import Request
+
+from monodex import gitrefs, known_labels, names, spool
+from monodex.config import Catalog
+
+
+def refresh_label(
+    s: Session,
+    request: spool.Request,
+    cancel: threading.Event | None = None,
+    *,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    catalog = s.config().catalog(request.catalog)
+    if request.hook != "cli" and request.label in known_labels.removed(s.paths.state_dir, catalog.name):
+        # queued by a hook before the user's `labels rm`: an explicit remove wins over the hooks
+        why = "removed with 'monodex labels rm'"
+        return {"catalog": catalog.name, "label": request.label, "not_refreshed": why}
+    req = Request.from_spool(catalog, request, target_commit(catalog.path, request))
+    # phase one only: the label is searchable when this returns; the fill job adds the vectors
+    summary = crawlrun.crawl(s, req, progress=progress, cancel=cancel, dense="later").as_json()
+    if request.ref.startswith("refs/heads/"):  # the branch it tracks (upkeep/branches.py)
+        labelmeta.remember_branch(s.store, req.label_id, request.ref.removeprefix("refs/heads/"))
+    return summary
+
+
+def target_commit(repo_path: Any, request: spool.Request) -> str:
+    """Where the label's branch is now; the request's commit once the branch is gone.
+
+    Hooks write their entries in the background, so two commits in a row can land in either
+    order (and coalescing takes the newest entry): the branch itself says which came last.
+    """
+    if not request.ref.startswith("refs/heads/"):
+        return request.commit
+    # deleted (or never there, or unreadable): index what the hook saw
+    return gitrefs.ref_commit(repo_path, request.ref) or request.commit
+
+
+def queue_model_change(s: Session, queue: spool.Spool) -> list[str]:
+    """After a model change: a refresh of every label the previous model's collection holds and
+    the new one does not hold complete yet, queued like a hook's (its branch's current commit,
+    or the commit it held). Searches keep the previous vectors until each is fully hybrid."""
+    previous = s.previous()
+    if previous is None:
+        return []
+    old_store, _ = previous
+    cfg = s.config()
+    queued = []
+    for state in labelmeta.list_all(old_store):
+        catalog = cfg.catalogs.get(state.catalog)
+        if catalog is None or state.source_kind != "git-commit" or not state.commit_oid:
+            continue
+        now = labelmeta.read(s.store, state.label_id) if s.store.info() is not None else None
+        if now is not None and now.crawl_complete:
+            continue
+        _queue_refresh(queue, catalog, state)
+        queued.append(state.label_id)
+    return queued
+
+
+def queue_uncounted_history(s: Session, queue: spool.Spool) -> list[str]:
+    """For each catalog whose commit history was never counted (an index built by a monodex
+    before the history signal, or counts deleted): a refresh of one of its labels, queued like a
+    hook's. A refresh counts the history; a label already at its commit costs nothing more."""
+    from monodex.indexer.points import labelmeta
+    from monodex.indexer.store import cochanges
+
+    if s.store.info() is None:
+        return []
+    queued = []
+    for catalog in s.config().catalogs.values():
+        if cochanges.summary(s.paths.state_dir, catalog.name) is not None:
+            continue
+        states = [
+            st
+            for st in labelmeta.list_all(s.store, catalog.name)
+            if st.source_kind == "git-commit" and st.commit_oid and st.crawl_complete
+        ]
+        if not states:
+            continue  # nothing indexed yet: its first crawl counts the history
+        state = min(states, key=lambda st: st.label)
+        _queue_refresh(queue, catalog, state)
+        queued.append(state.label_id)
+    return queued
+
+
+def _queue_refresh(queue: spool.Spool, catalog: Catalog, state: LabelState) -> None:
+    """A refresh of the label to its branch's current commit (or the commit it held)."""
+    assert state.commit_oid is not None
+    heads = gitrefs.branch_heads(catalog.path) or {}
+    branch = names.tracked_branch(state.label, heads)
+    queue.enqueue(
+        spool.Request(
+            catalog=catalog.name,
+            label=state.label,
+            repo=str(catalog.path),
+            ref=f"refs/heads/{branch}" if branch else "",
+            commit=heads.get(branch, state.commit_oid) if branch else state.commit_oid,
+            hook="cli",  # asked for, not a hook: a label removed by hand is not one of these
+            created_at=spool.now(),
+        )
+    )
+
+
+def fill_round(
+    s: Session, label_id: str, *, should_stop: Callable[[], bool], lock: threading.Lock
+) -> fill.FillReport:
+    """One round of phase two for the label: the fill job's unit of work. The model runs
+    without `lock` (the runner's write lock) and yields between slices; only the vector write
+    takes it, so a refresh or a handed-over command never waits for the model."""
+    t0 = time.monotonic()
+    report = fill.FillReport(label_id, pending_before=fill.pending(s.store, label_id))
+    prepared = fill.prepare(s.store, s.engine, label_id, should_stop=should_stop)
+    if prepared is not None:
+        with lock:
+            prepared.write(s.store, report)
+    report.pending_after = fill.pending(s.store, label_id)
+    report.stopped = bool(report.pending_after)
+    report.seconds = time.monotonic() - t0
+    return report
