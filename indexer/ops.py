@@ -64,7 +64,7 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
         if past is not None:
             past.close()
     results = found["results"]
-    if not results and (filters.lang or filters.package):
+    if not results and (filters.lang or filters.package or filters.paths):
         from monodex.indexer.read import filterhints
 
         filterhints.check(store, catalog=r.catalog, label=r.label, filters=filters)

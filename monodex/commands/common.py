@@ -7,17 +7,33 @@ import argparse
 from monodex import names
 
 
+class Once(argparse.Action):
+    """A flag that takes one value: given twice it is an error, not silently the last one."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option: str | None = None,
+    ) -> None:
+        if getattr(namespace, self.dest, None) is not None:
+            parser.error(f"{option} was given twice: a search, crawl or view reads one {self.dest} at a time")
+        setattr(namespace, self.dest, values)
+
+
 def add_target(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--catalog", help="catalog name (default: from 'monodex use')")
+    parser.add_argument("--catalog", action=Once, help="catalog name (default: from 'monodex use')")
     add_label(parser, help="label name, usually a branch (default: from 'monodex use')")
 
 
 def add_label(parser: argparse.ArgumentParser, *, help: str) -> None:  # noqa: A002 - argparse's word
     """--label, or --branch NAME mapped to its label the way the hooks map it."""
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--label", help=help)
+    group.add_argument("--label", action=Once, help=help)
     group.add_argument(
         "--branch",
+        action=Once,
         metavar="NAME",
         help="a branch name instead of --label: mapped as the hooks map it (feature/Login_Flow -> "
         "feature/login-flow)",

@@ -83,11 +83,14 @@ def _leftovers(p: paths.Paths, cfg: config.Config) -> tuple[str, str, str] | Non
 
 
 def _catalog(cat: config.Catalog) -> tuple[str, str, str]:
-    from monodex.hooks.install import installed, outdated
+    from monodex.hooks.install import outdated, reach
     from monodex.indexer.git import gitobjects
 
     gitobjects.open_repo(cat.path)
-    how = installed(cat.path)
+    hooks = reach(cat.path)
+    if hooks.problem:
+        return hooks.level, f"{cat.path}: hooks ({hooks.how}): {hooks.problem}", hooks.hint
+    how = hooks.how
     if not how:
         return "warn", f"{cat.path}: no monodex hooks", f"monodex hooks install --repo {cat.path}"
     if stale := outdated(cat.path):
@@ -199,12 +202,23 @@ def _state_folders(p: paths.Paths) -> tuple[str, str, str]:
     return "ok", f"{p.state_dir} writable", ""
 
 
+def _config_file(p: paths.Paths) -> Check:
+    if p.config_file.exists():
+        return {"check": "config", "level": "ok", "detail": str(p.config_file), "hint": ""}
+    return {
+        "check": "config",
+        "level": "warn",
+        "detail": f"{p.config_file} does not exist (nothing registered; the defaults apply)",
+        "hint": "register a repository: monodex catalog add NAME /path/to/repo (it writes the file)",
+    }
+
+
 def collect(p: paths.Paths) -> list[Check]:
     try:
         cfg = config.load(p)
     except MonodexError as exc:  # nothing else can be checked without it
         return [{"check": "config", "level": "error", "detail": exc.problem, "hint": exc.hint}]
-    checks = [{"check": "config", "level": "ok", "detail": str(p.config_file), "hint": ""}]
+    checks = [_config_file(p)]
     checks.append(_check("model", lambda: _model(cfg)))
     checks.append(_check("index", lambda: _index(p, cfg)))
     with contextlib.suppress(MonodexError):  # the index check above reports an unreadable index
