@@ -1,19 +1,27 @@
-"""Delete chunks no label uses and leftovers of interrupted crawls."""
+"""Delete chunks no label uses and leftovers of interrupted crawls; with --old-models, the
+collections of models used before the configured one."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from monodex import context, output, paths
+from monodex import config, context, output, paths, runnerpid
 from monodex import requests as rq
 from monodex.commands.common import add_json
+from monodex.errors import UsageError
 from monodex.front import route
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--catalog", help="catalog to clean (default: from 'monodex use')")
     parser.add_argument("--dry-run", action="store_true", help="report what would go; delete nothing")
+    parser.add_argument(
+        "--old-models",
+        action="store_true",
+        help="list the collections of models used before the configured one, with their size, and "
+        "delete those that answer no label any more (with --dry-run: only list them)",
+    )
     add_json(parser)
 
 
@@ -29,8 +37,47 @@ def _render(r: dict[str, Any]) -> str:
     return text
 
 
+def _mb(n: int) -> str:
+    return f"{n / 1e6:.1f} MB"
+
+
+def _render_old(r: dict[str, Any]) -> str:
+    if not r["collections"]:
+        return "no collections of other models"
+    lines = []
+    for c in r["collections"]:
+        head = f"{c['collection']} ({c['embedder_id']}): {_mb(c['bytes'])}, {len(c['labels'])} labels"
+        if c["answering"]:
+            tail = f"kept: answers {', '.join(c['answering'])} until the new model's vectors are complete"
+        else:
+            tail = "would be deleted" if r["dry_run"] else "deleted"
+        lines.append(f"{head}: {tail}")
+    if r["collection"]:
+        lines.append(f"qdrant.collection in config.json now names {r['collection']} (the configured model's)")
+    return "\n".join(lines)
+
+
+def _old_models(p: paths.Paths, args: argparse.Namespace) -> int:
+    if runnerpid.running_pid(p) is not None:  # it holds the shard, and serves from these
+        raise UsageError(
+            "the runner is up: it holds the index",
+            "stop it ('systemctl --user stop monodex-runner'), run 'monodex gc --old-models', start it again",
+        )
+    from monodex.indexer.session import Session  # heavy: Qdrant
+    from monodex.indexer.upkeep import models
+
+    with Session(config.load(p), p) as s:
+        old = models.find(s)
+        renamed = None if args.dry_run else models.remove(s, old)
+    result = {"dry_run": args.dry_run, "collections": [o.as_json() for o in old], "collection": renamed}
+    output.emit(result, as_json=args.json, render=_render_old)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     p = paths.resolve()
+    if args.old_models:
+        return _old_models(p, args)
     catalog = args.catalog or context.load(p).catalog
     if not catalog:
         catalog, _ = context.resolve(p, None, None)

@@ -124,9 +124,11 @@ def status(r: dict[str, Any]) -> str:
     return output.sanitize("\n".join(lines))
 
 
-def _percent(share: float) -> str:
-    """Rounded down: 1 chunk of 1,000 to go is 99%, never a 100% with work left."""
-    return f"{math.floor(share * 100)}%"
+def _percent(share: float, *, left: int = 0) -> str:
+    """Rounded down, and never 100% with work left (coverage itself is rounded to 4 places: 1 chunk
+    of 20,000 to go reads 1.0)."""
+    whole = math.floor(share * 100)
+    return f"{min(whole, 99) if left else whole}%"
 
 
 def _chunks(n: int) -> str:
@@ -139,7 +141,8 @@ def _dense_text(d: dict[str, Any] | None) -> str:
         return ""
     eta = f", ETA {progress.duration(d['eta_seconds'])}" if d.get("eta_seconds") is not None else ""
     return (
-        f"\tdense vectors {_percent(d['coverage'])} ({_chunks(d['pending'])} to go, {d['state']}{eta}; "
+        f"\tdense vectors {_percent(d['coverage'], left=d['pending'])} "
+        f"({_chunks(d['pending'])} to go, {d['state']}{eta}; "
         "searchable meanwhile: lexical for those)"
     )
 
