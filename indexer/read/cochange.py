@@ -15,6 +15,7 @@ the order is unchanged.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -50,7 +51,7 @@ def reorder(kept: list[Kept], history: CoChanges | None, weight: float) -> list[
         together, best = 0.0, None
         for g in anchors:
             f = k.candidate.path
-            n = pair.get((f, g) if f < g else (g, f), 0) if f != g else 0
+            n = pair.get((f, g) if f < g else (g, f), 0) if f != g and _prose(f) == _prose(g) else 0
             if n:
                 share = n / (single.get(g, n) + SMOOTHING)
                 together += share
@@ -72,6 +73,17 @@ def reorder(kept: list[Kept], history: CoChanges | None, weight: float) -> list[
     order = iter(k for _, k in sorted(keyed, key=lambda t: -t[0]))  # stable: ties keep their order
     head = kept[:KEEP]
     return head + [next(order) if k.role == SOURCE else k for k in kept[KEEP:]]
+
+
+_PROSE = re.compile(r"\.(md|mdx|markdown|txt|rst|adoc)$|(^|/)[^/.]+$", re.IGNORECASE)
+
+
+def _prose(path: str) -> bool:
+    """Pages and plain text (README.md, news.md, LICENSE) against code. Release, licence and
+    formatting commits touch both kinds at once; a change request's files are one kind, so
+    history lifts a hit only by anchors of its kind (vuejs/core, issue 22: a news page from
+    lexical rank 47 and a licence paragraph were lifted into places 6-10 by code anchors)."""
+    return bool(_PROSE.search(path))
 
 
 def _held(score: float, knee: float, ceiling: float) -> float:

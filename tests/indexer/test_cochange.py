@@ -77,3 +77,20 @@ def test_lifted_hits_read_their_evidence_not_one_capped_score() -> None:
     assert scores[0] < kept[cochange.KEEP - 1].candidate.score  # still under the places it keeps
     every = [k.candidate.score for k in kept]
     assert every == sorted(every, reverse=True)
+
+
+def test_pages_and_licences_rise_only_by_pages_code_only_by_code() -> None:
+    """Release and licence commits touch code and prose at once: those counts lift nothing across
+    kinds (vuejs/core, issue 22: a news page and a licence paragraph lifted by code anchors)."""
+    paths = [*PATHS[:7], "docs/news.md", "LICENSE", "src/f8.ts"]
+    past = _history(*[["src/f1.ts", "docs/news.md", "LICENSE", "src/f8.ts"]] * 6, ["src/f1.ts"])
+    kept = cochange.reorder(_kept(paths), past, weight=1.0)
+    order = [k.candidate.path for k in kept]
+    assert order.index("src/f8.ts") == cochange.KEEP  # code lifted by code
+    assert not [k for k in kept if k.candidate.path in ("docs/news.md", "LICENSE") and k.candidate.moved]
+    assert order.index("src/f7.ts") < order.index("docs/news.md") < order.index("LICENSE")  # not by code
+    pages = ["docs/guide.md", *PATHS[1:7], "src/f9.ts", "docs/news.md"]
+    past = _history(*[["docs/guide.md", "docs/news.md", "src/f9.ts"]] * 6)
+    order = [k.candidate.path for k in cochange.reorder(_kept(pages), past, weight=1.0)]
+    assert order.index("docs/news.md") == cochange.KEEP  # a page lifted by a page
+    assert order.index("src/f9.ts") > order.index("docs/news.md")
