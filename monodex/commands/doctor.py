@@ -68,6 +68,33 @@ def _index(p: paths.Paths, cfg: config.Config) -> tuple[str, str, str]:
     return "ok", f"{len(labels)} labels, {sum(r['chunks'] for r in labels)} chunks ({where})", ""
 
 
+def _old_models(p: paths.Paths, cfg: config.Config) -> tuple[str, str, str] | None:
+    """Collections of other models a model change left on disk (read from their folders only)."""
+    from monodex.indexer.embed.spec import spec_for
+    from monodex.indexer.store import collections
+
+    if cfg.qdrant.url:
+        return None
+    root = cfg.qdrant.path or p.shard_dir
+    active = collections.active(cfg.qdrant, p, spec_for(cfg.embedder.model).embedder_id).collection
+    base = cfg.qdrant.collection
+    old = [
+        d
+        for d in (sorted(root.iterdir()) if root.is_dir() else [])
+        if d.name != active
+        and (d / collections.META).is_file()
+        and (d.name == base or d.name.startswith(base + "--"))
+    ]
+    if not old:
+        return None
+    size = sum(f.stat().st_size for d in old for f in d.rglob("*") if f.is_file())
+    return (
+        "warn",
+        f"collections of other models on disk: {', '.join(d.name for d in old)} ({size / 1e6:.1f} MB)",
+        "monodex gc --old-models --dry-run (lists them; deletes only what no label needs any more)",
+    )
+
+
 def _leftovers(p: paths.Paths, cfg: config.Config) -> tuple[str, str, str] | None:
     """Labels of catalogs no longer in config.json: nothing refreshes them and gc keeps them."""
     labels = route.execute(p, LabelsRequest(), quiet=True)["labels"]
@@ -224,6 +251,9 @@ def collect(p: paths.Paths) -> list[Check]:
     with contextlib.suppress(MonodexError):  # the index check above reports an unreadable index
         if (leftover := _leftovers(p, cfg)) is not None:
             checks.append(_check("leftover labels", lambda: leftover))
+    with contextlib.suppress(MonodexError):  # the model check above reports a missing model
+        if (old := _old_models(p, cfg)) is not None:
+            checks.append(_check("old models", lambda: old))
     if not cfg.catalogs:
         checks.append(
             {

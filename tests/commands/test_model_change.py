@@ -81,6 +81,10 @@ def test_gc_old_models_lists_the_previous_collection_and_removes_it_once_nothing
     [old] = listed["collections"]
     assert old["collection"] == "monodex" and old["embedder_id"] == "all-minilm-l6-v2-int8:v1"
     assert old["bytes"] > 100_000 and old["labels"] == ["acme:main"] and old["answering"] == ["acme:main"]
+    doctor = {c["check"]: c for c in run_json("doctor", "--json")[1]["checks"]}
+    assert (
+        doctor["old models"]["level"] == "warn" and "monodex gc --old-models" in doctor["old models"]["hint"]
+    )
     code, kept, err = run_json("gc", "--old-models")  # it still answers acme:main: never removed
     assert code == 0 and "kept: answers acme:main" in kept, err
     assert (p.shard_dir / "monodex").is_dir()
@@ -94,3 +98,4 @@ def test_gc_old_models_lists_the_previous_collection_and_removes_it_once_nothing
     assert code == 0 and "served_by" not in after, err
     assert after["results"][0]["relative_path"] == "libraries/net/src/retry.ts"
     assert run_json("gc", "--old-models", "--json")[1]["collections"] == []
+    assert "old models" not in {c["check"] for c in run_json("doctor", "--json")[1]["checks"]}
