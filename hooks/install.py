@@ -73,10 +73,12 @@ def hooks_dir(repo: Path, *, allow_hooks_path: bool = False) -> Path:
         raise UsageError(f"{repo} is not inside a git repository", "pass --repo /path/to/repo")
     configured = gitdir.hooks_path(dirs)
     if configured and not allow_hooks_path:
+        tool = next((name for name, _ in managers.SIGNS if name in configured), "")
         raise UsageError(
-            f"core.hooksPath is set to {configured!r}; the hooks there belong to another tool",
-            "add monodex through that tool (e.g. pre-commit: see README), or pass --hooks-path "
-            "to install into that folder anyway",
+            f"core.hooksPath is set to {configured!r}; the hooks there belong to "
+            + (f"{tool}" if tool else "another tool"),
+            (managers.advice(tool) if tool else "add monodex through that tool (e.g. pre-commit: see README)")
+            + ", or pass --hooks-path to install into that folder anyway",
         )
     if configured:
         path = Path(os.path.expanduser(configured))
