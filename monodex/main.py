@@ -37,6 +37,10 @@ def _verbose(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-v", "--verbose", action="store_true", default=argparse.SUPPRESS, help="debug logging on stderr"
     )
+    for action in parser._actions:  # and after a sub-command's action (`catalog add -v`)
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                _verbose(child)
 
 
 def build_parser() -> argparse.ArgumentParser:

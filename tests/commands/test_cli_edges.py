@@ -26,6 +26,7 @@ def test_crawl_accepts_v_after_the_command_as_the_readme_shows(monorepo, run_jso
     )
     assert code == 0, err
     assert "libraries/net/src/retry.ts" in out  # -v lists the files like --files
+    assert run_json("catalog", "list", "-v")[0] == 0  # after a sub-command's action too
 
 
 def test_every_command_help_says_its_whole_first_paragraph() -> None:
