@@ -6,10 +6,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from monodex import config, context, output, paths, runnerpid
+from monodex import context, output, paths
 from monodex import requests as rq
 from monodex.commands.common import add_json
-from monodex.errors import UsageError
 from monodex.front import route
 
 
@@ -58,18 +57,7 @@ def _render_old(r: dict[str, Any]) -> str:
 
 
 def _old_models(p: paths.Paths, args: argparse.Namespace) -> int:
-    if runnerpid.running_pid(p) is not None:  # it holds the shard, and serves from these
-        raise UsageError(
-            "the runner is up: it holds the index",
-            "stop it ('systemctl --user stop monodex-runner'), run 'monodex gc --old-models', start it again",
-        )
-    from monodex.indexer.session import Session  # heavy: Qdrant
-    from monodex.indexer.upkeep import models
-
-    with Session(config.load(p), p) as s:
-        old = models.find(s)
-        renamed = None if args.dry_run else models.remove(s, old)
-    result = {"dry_run": args.dry_run, "collections": [o.as_json() for o in old], "collection": renamed}
+    result = route.execute(p, rq.OldModelsRequest(dry_run=args.dry_run), quiet=args.json)
     output.emit(result, as_json=args.json, render=_render_old)
     return 0
 

@@ -99,3 +99,14 @@ def test_gc_old_models_lists_the_previous_collection_and_removes_it_once_nothing
     assert after["results"][0]["relative_path"] == "libraries/net/src/retry.ts"
     assert run_json("gc", "--old-models", "--json")[1]["collections"] == []
     assert "old models" not in {c["check"] for c in run_json("doctor", "--json")[1]["checks"]}
+
+
+def test_gc_old_models_never_runs_in_the_runner(monorepo, start_runner) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+    import sys
+
+    start_runner(drain_seconds=0.5)
+    done = subprocess.run(
+        [sys.executable, "-m", "monodex", "gc", "--old-models"], capture_output=True, text=True
+    )
+    assert done.returncode == 2 and "the runner holds the index" in done.stderr and "stop it" in done.stderr
