@@ -1,5 +1,7 @@
 """Install hook scripts the way pre-commit does: a marker line, the absolute interpreter, an
-existing foreign hook kept as <hook>.legacy and chained, core.hooksPath respected."""
+existing foreign hook kept as <hook>.legacy and chained, core.hooksPath respected. A hook another
+manager generated (hooks/managers.py) is never moved aside: install refuses and says how to run
+monodex through that manager."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from monodex.hooks import gitdir
+from monodex.hooks import gitdir, managers
 from monodex.hooks.policy import HOOKS
 
 from monodex.errors import UsageError
@@ -71,10 +73,12 @@ def hooks_dir(repo: Path, *, allow_hooks_path: bool = False) -> Path:
         raise UsageError(f"{repo} is not inside a git repository", "pass --repo /path/to/repo")
     configured = gitdir.hooks_path(dirs)
     if configured and not allow_hooks_path:
+        tool = next((name for name, _ in managers.SIGNS if name in configured), "")
         raise UsageError(
-            f"core.hooksPath is set to {configured!r}; the hooks there belong to another tool",
-            "add monodex through that tool (e.g. pre-commit: see README), or pass --hooks-path "
-            "to install into that folder anyway",
+            f"core.hooksPath is set to {configured!r}; the hooks there belong to "
+            + (f"{tool}" if tool else "another tool"),
+            (managers.advice(tool) if tool else "add monodex through that tool (e.g. pre-commit: see README)")
+            + ", or pass --hooks-path to install into that folder anyway",
         )
     if configured:
         path = Path(os.path.expanduser(configured))
@@ -103,23 +107,87 @@ def outdated(repo: Path) -> tuple[str, ...]:
     return tuple(h for h in HOOKS if _marker(target / h) in OLD_MARKERS)
 
 
-def installed(repo: Path) -> str:
-    """How monodex hooks reach this repository: "direct", "pre-commit", or "" when they do not."""
+@dataclass(frozen=True)
+class Reach:
+    """How monodex hooks reach a repository: `how` is "direct", "pre-commit" or "" (they do not);
+    `problem` and `hint` say what is wrong with that (empty when nothing is)."""
+
+    how: str
+    problem: str = ""
+    hint: str = ""
+    level: str = "error"  # of the problem, for doctor
+
+
+def reach(repo: Path) -> Reach:
+    dirs = gitdir.find(repo.resolve())
     try:
         target = hooks_dir(repo, allow_hooks_path=True)
     except UsageError:
-        return ""
+        return Reach("")
+    assert dirs is not None  # hooks_dir found it
+    listed = managers.in_pre_commit_config(dirs.worktree)
     if all(_ours(target / hook) for hook in HOOKS):
-        return "direct"
-    config = repo / ".pre-commit-config.yaml"
-    try:
-        return "pre-commit" if "monodex" in config.read_text(errors="replace") else ""
-    except OSError:
-        return ""
+        moved = [h for h in HOOKS if managers.manager(target / f"{h}.legacy") == "pre-commit"]
+        if moved:
+            return Reach(
+                "direct",
+                f"pre-commit's {', '.join(moved)} hooks were moved to .legacy: pre-commit reports a bug on "
+                "every git operation" + (" and each event is queued twice" if listed else ""),
+                f"monodex hooks uninstall --repo {dirs.worktree} (restores them); then "
+                + managers.advice("pre-commit"),
+            )
+        return Reach("direct")
+    beside = [h for h in HOOKS if _ours(target / f"{h}.legacy")]  # pre-commit chained ours
+    if beside:
+        if not listed:
+            return Reach("direct")  # run by pre-commit's scripts as their .legacy: fine
+        return Reach(
+            "pre-commit",
+            f"monodex's own {', '.join(beside)} hooks still run as .legacy beside pre-commit's: each "
+            "event is queued twice",
+            "delete " + " ".join(str(target / f"{h}.legacy") for h in beside),
+        )
+    if not listed:
+        return Reach("")
+    missing = [h for h in HOOKS if managers.manager(target / h) != "pre-commit"]
+    if missing:
+        return Reach(
+            "pre-commit",
+            f".pre-commit-config.yaml lists monodex but pre-commit's {', '.join(missing)} hooks are not "
+            "installed: those git events go unseen",
+            f"cd {dirs.worktree} && {managers.PRE_COMMIT_INSTALL}",
+            level="warn",
+        )
+    return Reach("pre-commit")
+
+
+def installed(repo: Path) -> str:
+    """How monodex hooks reach this repository: "direct", "pre-commit", or "" when they do not."""
+    return reach(repo).how
+
+
+def _refuse_managed(repo: Path, target: Path) -> None:
+    """Another manager owns these hooks: say how to add monodex to it, never move its scripts."""
+    owned = {h: m for h in HOOKS if not _ours(target / h) and (m := managers.manager(target / h))}
+    if not owned:
+        return
+    name = next(iter(owned.values()))
+    dirs = gitdir.find(repo.resolve())
+    if name == "pre-commit" and dirs is not None and managers.in_pre_commit_config(dirs.worktree):
+        raise UsageError(
+            "monodex already runs through pre-commit here (.pre-commit-config.yaml lists it): "
+            "its own hooks beside pre-commit's would queue every git event twice",
+            "nothing to install; 'monodex doctor' shows how the hooks run",
+        )
+    raise UsageError(
+        f"the {', '.join(owned)} hooks in {target} are {name}'s: monodex does not move them aside",
+        managers.advice(name),
+    )
 
 
 def install(repo: Path, *, allow_hooks_path: bool = False, python: str | None = None) -> Installed:
     target = hooks_dir(repo, allow_hooks_path=allow_hooks_path)
+    _refuse_managed(repo, target)
     target.mkdir(parents=True, exist_ok=True)
     interpreter = shlex.quote(python or sys.executable)
     chained = []

@@ -101,7 +101,7 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
             for st in scope.states
         }
     else:
-        if not results and (filters.lang or filters.package):
+        if not results and (filters.lang or filters.package or filters.paths):
             from monodex.indexer.read import filterhints
 
             filterhints.check(store, catalog=r.catalog, label=r.label, filters=filters)
@@ -297,6 +297,19 @@ def collect_garbage(s: Session, r: rq.GcRequest) -> dict[str, Any]:
     return gc.collect(s.store, r.catalog, dry_run=r.dry_run, now=time.time()).as_json()
 
 
+def old_models(s: Session, r: rq.OldModelsRequest) -> dict[str, Any]:
+    from monodex.indexer.upkeep import models
+
+    if s.shared:  # the runner's session: its jobs and clients read from these collections
+        raise UsageError(
+            "the runner holds the index: old models' collections are removed with it stopped",
+            "stop it ('systemctl --user stop monodex-runner'), run 'monodex gc --old-models', start it again",
+        )
+    old = models.find(s)
+    renamed = None if r.dry_run else models.remove(s, old)
+    return {"dry_run": r.dry_run, "collections": [o.as_json() for o in old], "collection": renamed}
+
+
 def crawl(
     s: Session, r: rq.CrawlRequest, progress: Progress | None, cancel: threading.Event | None
 ) -> dict[str, Any]:
@@ -380,6 +393,8 @@ def run(
             return labels(s, request)
         case rq.GcRequest():
             return collect_garbage(s, request)
+        case rq.OldModelsRequest():
+            return old_models(s, request)
         case rq.CrawlRequest():
             return crawl(s, request, progress, cancel)
         case rq.RemoveLabelRequest():

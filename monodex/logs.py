@@ -13,8 +13,12 @@ from typing import Any
 import structlog
 
 
-def configure(*, verbose: bool = False, json_lines: bool | None = None, log_file: Path | None = None) -> None:
-    """stderr always; with log_file also a rotating file of JSON lines (the runner's)."""
+def configure(
+    *, verbose: bool = False, json_lines: bool | None = None, log_file: Path | None = None, cli: bool = False
+) -> None:
+    """stderr always; with log_file also a rotating file of JSON lines (the runner's). A `cli`
+    command on a terminal shows warnings and errors only (its INFO events, `history.counted`,
+    `label.removed`, repeat what its result says and break its progress line); -v shows all."""
     if log_file is not None:
         log_file.parent.mkdir(parents=True, exist_ok=True)
         handler = logging.handlers.RotatingFileHandler(log_file, maxBytes=5 << 20, backupCount=3)
@@ -23,8 +27,10 @@ def configure(*, verbose: bool = False, json_lines: bool | None = None, log_file
         file_logger.handlers[:] = [handler]
         file_logger.setLevel(logging.INFO)
         file_logger.propagate = False
+    tty = sys.stderr.isatty()
     if json_lines is None:
-        json_lines = not sys.stderr.isatty()
+        json_lines = not tty
+    level = logging.DEBUG if verbose else logging.WARNING if cli and tty else logging.INFO
     renderer: Any = (
         structlog.processors.JSONRenderer() if json_lines else structlog.dev.ConsoleRenderer(colors=False)
     )
@@ -37,7 +43,7 @@ def configure(*, verbose: bool = False, json_lines: bool | None = None, log_file
             *([_tee(logging.getLogger("monodex.file"))] if log_file is not None else []),
             renderer,
         ],
-        wrapper_class=structlog.make_filtering_bound_logger(logging.DEBUG if verbose else logging.INFO),
+        wrapper_class=structlog.make_filtering_bound_logger(level),
         logger_factory=structlog.PrintLoggerFactory(file=_Stderr()),  # type: ignore[arg-type]
         cache_logger_on_first_use=False,
     )

@@ -3,25 +3,44 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import errno
+import json
 import os
 import sys
 import traceback
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from monodex import __version__, logs, paths
+from monodex import __version__, config, logs, paths
 from monodex.commands import REGISTRY
 from monodex.commands.common import flag
-from monodex.errors import MonodexError
+from monodex.errors import MonodexError, UsageError
 from monodex.requests import FieldError
+
+
+class _ArgumentError(UsageError):
+    """argparse's complaint, raised so the one boundary prints it (as JSON with --json)."""
+
+    def __init__(self, parser: argparse.ArgumentParser, message: str) -> None:
+        super().__init__(message, f"run '{parser.prog} --help'")
+        self.usage = parser.format_usage()
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.print_usage(sys.stderr)
-        sys.stderr.write(f"error: {message}\nhint: run '{self.prog} --help'\n")
-        raise SystemExit(2)
+        raise _ArgumentError(self, message)
+
+
+def _verbose(parser: argparse.ArgumentParser) -> None:
+    # also after the command (`crawl -v`); SUPPRESS keeps a `-v` given before it
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", default=argparse.SUPPRESS, help="debug logging on stderr"
+    )
+    for action in parser._actions:  # and after a sub-command's action (`catalog add -v`)
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                _verbose(child)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -31,9 +50,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for name, module in REGISTRY.items():
-        doc = (module.__doc__ or "").strip().splitlines()[0]
+        doc = " ".join((module.__doc__ or "").strip().split("\n\n")[0].split())  # the first paragraph
         cmd = sub.add_parser(name, help=doc, description=doc)
         module.add_arguments(cmd)
+        _verbose(cmd)
         cmd.set_defaults(run=module.run)
     return parser
 
@@ -61,17 +81,52 @@ def _out_of_space(exc: OSError) -> MonodexError | None:
     )
 
 
+def _chosen(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The (sub)command's own parser: the one whose options a mistyped flag was meant for."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and getattr(args, action.dest, None):
+            return _chosen(action.choices[getattr(args, action.dest)], args)
+    return parser
+
+
+def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        own = _chosen(parser, args)
+        known = [o for a in own._actions for o in a.option_strings if a.help != argparse.SUPPRESS]
+        typo = next((e.split("=")[0] for e in extra if e.startswith("--")), "")
+        near = difflib.get_close_matches(typo, known, n=1) if typo else []
+        guess = f" (did you mean {near[0]}?)" if near else ""
+        own.error(f"unrecognized arguments: {' '.join(extra)}{guess}")
+    return args
+
+
+def _report(exc: MonodexError, *, as_json: bool) -> int:
+    """An error on stderr: two lines for a person, or with --json one JSON object {"error", "hint"}."""
+    shown = exc.spelled(flag) if isinstance(exc, FieldError) else exc
+    if as_json:
+        sys.stderr.write(json.dumps({"error": shown.problem, "hint": shown.hint}, ensure_ascii=False) + "\n")
+    else:
+        sys.stderr.write(getattr(exc, "usage", "") + shown.render() + "\n")
+    return exc.exit_code
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    umask = paths.private()
-    logs.configure(verbose=args.verbose)
+    as_json = "--json" in (sys.argv[1:] if argv is None else argv)
     try:
+        args = _parse(argv)
+    except _ArgumentError as exc:
+        return _report(exc, as_json=as_json)
+    umask = paths.private()
+    logs.configure(verbose=args.verbose, cli=True)
+    try:
+        if args.command != "doctor":  # doctor reports a broken config among its checks
+            config.load(paths.resolve())  # one message, exit 2, whoever would answer the command
         code: int = args.run(args)
         return code
     except MonodexError as exc:
-        shown = exc.spelled(flag) if isinstance(exc, FieldError) else exc
-        sys.stderr.write(shown.render() + "\n")
-        return exc.exit_code
+        return _report(exc, as_json=as_json)
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         return 130
@@ -80,10 +135,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - the boundary for everything unexpected
         full = _out_of_space(exc) if isinstance(exc, OSError) else None
         if full is not None:  # no crash log: there is no room for one
-            sys.stderr.write(full.render() + "\n")
-            return 1
-        sys.stderr.write(f"error: unexpected {type(exc).__name__}: {exc}\n")
-        sys.stderr.write(f"hint: details are in {_crash_log(exc)}\n")
-        return 1
+            return _report(full, as_json=as_json)
+        crash = MonodexError(f"unexpected {type(exc).__name__}: {exc}", f"details are in {_crash_log(exc)}")
+        return _report(crash, as_json=as_json)
     finally:
         os.umask(umask)  # tests call main() in-process: leave their umask as it was

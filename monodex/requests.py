@@ -365,6 +365,17 @@ class GcRequest:
 
 
 @dataclass(frozen=True)
+class OldModelsRequest:
+    """The collections of models used before the configured one (`gc --old-models`). Runs only
+    in the process that asks, with no runner up: it deletes what a runner holds open."""
+
+    OP: ClassVar[str] = "old-models"
+    WRITES: ClassVar[bool] = True
+
+    dry_run: bool = False
+
+
+@dataclass(frozen=True)
 class VerifyRequest:
     OP: ClassVar[str] = "verify"
     WRITES: ClassVar[bool] = True
@@ -450,6 +461,7 @@ Request = (
     | RemoveLabelRequest
     | PurgeCatalogRequest
     | GcRequest
+    | OldModelsRequest
     | VerifyRequest
     | CrawlRequest
 )
@@ -464,6 +476,7 @@ TYPES: dict[str, type[Request]] = {
         RemoveLabelRequest,
         PurgeCatalogRequest,
         GcRequest,
+        OldModelsRequest,
         VerifyRequest,
         CrawlRequest,
     )

@@ -1,5 +1,6 @@
 """Why a filtered search found nothing, when the filter itself cannot match anything in the
-label: a language the label has no files of, a package it does not contain. Asked only after an
+label: a language the label has no files of, a package it does not contain, a folder or file it
+does not have. Asked only after an
 empty answer, so a normal search pays nothing for it."""
 
 from __future__ import annotations
@@ -20,10 +21,32 @@ def _values(store: Store, label_id: str, key: str) -> list[str]:
     return sorted({str(r.payload.get(key) or "") for r in store.scroll(flt, payload_keys=(key,))} - {""})
 
 
+def _folders(store: Store, label_id: str) -> list[str]:
+    files = _values(store, label_id, "relative_path")
+    return sorted({"/".join(f.split("/")[:i]) for f in files for i in range(1, f.count("/") + 2)})
+
+
+def _path(store: Store, lid: str, label: str, paths: tuple[str, ...]) -> None:
+    missing = [p for p in paths if not store.count(stored.label_chunks(lid, Match("path_prefixes", p)))]
+    if not missing:
+        return
+    close = difflib.get_close_matches(missing[0], _folders(store, lid), n=3, cutoff=0.6)
+    raise FieldError(
+        "paths",
+        "{name} {value!r}: label {label!r} has no such folder or file",
+        value=missing[0],
+        advice="did you mean {close}?"
+        if close
+        else "give a folder or file of it, relative to the repository root",
+        facts={"label": label, "close": ", ".join(close)},
+    )
+
+
 def check(store: Store, *, catalog: str, label: str, filters: Filters) -> None:
-    """FieldError naming what the label holds when `lang` or `package` matches none of it (each
-    surface names the field: --lang for the CLI, lang for MCP)."""
+    """FieldError naming what the label holds when `paths`, `lang` or `package` matches none of it
+    (each surface names the field: --lang for the CLI, lang for MCP)."""
     lid = names.label_id(catalog, label)
+    _path(store, lid, label, filters.paths)
     if filters.lang and not store.count(stored.label_chunks(lid, Match("lang", filters.lang))):
         langs = _values(store, lid, "lang")
         raise FieldError(

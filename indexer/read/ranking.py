@@ -34,6 +34,8 @@ _ROLES = (
             r"|\.(test|spec)\.[cm]?[jt]sx?$"
         ),
     ),
+    # benchmarks name what they measure as often as tests do (vuejs/core's __benchmarks__/*.bench.ts)
+    ("benchmark", re.compile(r"(^|/)(__benchmarks__|benchmarks?)/|\.bench\.[a-z]+$")),
     # recorded output a test compares against: it repeats every message the code prints
     ("test-output", re.compile(r"(^|/)(__expected__|expected(-output)?|__fixtures__|golden)/")),
     ("api-report", re.compile(r"(^|/)common/reviews/api/|\.api\.md$")),
@@ -52,7 +54,7 @@ _TRANSLATION = re.compile(
 
 
 def role_of(relative_path: str, chunk_kind: str | None = None) -> str:
-    """source, or the kind of secondary file: test, snapshot, test-output, api-report,
+    """source, or the kind of secondary file: test, snapshot, benchmark, test-output, api-report,
     change-file, changelog."""
     for role, pattern in _ROLES:
         if pattern.search(relative_path):

@@ -7,7 +7,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from monodex import config, known_labels, names, output, paths
+from monodex import config, known_labels, names, output, paths, runnerpid
 from monodex import requests as rq
 from monodex.errors import UsageError
 from monodex.front import route
@@ -130,10 +130,29 @@ def run(args: argparse.Namespace) -> int:
     if old is not None:  # --force changes the path only; what it tracks stays
         new = dataclasses.replace(old, path=new.path)
     config.save(p, dataclasses.replace(cfg, catalogs={**cfg.catalogs, name: new}))
-    output.emit(
-        _as_dict(new), as_json=args.json, render=lambda r: f"registered catalog {r['name']}: {r['path']}"
-    )
+    output.emit({**_as_dict(new), "next": _next_steps(p, new)}, as_json=args.json, render=_render_add)
     return 0
+
+
+def _next_steps(p: paths.Paths, cat: config.Catalog) -> list[str]:
+    """What a newly registered catalog still needs: an index, hooks, a runner (those not there yet)."""
+    from monodex.hooks import gitdir
+    from monodex.hooks.install import installed
+
+    dirs = gitdir.find(cat.path)
+    ref = gitdir.head(dirs)[0] if dirs is not None else None
+    branch = f"--branch {ref.removeprefix('refs/heads/')}" if ref else "--label main"
+    steps = [f"monodex crawl --catalog {cat.name} {branch} --commit HEAD"]
+    if not installed(cat.path):
+        steps.append(f"monodex hooks install --repo {cat.path}")
+    if runnerpid.running_pid(p) is None:
+        steps.append("monodex runner install-service (or 'monodex runner' in a terminal)")
+    return steps
+
+
+def _render_add(r: dict[str, Any]) -> str:
+    lines = [f"registered catalog {r['name']}: {r['path']}", "next:", *(f"  {s}" for s in r["next"])]
+    return "\n".join(lines)
 
 
 def _render_list(result: dict[str, Any]) -> str:

@@ -10,9 +10,26 @@ from monodex.paths import Paths
 from monodex.paths import resolve as resolve_paths
 
 
+class Once(argparse.Action):
+    """A flag that takes one value: given twice it is an error, not silently the last one."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option: str | None = None,
+    ) -> None:
+        if getattr(namespace, self.dest, None) is not None:
+            parser.error(f"{option} was given twice: a search, crawl or view reads one {self.dest} at a time")
+        setattr(namespace, self.dest, values)
+
+
 def add_target(parser: argparse.ArgumentParser, *, worktree: bool = False) -> None:
     parser.add_argument(
-        "--catalog", help="catalog name (default: the repository you stand in, else 'monodex use')"
+        "--catalog",
+        action=Once,
+        help="catalog name (default: the repository you stand in, else 'monodex use')",
     )
     add_label(
         parser,
@@ -39,9 +56,10 @@ def scope(p: Paths, args: argparse.Namespace) -> context.Scope:
 def add_label(parser: argparse.ArgumentParser, *, help: str) -> None:  # noqa: A002 - argparse's word
     """--label, or --branch NAME mapped to its label the way the hooks map it."""
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--label", help=help)
+    group.add_argument("--label", action=Once, help=help)
     group.add_argument(
         "--branch",
+        action=Once,
         metavar="NAME",
         help="a branch name instead of --label: mapped as the hooks map it (feature/Login_Flow -> "
         "feature/login-flow); HEAD is the branch checked out where you stand",

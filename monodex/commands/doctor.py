@@ -69,6 +69,33 @@ def _index(p: paths.Paths, cfg: config.Config) -> tuple[str, str, str]:
     return "ok", f"{len(labels)} labels, {sum(r['chunks'] for r in labels)} chunks ({where})", ""
 
 
+def _old_models(p: paths.Paths, cfg: config.Config) -> tuple[str, str, str] | None:
+    """Collections of other models a model change left on disk (read from their folders only)."""
+    from monodex.indexer.embed.spec import spec_for
+    from monodex.indexer.store import collections
+
+    if cfg.qdrant.url:
+        return None
+    root = cfg.qdrant.path or p.shard_dir
+    active = collections.active(cfg.qdrant, p, spec_for(cfg.embedder.model).embedder_id).collection
+    base = cfg.qdrant.collection
+    old = [
+        d
+        for d in (sorted(root.iterdir()) if root.is_dir() else [])
+        if d.name != active
+        and (d / collections.META).is_file()
+        and (d.name == base or d.name.startswith(base + "--"))
+    ]
+    if not old:
+        return None
+    size = sum(f.stat().st_size for d in old for f in d.rglob("*") if f.is_file())
+    return (
+        "warn",
+        f"collections of other models on disk: {', '.join(d.name for d in old)} ({size / 1e6:.1f} MB)",
+        "monodex gc --old-models --dry-run (lists them; deletes only what no label needs any more)",
+    )
+
+
 def _leftovers(p: paths.Paths, cfg: config.Config) -> tuple[str, str, str] | None:
     """Labels of catalogs no longer in config.json: nothing refreshes them and gc keeps them."""
     labels = route.execute(p, LabelsRequest(), quiet=True)["labels"]
@@ -99,11 +126,14 @@ def _gone_branches(p: paths.Paths, cfg: config.Config) -> tuple[str, str, str] |
 
 
 def _catalog(cat: config.Catalog) -> tuple[str, str, str]:
-    from monodex.hooks.install import installed, outdated
+    from monodex.hooks.install import outdated, reach
     from monodex.indexer.git import gitobjects
 
     gitobjects.open_repo(cat.path)
-    how = installed(cat.path)
+    hooks = reach(cat.path)
+    if hooks.problem:
+        return hooks.level, f"{cat.path}: hooks ({hooks.how}): {hooks.problem}", hooks.hint
+    how = hooks.how
     if not how:
         return "warn", f"{cat.path}: no monodex hooks", f"monodex hooks install --repo {cat.path}"
     if stale := outdated(cat.path):
@@ -223,12 +253,23 @@ def _state_folders(p: paths.Paths) -> tuple[str, str, str]:
     return "ok", f"{p.state_dir} writable", ""
 
 
+def _config_file(p: paths.Paths) -> Check:
+    if p.config_file.exists():
+        return {"check": "config", "level": "ok", "detail": str(p.config_file), "hint": ""}
+    return {
+        "check": "config",
+        "level": "warn",
+        "detail": f"{p.config_file} does not exist (nothing registered; the defaults apply)",
+        "hint": "register a repository: monodex catalog add NAME /path/to/repo (it writes the file)",
+    }
+
+
 def collect(p: paths.Paths) -> list[Check]:
     try:
         cfg = config.load(p)
     except MonodexError as exc:  # nothing else can be checked without it
         return [{"check": "config", "level": "error", "detail": exc.problem, "hint": exc.hint}]
-    checks = [{"check": "config", "level": "ok", "detail": str(p.config_file), "hint": ""}]
+    checks = [_config_file(p)]
     checks.append(_check("model", lambda: _model(cfg)))
     checks.append(_check("index", lambda: _index(p, cfg)))
     with contextlib.suppress(MonodexError):  # the index check above reports an unreadable index
@@ -236,6 +277,9 @@ def collect(p: paths.Paths) -> list[Check]:
             checks.append(_check("leftover labels", lambda: leftover))
         if (gone := _gone_branches(p, cfg)) is not None:
             checks.append(_check("deleted branches", lambda: gone))
+    with contextlib.suppress(MonodexError):  # the model check above reports a missing model
+        if (old := _old_models(p, cfg)) is not None:
+            checks.append(_check("old models", lambda: old))
     if not cfg.catalogs:
         checks.append(
             {

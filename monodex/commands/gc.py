@@ -1,4 +1,5 @@
-"""Delete chunks no label uses and leftovers of interrupted crawls."""
+"""Delete chunks no label uses and leftovers of interrupted crawls; with --old-models, the
+collections of models used before the configured one."""
 
 from __future__ import annotations
 
@@ -14,6 +15,12 @@ from monodex.front import route
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--catalog", help="catalog to clean (default: from 'monodex use')")
     parser.add_argument("--dry-run", action="store_true", help="report what would go; delete nothing")
+    parser.add_argument(
+        "--old-models",
+        action="store_true",
+        help="list the collections of models used before the configured one, with their size, and "
+        "delete those that answer no label any more (with --dry-run: only list them)",
+    )
     add_json(parser)
 
 
@@ -29,8 +36,36 @@ def _render(r: dict[str, Any]) -> str:
     return text
 
 
+def _mb(n: int) -> str:
+    return f"{n / 1e6:.1f} MB"
+
+
+def _render_old(r: dict[str, Any]) -> str:
+    if not r["collections"]:
+        return "no collections of other models"
+    lines = []
+    for c in r["collections"]:
+        head = f"{c['collection']} ({c['embedder_id']}): {_mb(c['bytes'])}, {len(c['labels'])} labels"
+        if c["answering"]:
+            tail = f"kept: answers {', '.join(c['answering'])} until the new model's vectors are complete"
+        else:
+            tail = "would be deleted" if r["dry_run"] else "deleted"
+        lines.append(f"{head}: {tail}")
+    if r["collection"]:
+        lines.append(f"qdrant.collection in config.json now names {r['collection']} (the configured model's)")
+    return "\n".join(lines)
+
+
+def _old_models(p: paths.Paths, args: argparse.Namespace) -> int:
+    result = route.execute(p, rq.OldModelsRequest(dry_run=args.dry_run), quiet=args.json)
+    output.emit(result, as_json=args.json, render=_render_old)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     p = paths.resolve()
+    if args.old_models:
+        return _old_models(p, args)
     catalog = args.catalog or context.load(p).catalog
     if not catalog:
         catalog, _ = context.resolve(p, None, None)

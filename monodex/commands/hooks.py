@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 from typing import Any
 
-from monodex import output
+from monodex import config, output, paths
 from monodex.commands.common import add_json
+from monodex.hooks import gitdir
 from monodex.hooks import install as installer
 
 
@@ -31,7 +33,25 @@ def _render(r: dict[str, Any]) -> str:
     if r["chained"]:
         what = "kept and chained" if r["action"] == "install" else "restored"
         text += f"\nexisting hooks {what}: {', '.join(r['chained'])}"
+    if r.get("note"):
+        text += f"\nnote: {r['note']}"
     return text
+
+
+def _catalog_note(repo: Path) -> str:
+    """Hooks in a repository no catalog names see nothing to do: say so, and how to register it."""
+    dirs = gitdir.find(repo.resolve())
+    if dirs is None:
+        return ""
+    for cat in config.load(paths.resolve()).catalogs.values():
+        other = gitdir.find(cat.path)
+        if other is not None and other.common_dir == dirs.common_dir:
+            return ""
+    name = re.sub(r"[^a-z0-9]+", "-", dirs.worktree.name.lower()).strip("-") or "NAME"
+    return (
+        f"{dirs.worktree} is no catalog yet: the hooks ignore it until you run "
+        f"'monodex catalog add {name} {dirs.worktree}'"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,5 +63,7 @@ def run(args: argparse.Namespace) -> int:
         "hooks": list(done.written),
         "chained": list(done.chained),
     }
+    if args.action == "install" and (note := _catalog_note(Path(args.repo))):
+        result["note"] = note
     output.emit(result, as_json=args.json, render=_render)
     return 0

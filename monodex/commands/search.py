@@ -15,7 +15,8 @@ from monodex.front import render, route
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """One flag per SearchRequest field (tests/front/test_parity.py keeps them equal)."""
     add_target(parser, worktree=True)
-    parser.add_argument("--text", required=True, help="what you are looking for, in plain words")
+    parser.add_argument("question", nargs="?", metavar="TEXT", help="the same as --text")
+    parser.add_argument("--text", help="what you are looking for, in plain words (or give it without --text)")
     parser.add_argument(
         "--limit", type=int, default=rq.DEFAULT_LIMIT, help=f"number of results (default {rq.DEFAULT_LIMIT})"
     )
@@ -92,7 +93,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_json(parser)
 
 
+def _text(args: argparse.Namespace) -> str:
+    if args.question is not None and args.text is not None and args.question != args.text:
+        raise UsageError("the question was given twice: as TEXT and with --text", "give it once")
+    text: str | None = args.text if args.text is not None else args.question
+    if text is None:
+        raise UsageError(
+            "no question given", 'put it in quotes after search: monodex search "where is X parsed"'
+        )
+    return text
+
+
 def run(args: argparse.Namespace) -> int:
+    text = _text(args)
     p = paths.resolve()
     if args.labels or args.all_labels:
         if label_of(args):
@@ -107,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     request = rq.SearchRequest(
         catalog,
         label,
-        args.text,
+        text,
         limit=args.limit,
         paths=tuple(args.paths or ()),
         package=args.package,

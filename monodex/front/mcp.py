@@ -4,22 +4,25 @@ Built on the official `mcp` SDK. Each tool builds the same request as the CLI co
 (monodex/requests.py) and runs it the same way (front/route.py): through the runner's socket when
 it is up, else in this process with a model kept warm here and the shard opened only for the
 call, so a runner can start at any time. Failures come back as tool errors with the problem and
-the next step, naming the tool's parameters (not the CLI's flags).
+the next step, naming the tool's parameters (not the CLI's flags); so do arguments the tools'
+schemas reject (checked before the SDK's pydantic model, whose own text names no next step and
+links to pydantic's site) and arguments a tool does not have (rejected, never silently dropped).
 """
 
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from monodex import __version__, context
 from monodex import requests as rq
-from monodex.errors import MonodexError
+from monodex.errors import MonodexError, UsageError
 from monodex.front import render, route
 from monodex.front import status as status_
 from monodex.paths import Paths
@@ -240,13 +243,54 @@ def _many(value: list[str] | str | None) -> tuple[str, ...]:
     return (value,) if isinstance(value, str) else tuple(value or ())
 
 
+def _bad_arguments(tool: str, schema: dict[str, Any], arguments: dict[str, Any]) -> UsageError | None:
+    """What is wrong with a call's arguments, in the CLI's words; None when the schema takes them."""
+    props: dict[str, Any] = schema.get("properties", {})
+    unknown = sorted(set(arguments) - set(props))
+    if unknown:
+        close = difflib.get_close_matches(unknown[0], list(props), n=1)
+        guess = f"did you mean {close[0]}? " if close else ""
+        return UsageError(
+            f"{tool} has no argument {unknown[0]!r}", f"{guess}{tool} takes: {', '.join(props)}"
+        )
+    return None
+
+
+def _invalid(exc: ValidationError, schema: dict[str, Any]) -> UsageError:
+    first = exc.errors(include_url=False)[0]
+    name = str(first["loc"][0]) if first["loc"] else "arguments"
+    about = schema.get("properties", {}).get(name, {}).get("description", "")
+    if first["type"] == "missing":
+        return UsageError(f"{name} is required", f"pass {name}" + (f" ({about})" if about else ""))
+    hint = f"fix {name}" + (f" ({about})" if about else "")
+    msg = str(first["msg"])
+    return UsageError(f"invalid {name} {first['input']!r}: {msg[:1].lower()}{msg[1:]}", hint)
+
+
+class _Server(MCPServer):
+    """The SDK's server with each call's arguments checked first (see the module's docstring)."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        tool = self._tool_manager.get_tool(name)
+        if tool is not None:
+            bad = _bad_arguments(name, tool.parameters, arguments)
+            if bad is None:
+                try:
+                    tool.fn_metadata.arg_model.model_validate(tool.fn_metadata.pre_parse_json(arguments))
+                except ValidationError as exc:
+                    bad = _invalid(exc, tool.parameters)
+            if bad is not None:
+                raise _tool_error(bad)
+        return await super().call_tool(name, arguments, context)
+
+
 def _result(structured: dict[str, Any], text: str) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
 
 
 def build(paths: Paths) -> MCPServer:
     local = route.Local(keep_model=True)
-    server = MCPServer("monodex", version=__version__, instructions=INSTRUCTIONS)
+    server = _Server("monodex", version=__version__, instructions=INSTRUCTIONS)
 
     def run(request: rq.Request) -> dict[str, Any]:
         return route.execute(paths, request, quiet=True, local=local)
@@ -473,4 +517,6 @@ def build(paths: Paths) -> MCPServer:
             raise _tool_error(exc) from None
         return _result(answer, render.status(answer))
 
+    for tool in server._tool_manager.list_tools():  # say so in the schemas too: clients may check
+        tool.parameters["additionalProperties"] = False
     return server

@@ -3,6 +3,8 @@ the MCP tools share (a command's own one-surface renderer stays with the command
 
 from __future__ import annotations
 
+import math
+import re
 import time
 from typing import Any
 
@@ -10,6 +12,17 @@ from monodex import output, progress
 from monodex.front import render_across
 from monodex.front.render_across import containing as containing
 from monodex.front.render_across import diff as diff
+
+# The stored breadcrumb percent-encodes `:@=+#%` and whitespace, as the original monodex did (so
+# payloads agree across both); it is not part of the embedded text nor of a chunk's identity.
+# People read `@vue/runtime-core:scheduler.ts`: decoded here, for display only; `:` stays `%3A`
+# (it separates the parts) and whitespace stays encoded (one line per hit).
+_READABLE = re.compile(r"%(40|3D|2B|23|25)")
+
+
+def crumb(breadcrumb: str | None) -> str:
+    """A stored breadcrumb as a person reads it: `%40vue/runtime-core` -> `@vue/runtime-core`."""
+    return _READABLE.sub(lambda m: chr(int(m[1], 16)), breadcrumb or "")
 
 
 def freshness_line(f: dict[str, Any]) -> str:
@@ -29,7 +42,7 @@ def freshness_line(f: dict[str, Any]) -> str:
         text += f"; last refresh failed: {f['refresh_error'].splitlines()[0]}"
     coverage = f.get("dense_coverage")
     if coverage is not None and coverage < 1.0:
-        text += f"; dense vectors {coverage:.0%} done (the rest found by their words)"
+        text += f"; dense vectors {_percent(coverage)} done (the rest found by their words)"
     overlay = f.get("overlay")
     if overlay and overlay.get("applied"):
         text += f"; with {overlay['files']} uncommitted files of {overlay['worktree']}"
@@ -92,7 +105,8 @@ def search(result: dict[str, Any], *, whole: bool = False, budget: str = "--max-
         return "\n\n".join([*lines, *map(_block, result["results"]), *tail])
     blocks = lines
     for r in result["results"]:
-        head = f"{r['relative_path']}:{r['start_line']}-{r['end_line']}  {r['score']:.3f}  {r['breadcrumb']}"
+        where = f"{r['relative_path']}:{r['start_line']}-{r['end_line']}"
+        head = f"{where}  {r['score']:.3f}  {crumb(r['breadcrumb'])}"
         head += f"\n  id {r['file_id']}:{r['chunk_ordinal']} ({r['chunk_ordinal']}/{r['chunk_count']})"
         if r.get("also"):
             head += "\n  also in other languages: " + ", ".join(r["also"])
@@ -145,13 +159,25 @@ def _worktree_line(wt: dict[str, Any]) -> str:
     return f"worktree {wt['catalog']} {wt['path']}{mark}\t{on}\tlabel {wt['label']}\t{wt['freshness']}"
 
 
+def _percent(share: float, *, left: int = 0) -> str:
+    """Rounded down, and never 100% with work left (coverage itself is rounded to 4 places: 1 chunk
+    of 20,000 to go reads 1.0)."""
+    whole = math.floor(share * 100)
+    return f"{min(whole, 99) if left else whole}%"
+
+
+def _chunks(n: int) -> str:
+    return f"{n} chunk" if n == 1 else f"{n} chunks"
+
+
 def _dense_text(d: dict[str, Any] | None) -> str:
     """Phase two of a label: nothing once every chunk has its vector."""
     if not d or d["state"] == "complete":
         return ""
     eta = f", ETA {progress.duration(d['eta_seconds'])}" if d.get("eta_seconds") is not None else ""
     return (
-        f"\tdense vectors {d['coverage']:.0%} ({d['pending']} chunks to go, {d['state']}{eta}; "
+        f"\tdense vectors {_percent(d['coverage'], left=d['pending'])} "
+        f"({_chunks(d['pending'])} to go, {d['state']}{eta}; "
         "searchable meanwhile: lexical for those)"
     )
 

@@ -148,6 +148,39 @@ def test_errors_are_tool_errors_with_a_next_step(repo) -> None:  # type: ignore[
     assert not after.is_error
 
 
+def test_bad_arguments_read_like_the_clis_errors_and_unknown_ones_are_rejected(repo) -> None:  # type: ignore[no-untyped-def]
+    low, typed, choice, missing, unknown, typo, after = (
+        r.content[0].text
+        for r in call(
+            ("search", {"query": "retry", "limit": 0}),
+            ("search", {"query": "retry", "limit": "many"}),
+            ("search", {"query": "retry", "mode": "fast"}),
+            ("search", {"limit": 3}),
+            ("search", {"query": "retry", "top_k": 3}),
+            ("view", {"file": "libraries/net/src/retry.ts"}),
+            ("labels", {}),
+        )
+    )
+    for text in (low, typed, choice, missing, unknown, typo):
+        assert "Next step:" in text and "pydantic" not in text and "http" not in text, text
+        assert "validation error" not in text, text
+    assert low.startswith("invalid limit 0: input should be greater than or equal to 1")
+    assert typed.startswith("invalid limit 'many'") and "fix limit" in typed
+    assert choice.startswith("invalid mode 'fast'") and "'hybrid', 'dense' or 'lexical'" in choice
+    assert missing.startswith("query is required") and "pass query" in missing
+    assert unknown.startswith("search has no argument 'top_k'") and "query, catalog, label, limit" in unknown
+    assert typo.startswith("view has no argument 'file'") and "did you mean file_id?" in typo
+    assert "acme:main" in after  # the server answers on
+
+
+def test_the_schemas_say_no_other_arguments(repo) -> None:  # type: ignore[no-untyped-def]
+    async def go() -> Any:
+        async with Client(server(), read_timeout_seconds=120) as client:
+            return await client.list_tools()
+
+    assert all(t.input_schema.get("additionalProperties") is False for t in anyio.run(go).tools)
+
+
 def _tokens(text: str) -> int:
     tok = Tokenizer.from_file(str(default_spec().tokenizer_path))
     tok.no_truncation()

@@ -31,7 +31,7 @@ def test_filters_by_folder_file_package_kind_and_language(crawled, run_json) -> 
         "libraries/net/src/retry.ts",
         "README.md",
     }
-    assert _paths(run_json, "--path", "libraries/ne") == set()  # folders match whole, not by letters
+    assert _paths(run_json, "--path", "libraries/ne", "--path", "README.md") == {"README.md"}  # whole folders
     assert _paths(run_json, "--package", "@acme/terminal") == {"libraries/terminal/src/colors.ts"}
     assert _paths(run_json, "--lang", "Markdown") == {"README.md"}
     assert _paths(run_json, "--lang", "typescript") == every - {"README.md"}
@@ -48,6 +48,17 @@ def test_bad_filters_are_usage_errors(crawled, run_json, capsys, flags) -> None:
         code, err = exc.code, capsys.readouterr().err
     assert code == 2
     assert "--path" in err or "invalid choice: 'tests'" in err
+
+
+def test_a_folder_the_label_does_not_have_is_a_usage_error_naming_it(crawled, run_json) -> None:  # type: ignore[no-untyped-def]
+    code, _, err = run_json(*SEARCH, "--text", "retry", "--path", "libraries/ne")
+    assert code == 2
+    assert (
+        "--path 'libraries/ne': label 'main' has no such folder or file" in err
+        and "did you mean libraries/net," in err
+    )
+    code, _, err = run_json(*SEARCH, "--text", "retry", "--path", "nowhere/at/all")
+    assert code == 2 and "'nowhere/at/all'" in err and "--path" in err
 
 
 def test_the_cli_knows_every_chunk_kind() -> None:

@@ -15,7 +15,8 @@ from monodex import requests as rq
 from monodex.front.mcp import NAMES, build
 from monodex.main import build_parser
 
-SHARED = {"json", "help", "branch"}  # CLI-only presentation (--branch is another way to say --label)
+# CLI-only presentation: --branch is another way to say --label, a search's bare TEXT another --text
+SHARED = {"json", "help", "branch", "verbose", "question"}
 
 
 def _cli_options(command: str) -> set[str]:

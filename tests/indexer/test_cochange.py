@@ -57,3 +57,40 @@ def test_tests_keep_their_place_and_never_rise_by_history() -> None:
     after = [k.candidate.path for k in cochange.reorder(_kept(paths), past, 1.0)]
     assert after.index("src/f1.test.ts") == before.index("src/f1.test.ts")
     assert after.index("src/f9.ts") < before.index("src/f9.ts")
+
+
+def test_lifted_hits_read_their_evidence_not_one_capped_score() -> None:
+    """vuejs/core (issue 22): four hits lifted over the fifth place all read its score (0.070)."""
+    paths = [f"src/f{i}.ts" for i in range(1, 13)]
+    past = _history(
+        *[["src/f1.ts", "src/f12.ts"]] * 9,  # strong: 9 commits together
+        *[["src/f1.ts", "src/f11.ts"]] * 6,
+        *[["src/f1.ts", "src/f10.ts"]] * 3,
+        *[["src/f1.ts", "src/f9.ts"]] * 2,
+        ["src/f1.ts"],
+    )
+    kept = cochange.reorder(_kept(paths), past, weight=1.0)
+    lifted = [k for k in kept if k.candidate.moved]
+    assert [k.candidate.path for k in lifted][:2] == ["src/f12.ts", "src/f11.ts"] and len(lifted) == 4
+    scores = [k.candidate.score for k in lifted]
+    assert len(set(scores)) == len(scores) and scores == sorted(scores, reverse=True)  # no ties
+    assert scores[0] < kept[cochange.KEEP - 1].candidate.score  # still under the places it keeps
+    every = [k.candidate.score for k in kept]
+    assert every == sorted(every, reverse=True)
+
+
+def test_pages_and_licences_rise_only_by_pages_code_only_by_code() -> None:
+    """Release and licence commits touch code and prose at once: those counts lift nothing across
+    kinds (vuejs/core, issue 22: a news page and a licence paragraph lifted by code anchors)."""
+    paths = [*PATHS[:7], "docs/news.md", "LICENSE", "src/f8.ts"]
+    past = _history(*[["src/f1.ts", "docs/news.md", "LICENSE", "src/f8.ts"]] * 6, ["src/f1.ts"])
+    kept = cochange.reorder(_kept(paths), past, weight=1.0)
+    order = [k.candidate.path for k in kept]
+    assert order.index("src/f8.ts") == cochange.KEEP  # code lifted by code
+    assert not [k for k in kept if k.candidate.path in ("docs/news.md", "LICENSE") and k.candidate.moved]
+    assert order.index("src/f7.ts") < order.index("docs/news.md") < order.index("LICENSE")  # not by code
+    pages = ["docs/guide.md", *PATHS[1:7], "src/f9.ts", "docs/news.md"]
+    past = _history(*[["docs/guide.md", "docs/news.md", "src/f9.ts"]] * 6)
+    order = [k.candidate.path for k in cochange.reorder(_kept(pages), past, weight=1.0)]
+    assert order.index("docs/news.md") == cochange.KEEP  # a page lifted by a page
+    assert order.index("src/f9.ts") > order.index("docs/news.md")

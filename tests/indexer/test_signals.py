@@ -171,3 +171,13 @@ def test_tested_file_knows_the_usual_layouts() -> None:
     assert "src/Foo.tsx" in signals.tested_file("src/__tests__/Foo.spec.tsx")
     assert "pkg/src/foo.ts" in signals.tested_file("pkg/test/foo.test.ts")
     assert signals.tested_file("src/Foo.ts") == []
+
+
+def test_benchmarks_are_secondary_like_tests() -> None:
+    """vuejs/core's __benchmarks__/*.bench.ts matched queries above the code they measure (issue 22)."""
+    assert ranking.role_of("packages/reactivity/__benchmarks__/computed.bench.ts") == "benchmark"
+    assert ranking.role_of("packages/server-renderer/src/unrollBuffer.bench.ts") == "benchmark"
+    assert ranking.role_of("benchmarks/startup.ts") == "benchmark"
+    assert ranking.role_of("packages/runtime-core/__tests__/apiWatch.bench.ts") == "test"
+    assert ranking.role_of("packages/reactivity/src/computed.ts") == ranking.SOURCE
+    assert ranking.role_of("src/benchmarking.ts") == ranking.SOURCE

@@ -1,0 +1,141 @@
+"""monodex beside another hook manager: the real pre-commit's generated scripts are never moved
+aside, monodex never runs twice, and doctor says which manager runs the hooks (issue 22)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from monodex.hooks import install as installer
+
+from monodex.main import main
+
+HOOK_TYPES = ("post-commit", "post-checkout", "post-merge", "post-rewrite")
+LISTED = """repos:
+  - repo: local
+    hooks:
+      - id: monodex
+        name: monodex
+        entry: monodex-hook --pre-commit
+        language: system
+        always_run: true
+        pass_filenames: false
+        stages: [post-commit, post-checkout, post-merge, post-rewrite]
+"""
+OTHER = """repos:
+  - repo: local
+    hooks:
+      - id: lint
+        name: lint
+        entry: "true"
+        language: system
+        stages: [post-commit]
+"""
+
+
+def pre_commit_install(repo: Path, tmp_path: Path) -> None:
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pc-home")}
+    args = [a for h in HOOK_TYPES for a in ("--hook-type", h)]
+    subprocess.run(
+        [str(Path(sys.executable).parent / "pre-commit"), "install", *args],
+        cwd=repo,
+        check=True,
+        capture_output=True,
+        env=env,
+    )
+
+
+@pytest.fixture
+def catalog(git_repo):  # type: ignore[no-untyped-def]
+    r = git_repo({"a.ts": "export const a = 1;\n"}, name="acme")
+    assert main(["catalog", "add", "acme", str(r.path)]) == 0
+    return r
+
+
+def _doctor_line(run_json) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    _, out, _ = run_json("doctor", "--json")
+    return next(c for c in out["checks"] if c["check"] == "catalog acme")
+
+
+def test_install_refuses_pre_commits_hooks_and_names_the_command(catalog, tmp_path, run_json) -> None:  # type: ignore[no-untyped-def]
+    (catalog.path / ".pre-commit-config.yaml").write_text(OTHER)
+    pre_commit_install(catalog.path, tmp_path)
+    hooks = catalog.path / ".git" / "hooks"
+    before = {h: (hooks / h).read_text() for h in HOOK_TYPES}
+    code, _, err = run_json("hooks", "install", "--repo", str(catalog.path))
+    assert code == 2
+    assert "pre-commit's" in err and "pre-commit install --hook-type post-commit" in err
+    assert ".pre-commit-config.yaml" in err
+    assert {h: (hooks / h).read_text() for h in HOOK_TYPES} == before
+    assert not list(hooks.glob("*.legacy"))
+
+
+def test_monodex_listed_in_pre_commit_is_not_installed_twice_and_doctor_says_pre_commit(
+    catalog, tmp_path, run_json
+) -> None:  # type: ignore[no-untyped-def]
+    (catalog.path / ".pre-commit-config.yaml").write_text(LISTED)
+    assert _doctor_line(run_json)["level"] == "warn"  # listed, but pre-commit's hooks not installed
+    assert "pre-commit install --hook-type" in _doctor_line(run_json)["hint"]
+    pre_commit_install(catalog.path, tmp_path)
+    code, _, err = run_json("hooks", "install", "--repo", str(catalog.path))
+    assert code == 2 and "already runs through pre-commit" in err and "twice" in err
+    line = _doctor_line(run_json)
+    assert line["level"] == "ok" and "hooks installed (pre-commit)" in line["detail"]
+
+
+def test_doctor_finds_pre_commits_hooks_moved_to_legacy_and_uninstall_restores_them(
+    catalog, tmp_path, run_json
+) -> None:  # type: ignore[no-untyped-def]
+    """The state an earlier monodex left: pre-commit's scripts as .legacy under ours."""
+    (catalog.path / ".pre-commit-config.yaml").write_text(LISTED)
+    pre_commit_install(catalog.path, tmp_path)
+    hooks = catalog.path / ".git" / "hooks"
+    for h in HOOK_TYPES:
+        os.replace(hooks / h, hooks / f"{h}.legacy")
+    installer.install(catalog.path)  # nothing of pre-commit's left in place: it writes ours
+    line = _doctor_line(run_json)
+    assert line["level"] == "error" and "moved to .legacy" in line["detail"] and "twice" in line["detail"]
+    assert "monodex hooks uninstall" in line["hint"]
+    assert run_json("hooks", "uninstall", "--repo", str(catalog.path))[0] == 0
+    assert installer.reach(catalog.path).how == "pre-commit" and not installer.reach(catalog.path).problem
+
+
+def test_pre_commit_chaining_our_hooks_while_listing_monodex_is_reported(catalog, tmp_path, run_json) -> None:  # type: ignore[no-untyped-def]
+    assert run_json("hooks", "install", "--repo", str(catalog.path))[0] == 0
+    (catalog.path / ".pre-commit-config.yaml").write_text(LISTED)
+    pre_commit_install(catalog.path, tmp_path)  # pre-commit keeps ours as .legacy and runs it
+    line = _doctor_line(run_json)
+    assert line["level"] == "error" and "queued twice" in line["detail"] and ".legacy" in line["hint"]
+
+
+@pytest.mark.parametrize("tool", ["husky", "lefthook"])
+def test_husky_and_lefthook_scripts_are_not_moved_either(catalog, run_json, tool: str) -> None:  # type: ignore[no-untyped-def]
+    hook = catalog.path / ".git" / "hooks" / "post-checkout"
+    hook.parent.mkdir(exist_ok=True)
+    hook.write_text(f'#!/bin/sh\n# generated by {tool}\n{tool} run post-checkout "$@"\n')
+    code, _, err = run_json("hooks", "install", "--repo", str(catalog.path))
+    assert code == 2 and f"{tool}'s" in err and "monodex-hook" in err
+    assert tool in hook.read_text() and not (hook.parent / "post-checkout.legacy").exists()
+
+
+def test_install_in_a_repository_no_catalog_names_says_how_to_register_it(git_repo, run_json) -> None:  # type: ignore[no-untyped-def]
+    r = git_repo({"a.ts": "x"}, name="loose")
+    code, out, _ = run_json("hooks", "install", "--repo", str(r.path), "--json")
+    assert code == 0 and "no catalog" in out["note"] and f"monodex catalog add loose {r.path}" in out["note"]
+    assert main(["catalog", "add", "loose", str(r.path)]) == 0
+    code, out, _ = run_json("hooks", "install", "--repo", str(r.path), "--json")
+    assert code == 0 and "note" not in out
+
+
+def test_catalog_add_prints_the_next_steps(git_repo, run_json) -> None:  # type: ignore[no-untyped-def]
+    r = git_repo({"a.ts": "x"}, name="fresh")
+    code, out, _ = run_json("catalog", "add", "fresh", str(r.path))
+    assert code == 0
+    assert "next:" in out and "monodex crawl --catalog fresh" in out and "monodex hooks install" in out
+    assert "monodex runner" in out
+    assert main(["hooks", "install", "--repo", str(r.path)]) == 0
+    code, out, _ = run_json("catalog", "add", "fresh", str(r.path), "--force", "--json")
+    assert not any("hooks install" in s for s in out["next"])  # installed already: not a step left
