@@ -38,10 +38,10 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
     """Results plus the label's freshness; `fresh` (seconds) waits for the label to reflect its
     branch first; `max_tokens` packs the results into that budget. With `labels` or `all_labels`
     it searches several labels at once: each hit says which of them hold it (issue 24)."""
+    from monodex.indexer.follow import freshness, ondemand
     from monodex.indexer.read import across, budget
     from monodex.indexer.read import search as searching
     from monodex.indexer.store.cochanges import History
-    from monodex.indexer.write import freshness, ondemand
 
     cat = s.config().catalog(r.catalog)
     filters = searching.Filters(paths=r.paths, package=r.package, kind=r.kind, lang=r.lang)
@@ -413,14 +413,14 @@ def refresh(
     s: Session, entry: Any, cancel: threading.Event | None = None, *, progress: Any = None
 ) -> dict[str, Any]:
     """Move one spool entry's label to where its branch points now (phase one)."""
-    from monodex.indexer.write import refresh as refreshing
+    from monodex.indexer.follow import refresh as refreshing
 
     return refreshing.refresh_label(s, entry, cancel, progress=progress)
 
 
 def fill_round(s: Session, label_id: str, *, should_stop: Callable[[], bool], lock: threading.Lock) -> Any:
-    """One round of phase two (write/refresh.fill_round): the model outside `lock`."""
-    from monodex.indexer.write import refresh as refreshing
+    """One round of phase two (follow/refresh.fill_round): the model outside `lock`."""
+    from monodex.indexer.follow import refresh as refreshing
 
     return refreshing.fill_round(s, label_id, should_stop=should_stop, lock=lock)
 
@@ -433,13 +433,13 @@ def labels_waiting(s: Session) -> list[str]:
 
 
 def queue_model_change(s: Session, queue: Any) -> list[str]:
-    from monodex.indexer.write import refresh as refreshing
+    from monodex.indexer.follow import refresh as refreshing
 
     return refreshing.queue_model_change(s, queue)
 
 
 def queue_uncounted_history(s: Session, queue: Any) -> list[str]:
-    from monodex.indexer.write import refresh as refreshing
+    from monodex.indexer.follow import refresh as refreshing
 
     return refreshing.queue_uncounted_history(s, queue)
 

@@ -106,7 +106,9 @@ ROOMS: dict[str, set[str]] = {
         "engine",
         "points",
     },  # the heavy parts from config (points: after a model change, which model the previous collection holds)
-    "write": {"git", "points", "store", "chunkers", "embed", "engine", "session"},  # crawls, freshness
+    "write": {"git", "points", "store", "chunkers", "embed", "engine", "session"},  # crawls, phase two
+    # following branches: is a label fresh, the runner's refresh, a branch indexed on demand
+    "follow": {"write", "git", "points", "store", "chunkers", "embed", "engine", "session"},
     # a worktree's uncommitted files over its branch's label: git status, stat cache, phase one
     "overlay": {"write", "git", "points", "store", "chunkers", "embed", "engine", "session"},
     "upkeep": {
@@ -119,7 +121,7 @@ ROOMS: dict[str, set[str]] = {
         "session",
         "overlay",
     },  # gc, verify, removal
-    "ops": {"write", "read", "upkeep", "overlay", "points", "store", "session"},  # the front layer's entry
+    "ops": {"write", "follow", "read", "upkeep", "overlay", "points", "store", "session"},  # the front layer's entry
 }
 
 

@@ -1,1 +1,1 @@
-"""Writing labels: crawls, incremental refreshes, membership, and making a label fresh."""
+"""Writing labels: crawls, incremental refreshes, membership, phase two."""

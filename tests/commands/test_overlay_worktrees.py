@@ -104,12 +104,9 @@ def test_a_folder_outside_the_repository_is_a_clear_error(monorepo, run_json, tm
     code, _, err = run_json("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--json")
     assert code == 0, err
     stranger = git_repo({"a.ts": "export const a = 1;\n"}, name="stranger")
-    for folder, problem in (
-        (stranger.path, "not a checkout of catalog 'acme'"),
-        (tmp_path / "gone", "not a git worktree"),
-    ):
+    for folder in (stranger.path, tmp_path / "gone"):
         code, _, err = run_json(*_ARGV, "main", "--text", "a", "--worktree", str(folder), "--json")
-        assert code == 2 and problem in err
+        assert code == 2 and f"{folder} is not inside a checkout of a registered catalog" in err, err
 
 
 def test_the_runner_answers_as_a_local_search(monorepo, run_json, tmp_path, start_runner) -> None:  # type: ignore[no-untyped-def]

@@ -11,9 +11,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from monodex.indexer.follow import freshness
 from monodex.indexer.points import labelmeta
 from monodex.indexer.session import Session
-from monodex.indexer.write import fill, freshness
+from monodex.indexer.write import fill
 
 from monodex import gitrefs, names, standing
 from monodex.config import Catalog

@@ -1,0 +1,1 @@
+"""Following branches: does a label reflect its branch, move it there (a refresh), index a branch on demand."""
