@@ -1,1 +1,1 @@
-"""Following branches: does a label reflect its branch, move it there (a refresh), index a branch on demand."""
+"""Following branches: is a label at its branch, moving it there, a branch indexed on demand."""
