@@ -23,53 +23,128 @@ DEFAULT_MAX_FILE_BYTES = 1 << 20
 _REQUIRED = ("version", "fileTypes", "patternsToExclude", "patternsToKeep")
 _GLOB_CHARS = "*?[]{}"
 
-# The original's embedded default (reference §1.2), in the same format as the files.
+
+def _chunker(name: str) -> str:
+    """A language's syntax-aware strategy once it is registered, else the line chunker."""
+    return name if name in STRATEGIES else "lineBased"
+
+
+# Suffix -> strategy of the built-in policy: TypeScript and Markdown as in the original, then
+# JavaScript, config (JSON, TOML, YAML) and the languages that share monorepos with TypeScript.
+_FILE_TYPES = {
+    ".ts": "typescript",
+    ".tsx": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".md": "markdown",
+    ".txt": "lineBased",
+    ".css": "lineBased",
+    ".scss": "lineBased",
+    **dict.fromkeys((".js", ".jsx", ".mjs", ".cjs"), _chunker("javascript")),
+    ".json": _chunker("json"),
+    ".toml": _chunker("toml"),
+    **dict.fromkeys((".yml", ".yaml"), _chunker("yaml")),
+    **dict.fromkeys((".py", ".pyi"), _chunker("python")),
+    ".rs": _chunker("rust"),
+    ".go": _chunker("go"),
+    ".java": _chunker("java"),
+    **dict.fromkeys((".kt", ".kts"), _chunker("kotlin")),
+    ".swift": _chunker("swift"),
+    **dict.fromkeys((".c", ".h"), _chunker("c")),
+    **dict.fromkeys((".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx"), _chunker("cpp")),
+    ".cs": _chunker("csharp"),
+    **dict.fromkeys((".sh", ".bash"), _chunker("shell")),
+}
+
+# Build output, dependencies and caches of each ecosystem; lock files, generated and recorded
+# files. `rush.json` and `common/config/rush/*.json` are config a Rush user asks about: indexed.
+_EXCLUDE = [
+    # JavaScript / TypeScript (the original's list, less its blanket *.js and *.json)
+    "node_modules/",
+    "dist/",
+    "build/",
+    "lib/",
+    "lib-commonjs/",
+    "lib-esm/",
+    "lib-esnext/",
+    "lib-amd/",
+    "lib-dts/",
+    "temp/",
+    ".cache/",
+    ".rush/temp/",
+    "common/temp/",
+    "common/deploy/",
+    "common/changes/",  # Rush change files: one JSON per PR, a log and not code
+    ".docusaurus/",
+    ".next/",
+    ".nuxt/",
+    ".turbo/",
+    ".yarn/",
+    "coverage/",
+    "__snapshots__/",
+    # Rust, Python, Go, JVM, Swift / iOS, .NET
+    "target/",
+    "__pycache__/",
+    ".venv/",
+    "venv/",
+    ".tox/",
+    ".mypy_cache/",
+    ".pytest_cache/",
+    ".ruff_cache/",
+    "vendor/",
+    ".gradle/",
+    "Pods/",
+    "Carthage/",
+    "DerivedData/",
+    ".build/",
+    ".swiftpm/",
+    "obj/",
+    # files
+    "**/*.snap",
+    "**/*.test.ts",
+    "**/*.spec.ts",
+    "**/*.test.tsx",
+    "**/*.spec.tsx",
+    "**/*.test.js",
+    "**/*.spec.js",
+    "**/*.test.mjs",
+    "**/*.spec.mjs",
+    "**/*.min.js",
+    "**/*.min.mjs",
+    "**/*.min.css",
+    "**/*.bundle.js",
+    "**/*.chunk.js",
+    "**/*.lock",
+    "**/package-lock.json",
+    "**/npm-shrinkwrap.json",
+    "**/pnpm-lock.yaml",
+    "**/yarn.lock",
+    "**/go.sum",
+    "**/Package.resolved",
+    "**/CHANGELOG.json",
+    "**/*.tsbuildinfo",
+]
+
 BUILTIN: dict[str, Any] = {
     "version": 1,
-    "fileTypes": {
-        ".ts": "typescript",
-        ".tsx": "typescript",
-        ".md": "markdown",
-        ".yml": "lineBased",
-        ".yaml": "lineBased",
-        ".txt": "lineBased",
-        ".css": "lineBased",
-        ".scss": "lineBased",
-    },
-    "patternsToExclude": [
-        "node_modules/",
-        "dist/",
-        "build/",
-        "lib/",
-        "lib-commonjs/",
-        "lib-esm/",
-        "lib-esnext/",
-        "lib-amd/",
-        "lib-dts/",
-        "temp/",
-        ".cache/",
-        ".rush/temp/",
-        "common/temp/",
-        "common/deploy/",
-        ".docusaurus/",
-        "**/*.snap",
-        "**/*.test.ts",
-        "**/*.spec.ts",
-        "**/*.test.tsx",
-        "**/*.spec.tsx",
-        "**/*.js",
-        "**/*.jsx",
-        "**/*.cjs",
-        "**/*.mjs",
-        "**/*.json",
-        "**/package-lock.json",
-        "**/pnpm-lock.yaml",
-        "**/yarn.lock",
-        "**/*.lock",
-        "**/*.tsbuildinfo",
-    ],
+    "fileTypes": _FILE_TYPES,
+    "patternsToExclude": _EXCLUDE,
     "patternsToKeep": ["src/", "test/"],
 }
+
+# Files that look generated: a minified script or a data dump on a few very long lines (a
+# bundle that slipped past the patterns above). Checked on content, when a file is read.
+_GENERATED_SUFFIXES = (".js", ".jsx", ".mjs", ".cjs", ".json", ".css")
+_LONG_LINE = 500
+_MIN_BYTES = 2048
+
+
+def looks_minified(path: str, content: bytes) -> bool:
+    """More than half of the bytes of a JS, JSON or CSS file on lines over 500 bytes."""
+    if not path.endswith(_GENERATED_SUFFIXES) or len(content) < _MIN_BYTES:
+        return False
+    long_bytes = sum(len(line) for line in content.split(b"\n") if len(line) > _LONG_LINE)
+    return long_bytes * 2 > len(content)
 
 
 @dataclass(frozen=True)
@@ -77,13 +152,18 @@ class Patterns:
     """Folder patterns (ending in `/`, literal) and globs (`*` also crosses `/`, as in globset)."""
 
     folders: tuple[str, ...]
-    globs: tuple[re.Pattern[str], ...]
+    globs: tuple[tuple[str, re.Pattern[str]], ...]  # (as written, compiled)
 
     def match(self, path: str) -> bool:
+        return self.rule(path) is not None
+
+    def rule(self, path: str) -> str | None:
+        """The first pattern matching `path`, as a skip reason names it (`folder target/`,
+        `pattern **/*.lock`), or None."""
         for folder in self.folders:
             if path.startswith(folder) or f"/{folder}" in path:
-                return True
-        return any(g.match(path) for g in self.globs)
+                return f"folder {folder}"
+        return next((f"pattern {raw}" for raw, g in self.globs if g.match(path)), None)
 
 
 @dataclass(frozen=True)
@@ -104,7 +184,17 @@ class CrawlPolicy:
 
     def should_crawl(self, path: str) -> bool:
         """matchesFileType and (matchesKeep or not matchesExclude): keep beats every exclude."""
-        return self.strategy_for(path) is not None and (self.keep.match(path) or not self.exclude.match(path))
+        return self.skip_reason(path) is None
+
+    def skip_reason(self, path: str) -> str | None:
+        """Why the policy leaves `path` out, or None when it is crawled: the exclude rule that
+        matched (`folder target/`, `pattern **/*.lock`; a kept path is never excluded), else
+        `no file type for .png`."""
+        rule = None if self.keep.match(path) else self.exclude.rule(path)
+        if rule is None and self.strategy_for(path) is None:
+            name = path.rsplit("/", 1)[-1]
+            return f"no file type for {'.' + name.rsplit('.', 1)[-1] if '.' in name else name}"
+        return rule
 
     @property
     def fingerprint(self) -> str:
@@ -128,7 +218,7 @@ def _patterns(values: list[str], where: Where) -> Patterns:
             folders.append(p)
             continue
         try:
-            globs.append(compile_glob(p))
+            globs.append((p, compile_glob(p)))
         except GlobError as exc:
             raise (where / i).fail(str(exc), "fix the pattern (globs: * ** ? [abc] {a,b})") from None
     return Patterns(tuple(folders), tuple(globs))

@@ -36,6 +36,11 @@ RUSHLIKE: dict[str, str | bytes] = {
     "src/huge.ts": "x" * 2000,
 }
 CRAWLED = {
+    "package.json": "root",
+    "rush.json": "root",
+    "libraries/foo/package.json": "@scope/foo",
+    "libraries/foo/src/nested/package.json": "@scope/foo",
+    "libraries/bar/package.json": "root",
     "libraries/foo/src/index.ts": "@scope/foo",
     "libraries/foo/src/ui/Button.tsx": "@scope/foo",
     "libraries/foo/src/index.test.ts": "@scope/foo",  # keep (src/) beats the test exclude
@@ -91,7 +96,15 @@ def test_commit_plan_strategies_packages_and_skips(git_repo) -> None:  # type: i
     huge = repo.git("rev-parse", "HEAD:src/huge.ts")
     assert huge not in read  # planning read only the package.json blobs
     assert plan.skipped == Counter(
-        {"policy": 8, "size": 1, "empty": 1, "submodule": 1, "symlink": 1, "path-not-utf8": 1}
+        {
+            "folder lib/": 2,
+            "folder node_modules/": 1,
+            "size": 1,
+            "empty": 1,
+            "submodule": 1,
+            "symlink": 1,
+            "path-not-utf8": 1,
+        }
     )
     texts = dict((f.relative_path, c) for f, c in iter_contents(plan))
     assert set(texts) == TEXT and huge not in read
@@ -103,7 +116,10 @@ def test_catalog_name_when_no_package_applies(git_repo) -> None:  # type: ignore
     repo = git_repo({"src/a.ts": "export const a = 1;\n", "pkg/package.json": '{"name": "p"}'})
     g = gitobjects.open_repo(repo.path)
     plan = plan_commit(g, g.resolve("HEAD"), crawlpolicy.load(repo.path, paths.resolve()), "acme")
-    assert [(f.relative_path, f.package_name) for f in plan.files] == [("src/a.ts", "acme")]
+    assert [(f.relative_path, f.package_name) for f in plan.files] == [
+        ("pkg/package.json", "p"),
+        ("src/a.ts", "acme"),
+    ]
 
 
 def test_same_blob_at_two_paths_is_read_once_and_yielded_twice(git_repo) -> None:  # type: ignore[no-untyped-def]
@@ -139,7 +155,8 @@ def test_working_dir_plan(git_repo, tmp_path: Path) -> None:  # type: ignore[no-
     assert by_path["libraries/foo/src/index.ts"].blob_id != committed["libraries/foo/src/index.ts"]
     assert wd.sizes["apps/x/main.ts"] == len("export const x = 1;\n") and "src/huge.ts" not in wd.sizes
     assert wd.skipped["symlink"] == 2 and wd.skipped["submodule"] == 1
-    assert wd.skipped["size"] == 1 and wd.skipped["empty"] == 1
+    # over maxFileBytes (1000 here): src/huge.ts and the policy file itself (config is crawled)
+    assert wd.skipped["size"] == 2 and wd.skipped["empty"] == 1
     (repo.path / "docs/guide.md").write_text("# changed after planning\n")
     texts = {f.relative_path for f, _ in iter_contents(wd)}
     assert texts == TEXT - {"docs/guide.md"} | {"libraries/foo/src/new.ts"}
