@@ -53,7 +53,7 @@ _FILE_TYPES = {
     **dict.fromkeys((".c", ".h"), _chunker("c")),
     **dict.fromkeys((".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx"), _chunker("cpp")),
     ".cs": _chunker("csharp"),
-    **dict.fromkeys((".sh", ".bash"), _chunker("shell")),
+    **dict.fromkeys((".sh", ".bash"), _chunker("bash")),
 }
 
 # Build output, dependencies and caches of each ecosystem; lock files, generated and recorded

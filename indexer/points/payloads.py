@@ -106,6 +106,14 @@ def lang_of(relative_path: str) -> str:
     return LANGS.get(ext, ext.lstrip(".") or "text")
 
 
+def lang_values(lang: str) -> tuple[str, ...]:
+    """The stored `lang` values of one language: its name, and the bare suffixes files of it were
+    stored under before the language had a name here (`rust` and `rs`), so `--lang rust` finds
+    chunks stored either way."""
+    suffixes = sorted(ext.lstrip(".") for ext, name in LANGS.items() if name == lang)
+    return (lang, *(s for s in suffixes if s != lang))
+
+
 def path_prefixes(relative_path: str) -> list[str]:
     """Every ancestor folder and the path itself: `--path` matches any of them exactly, which a
     keyword index answers (Qdrant has no prefix match on keywords)."""

@@ -183,7 +183,19 @@ def apply_package(cands: list[Candidate], text: str, w: Weights) -> None:
 
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*")
 _CODEISH = re.compile(r"[a-z][A-Z]|[A-Z][a-z]+[A-Z]|_|^I[A-Z][a-z]|^[A-Z][a-z]+[A-Z]")
-DECLARATIONS = frozenset({"class", "interface", "function", "enum", "type", "variable", "method", "field"})
+# chunk_type of a declaration: TypeScript's, and the syntax chunkers' of Rust, Go, Python,
+# Java, Kotlin, Swift, C/C++, C# (`struct`, `impl`, `trait`, `macro`, `module`, `namespace`).
+DECLARATIONS = frozenset(
+    {"class", "interface", "function", "enum", "type", "variable", "method", "field"}
+    | {"struct", "impl", "trait", "const", "macro", "module", "namespace"}
+)
+# A declaration keyword of any of those languages before a name, for chunks cut by lines (no
+# symbol): `def parse_config`, `fn parse_config`, `func (s *Server) Serve`, `impl Display for Foo`.
+_DECLARED = re.compile(
+    r"\b(?:def|fn|func(?:\s*\([^)]*\))?|fun|class|struct|union|enum|trait|interface|protocol|"
+    r"object|type|typealias|impl(?:<[^>]*>)?(?:\s+[\w:<>]+\s+for)?|mod|module|namespace|"
+    r"const|static|macro_rules!)\s+([A-Za-z_$][A-Za-z0-9_$]*)"
+)
 
 
 def identifiers(text: str) -> set[str]:
@@ -205,6 +217,10 @@ def defines(payload: dict[str, Any], names: set[str]) -> str | None:
         for part in symbol.split("."):
             if part in names:
                 return part
+    if not symbol and payload.get("chunk_type") == "text":  # a line chunk: read its declarations
+        declared = set(_DECLARED.findall(str(payload.get("text") or ""))) & names
+        if declared:
+            return min(declared)
     # the file name less its extension: `ScopedLogger.test.ts` tests ScopedLogger, not defines it
     stem = str(payload.get("relative_path", "")).rsplit("/", 1)[-1].rsplit(".", 1)[0]
     return stem if stem in names else None

@@ -171,3 +171,41 @@ def test_tested_file_knows_the_usual_layouts() -> None:
     assert "src/Foo.tsx" in signals.tested_file("src/__tests__/Foo.spec.tsx")
     assert "pkg/src/foo.ts" in signals.tested_file("pkg/test/foo.test.ts")
     assert signals.tested_file("src/Foo.ts") == []
+
+
+def test_declarations_of_every_language_count_as_definitions() -> None:
+    names = signals.identifiers("ThreadsafeFunction leaks in parse_config when MAX_FILE_BYTES is hit")
+    assert names == {"ThreadsafeFunction", "parse_config", "MAX_FILE_BYTES"}
+    # a syntax chunk: its symbol and chunk_type (struct, impl, trait, ... of the new chunkers)
+    for kind in ("struct", "impl", "trait", "function", "const", "module"):
+        payload = {"symbol_name": "ThreadsafeFunction", "chunk_type": kind, "relative_path": "src/a.rs"}
+        assert signals.defines(payload, names) == "ThreadsafeFunction", kind
+    # a chunk cut by lines: its declarations are read from its text
+    for text, name in (
+        ("pub fn parse_config(path: &Path) -> Config {", "parse_config"),
+        ("impl<T: 'static> Drop for ThreadsafeFunction<T> {", "ThreadsafeFunction"),
+        ("pub const MAX_FILE_BYTES: usize = 1 << 20;", "MAX_FILE_BYTES"),
+        ("def parse_config(path):\n    pass\n", "parse_config"),
+        ("func (s *Server) parse_config() error {", "parse_config"),
+        ("let config = parse_config(path);", None),  # a use, not a declaration
+    ):
+        payload = {"chunk_type": "text", "text": text, "relative_path": "src/lib.rs"}
+        assert signals.defines(payload, names) == name, text
+
+
+def test_tests_of_every_ecosystem_move_down() -> None:
+    for path in (
+        "svc/server_test.go",
+        "tools/tests/test_cli.py",
+        "tools/acme/cli_test.py",
+        "tools/conftest.py",
+        "app/src/test/java/com/acme/AppTest.java",
+        "app/src/main/kotlin/AppTests.kt",
+        "ios/Tests/KitTests/KitTests.swift",
+        "crates/napi/tests/env.rs",
+        "cli/src/api/build.spec.ts",
+        "src/parser.spec.rs",
+    ):
+        assert ranking.role_of(path) == "test", path
+    for path in ("svc/server.go", "tools/acme/latest.py", "src/Latest.java", "crates/napi/src/env.rs"):
+        assert ranking.role_of(path) == ranking.SOURCE, path
