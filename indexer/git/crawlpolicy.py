@@ -132,6 +132,33 @@ BUILTIN: dict[str, Any] = {
     "patternsToKeep": ["src/", "test/"],
 }
 
+# The built-in policy before issue 23 (the original's default): labels crawled with it recorded
+# only its fingerprint; knowing it lets their next refresh add just the files the new one adds.
+BUILTIN_V1: dict[str, Any] = {
+    "version": 1,
+    "fileTypes": {
+        **dict.fromkeys((".ts", ".tsx"), "typescript"),
+        ".md": "markdown",
+        **dict.fromkeys((".yml", ".yaml", ".txt", ".css", ".scss"), "lineBased"),
+    },
+    "patternsToExclude": [
+        *_EXCLUDE[:14],  # node_modules/ ... common/deploy/
+        ".docusaurus/",
+        "**/*.snap",
+        *("**/*.test.ts", "**/*.spec.ts", "**/*.test.tsx", "**/*.spec.tsx"),
+        *("**/*.js", "**/*.jsx", "**/*.cjs", "**/*.mjs", "**/*.json"),
+        *("**/package-lock.json", "**/pnpm-lock.yaml", "**/yarn.lock", "**/*.lock", "**/*.tsbuildinfo"),
+    ],
+    "patternsToKeep": ["src/", "test/"],
+}
+
+
+def previous_builtin(fingerprint: str) -> CrawlPolicy | None:
+    """An earlier built-in policy with this fingerprint, or None."""
+    old = parse(BUILTIN_V1, "built-in (before issue 23)")
+    return old if old.fingerprint == fingerprint else None
+
+
 # Files that look generated: a minified script or a data dump on a few very long lines (a
 # bundle that slipped past the patterns above). Checked on content, when a file is read.
 _GENERATED_SUFFIXES = (".js", ".jsx", ".mjs", ".cjs", ".json", ".css")

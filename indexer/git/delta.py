@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import posixpath
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from monodex.indexer.git.crawlpolicy import CrawlPolicy
@@ -27,7 +27,7 @@ class Delta:
     scope: set[str]  # every path whose membership in the label may change
     plan: Plan  # the files the new commit has among scope
     changed_paths: int = 0  # paths in the tree diffs (before package widening)
-    package_paths: int = 0  # paths added because a package manifest moved or changed
+    package_paths: int = 0  # paths added because a package manifest moved or changed (or `extra`)
     stats: Counter[str] = field(default_factory=Counter)
 
 
@@ -64,9 +64,18 @@ def _name_may_change(repo: GitRepo, ch: Change) -> bool:
     return _name(path, blobs[ch.old_blob]) != _name(path, blobs[ch.new_blob])
 
 
-def plan_delta(repo: GitRepo, bases: Sequence[str], target: str, policy: CrawlPolicy, catalog: str) -> Delta:
+def plan_delta(
+    repo: GitRepo,
+    bases: Sequence[str],
+    target: str,
+    policy: CrawlPolicy,
+    catalog: str,
+    *,
+    extra: Iterable[str] = (),
+) -> Delta:
     """Scope = paths changed from any of `bases` to `target` (several bases when an interrupted
-    refresh towards another commit must be finished too), widened by moved packages."""
+    refresh towards another commit must be finished too), widened by moved packages and by
+    `extra` (paths a change of policy or chunkers touches: write/policychange.py)."""
     scope: set[str] = set()
     manifest_dirs: set[str] = set()
     for base in dict.fromkeys(bases):
@@ -80,6 +89,7 @@ def plan_delta(repo: GitRepo, bases: Sequence[str], target: str, policy: CrawlPo
     changed = len(scope)
     for folder in manifest_dirs:  # files below a moved or renamed package may change package
         scope.update(e.path for e in repo.entries_under(target, folder))
+    scope.update(extra)
     # A path the policy never crawls holds nothing in the label and contributes nothing: it
     # stays in scope (harmless) but costs no tree lookup. Release commits bump hundreds of them.
     candidates = sorted(p for p in scope if policy.should_crawl(p))
