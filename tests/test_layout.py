@@ -61,8 +61,8 @@ def test_heavy_dependencies_have_one_importer_each() -> None:
         "tokenizers": {"indexer/embed/model.py"},
         "qdrant_edge": {"indexer/store/edge.py"},
         "qdrant_client": {"indexer/store/server.py"},
-        "tree_sitter": {"indexer/chunkers/typescript.py"},
-        "tree_sitter_typescript": {"indexer/chunkers/typescript.py"},
+        "tree_sitter": {"indexer/syntax/grammars.py"},
+        "tree_sitter_typescript": {"indexer/syntax/grammars.py"},
         "apscheduler": {"scheduler/runner.py"},
         "mcp": {"monodex/front/mcp.py"},
     }
@@ -92,7 +92,8 @@ def test_cli_start_imports_no_heavy_dependency() -> None:
 # import: dependencies point one way, from the front (ops) down to the store, chunkers and model.
 ROOMS: dict[str, set[str]] = {
     "store": set(),  # the Store Protocol and its two Qdrant adapters
-    "chunkers": set(),  # source text -> chunks
+    "syntax": set(),  # tree-sitter grammars, parsed trees, what each language's nodes mean
+    "chunkers": {"syntax"},  # source text -> chunks
     "embed": set(),  # the model: its spec, its sha256 stamp, the ONNX run
     "models": set(),  # package data only
     "points": {"store", "chunkers"},  # the point schema: ids, payloads, label metadata, filters

@@ -1,11 +1,12 @@
 """Chunkers by strategy name (the crawl policy's vocabulary): an explicit registry.
 
-Each chunker module satisfies the `Chunker` protocol itself (`name`, `version`, `chunk`).
+Each chunker satisfies the `Chunker` protocol (`name`, `version`, `chunk`): the modules
+typescript, markdown and linebased themselves, and one code.SyntaxChunker per other language.
 """
 
 from __future__ import annotations
 
-from monodex.indexer.chunkers import linebased, markdown, typescript
+from monodex.indexer.chunkers import code, linebased, markdown, typescript
 from monodex.indexer.chunkers.base import Chunk, Chunker, FileContext
 from monodex.indexer.chunkers.pieces import fit
 
@@ -15,8 +16,17 @@ CHUNKERS: dict[str, Chunker] = {
     "typescript": typescript,
     "markdown": markdown,
     "lineBased": linebased,
+    "javascript": code.JAVASCRIPT,
+    **code.LANGUAGES,  # python, rust, go, java, kotlin, swift, c, cpp, csharp, bash
+    **code.CONFIG,  # json, toml, yaml
 }
-_IDS = {"typescript": "typescript-partitioner", "markdown": "markdown-sections", "lineBased": "line-windows"}
+_IDS = {
+    "typescript": "typescript-partitioner",
+    "markdown": "markdown-sections",
+    "lineBased": "line-windows",
+    **{name: f"{name}-partitioner" for name in ("javascript", *code.LANGUAGES)},
+    **{name: f"{name}-keys" for name in code.CONFIG},
+}
 
 
 def budget_for(max_tokens: int) -> int:

@@ -31,7 +31,10 @@ class Chunk:
 
 
 class Chunker(Protocol):
-    name: str  # the strategy name used in crawl policy ("typescript", "markdown", "lineBased")
-    version: str  # bumped whenever output for the same input changes
+    @property
+    def name(self) -> str: ...  # the strategy name used in crawl policy ("typescript", "python")
+
+    @property
+    def version(self) -> str: ...  # bumped whenever output for the same input changes
 
     def chunk(self, text: str, ctx: FileContext) -> list[Chunk]: ...

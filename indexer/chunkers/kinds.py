@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import posixpath
 
+CONFIG_STRATEGIES = ("json", "toml", "yaml")  # every chunk of theirs is `config`
 _CONFIG_SUFFIXES = (".yml", ".yaml", ".json", ".jsonc", ".json5", ".toml", ".ini", ".cfg", ".conf")
 
 
@@ -16,11 +17,11 @@ def is_config(file_name: str) -> bool:
 
 
 def file_kind(relative_path: str, strategy: str) -> str:
-    """`changelog` for CHANGELOG.* of any strategy, `config` for line-based configuration files,
-    else `content` (the TypeScript chunker refines that to `imports` per chunk)."""
+    """`changelog` for CHANGELOG.* of any strategy, `config` for config strategies and line-based
+    configuration files, else `content` (the syntax-aware chunkers refine that to `imports` per chunk)."""
     base = posixpath.basename(relative_path)
     if base.lower().startswith("changelog"):
         return "changelog"
-    if strategy == "lineBased" and is_config(base):
+    if strategy in CONFIG_STRATEGIES or (strategy == "lineBased" and is_config(base)):
         return "config"
     return "content"

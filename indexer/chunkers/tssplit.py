@@ -1,4 +1,4 @@
-"""Choosing where to split an oversized line range of a TypeScript file (reference §2.3-2.5).
+"""Choosing where to split an oversized line range of a parsed file (reference §2.3-2.5).
 
 Candidates are the end lines of consecutive meaningful children of split scopes, searched from the
 shallowest scope down through conduits; the best candidate balances the halves' measured bytes.
@@ -15,12 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from monodex.indexer.chunkers.lines import Lines
-from monodex.indexer.chunkers.tsnodes import CONDUITS, SPLIT_SCOPES
-from monodex.indexer.chunkers.tstree import Tree
-
-WEAK_SCOPES = frozenset({"array"})  # split between any elements, never between meaningful ones
-SCOPES = SPLIT_SCOPES | WEAK_SCOPES
-DESCEND = SCOPES | CONDUITS
+from monodex.indexer.syntax.tree import Tree
 
 SPLIT, DEGRADED, FALLBACK = "split", "degraded", "fallback"
 
@@ -84,7 +79,7 @@ def find_split(tree: Tree, lines: Lines, start: int, end: int, budget: Budget) -
     for scope, inside in _scopes(tree, start, end):
         if len(inside) < 2:  # one child in the range: no line between two (most of a deep chain)
             continue
-        if scope.type in SPLIT_SCOPES:
+        if scope.type in tree.vocab.split_scopes:
             usable = span.rate(_ends(tree, scope, inside, start, end, strong=True), least_bad)
             if usable.line >= 0:
                 return usable.line, SPLIT
@@ -99,14 +94,15 @@ def find_split(tree: Tree, lines: Lines, start: int, end: int, budget: Budget) -
 def _scopes(tree: Tree, start: int, end: int) -> Iterator[tuple[Any, range]]:
     """Scopes overlapping [start, end], shallowest first, reached through conduits, each with its
     children in the range (indexes into tree.kids(scope))."""
+    scopes = tree.vocab.scopes
     queue = deque([tree.root])
     while queue:
         node = queue.popleft()
         inside = tree.overlapping(node, start, end)
-        if node.type in SCOPES:
+        if node.type in scopes:
             yield node, inside
         nodes = tree.kids(node).nodes
-        queue.extend(n for n in (nodes[i] for i in inside) if n.type in SCOPES or not _barren(tree, n))
+        queue.extend(n for n in (nodes[i] for i in inside) if n.type in scopes or not _barren(tree, n))
 
 
 def _barren(tree: Tree, node: Any) -> bool:
@@ -114,8 +110,9 @@ def _barren(tree: Tree, node: Any) -> bool:
     it. Remembered, so a table of 60,000 `key: value` pairs is looked into once, not per split."""
     known = tree.barren.get(node.id)
     if known is None:
-        known = node.type not in CONDUITS or all(
-            n.type not in SCOPES and _barren(tree, n) for n in tree.kids(node).nodes
+        vocab = tree.vocab
+        known = node.type not in vocab.conduits or all(
+            n.type not in vocab.scopes and _barren(tree, n) for n in tree.kids(node).nodes
         )
         tree.barren[node.id] = known
     return known
@@ -124,7 +121,8 @@ def _barren(tree: Tree, node: Any) -> bool:
 def _ends(tree: Tree, scope: Any, inside: range, start: int, end: int, *, strong: bool) -> list[int]:
     """Candidate lines: the end line of each but the last of the chosen children, in [start, end)."""
     kids = tree.kids(scope)
-    chosen = [i for i in inside if (kids.split_points[i] if strong else kids.nodes[i].type != "comment")]
+    comments = tree.vocab.comments
+    chosen = [i for i in inside if (kids.split_points[i] if strong else kids.nodes[i].type not in comments)]
     if len(chosen) < 2:
         return []
     return sorted({kids.ends[i] for i in chosen[:-1] if start <= kids.ends[i] < end})

@@ -15,7 +15,11 @@ from monodex import jsonfile
 from monodex.paths import Paths
 from monodex.validate import Where, integer, obj, string, string_list
 
-STRATEGIES = ("typescript", "markdown", "lineBased")
+# The chunkers' registry names (indexer/chunkers: this room may not import it; a test keeps the two equal).
+STRATEGIES = (
+    *("typescript", "markdown", "lineBased", "javascript", "python", "rust", "go", "java", "kotlin"),
+    *("swift", "c", "cpp", "csharp", "bash", "json", "toml", "yaml"),
+)
 REPO_FILE = "monodex-crawl.json"
 # Files over maxFileBytes are skipped (counted as `size`) before they are read. The default,
 # 1 MiB, keeps generated bundles and data dumps out; the original had no limit.

@@ -14,7 +14,9 @@ from monodex.errors import UsageError
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", help="a file on disk")
-    parser.add_argument("--strategy", help="typescript, markdown or lineBased (default: by suffix)")
+    parser.add_argument(
+        "--strategy", help="a crawl policy strategy: typescript, python, json, ... (default: by suffix)"
+    )
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--max-tokens", type=int, default=256, help="the embedder's token limit (default 256)")
     size.add_argument("--budget", type=int, help="the chunk budget in UTF-8 bytes (instead of --max-tokens)")
@@ -36,8 +38,9 @@ def _package_of(path: Path) -> str:
 
 
 def _strategy(path: Path) -> str:
-    suffix = path.suffix.lower()
-    return {".ts": "typescript", ".tsx": "typescript", ".md": "markdown"}.get(suffix, "lineBased")
+    from monodex.indexer.chunkers.suffixes import strategy_for
+
+    return strategy_for(path.name)
 
 
 def _budget(args: argparse.Namespace) -> int:

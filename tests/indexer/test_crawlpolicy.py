@@ -168,7 +168,7 @@ def test_folder_patterns_and_keep_beats_exclude() -> None:
         (_policy(fileTypes=[".ts"]), "fileTypes", "expected an object"),
         (_policy(fileTypes={"ts": "typescript"}), "fileTypes.ts", "must start with '.'"),
         (_policy(fileTypes={".": "typescript"}), "fileTypes..", "must start with '.'"),
-        (_policy(fileTypes={".ts": "rust"}), "fileTypes..ts", "unknown strategy 'rust'"),
+        (_policy(fileTypes={".ts": "cobol"}), "fileTypes..ts", "unknown strategy 'cobol'"),
         (_policy(fileTypes={".ts": 1}), "fileTypes..ts", "expected a string"),
         (_policy(patternsToExclude="lib/"), "patternsToExclude", "expected a list"),
         (_policy(patternsToKeep=[3]), "patternsToKeep[0]", "expected a string"),

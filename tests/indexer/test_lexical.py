@@ -53,7 +53,7 @@ def test_vectors() -> None:
 
 
 def test_the_verb_that_opens_a_change_request_is_not_matched() -> None:
-    """"Fix ...", "Add ...", "fix(scope): ..." say a change is asked for, not what it touches: the
+    """ "Fix ...", "Add ...", "fix(scope): ..." say a change is asked for, not what it touches: the
     words match thousands of chunks (`addProject`, `// fix:` comments) and push the answer down.
     Only the opening word goes: "rush add" names a command and keeps "add"."""
     q = lexical.query_vector

@@ -47,7 +47,12 @@ def test_a_test_file_moves_down_ten_files_however_many_chunks_the_files_above_it
 def test_demotion_in_files_keeps_the_source_order_with_several_hits_a_file() -> None:
     """With per_file above one, the source chunks keep their score order (a file's second chunk
     is not pulled up next to its first)."""
-    hits = [_hit("src/a.ts", 1, 1.0), _hit("src/b.ts", 1, 0.9), _hit("src/a.ts", 2, 0.8), _hit("src/c.ts", 1, 0.7)]
+    hits = [
+        _hit("src/a.ts", 1, 1.0),
+        _hit("src/b.ts", 1, 0.9),
+        _hit("src/a.ts", 2, 0.8),
+        _hit("src/c.ts", 1, 0.7),
+    ]
     kept = ranking.rank(hits, limit=10, per_file=2, include_tests=False)
     assert [(k.hit.payload["relative_path"], k.hit.payload["chunk_ordinal"]) for k in kept] == [
         ("src/a.ts", 1),

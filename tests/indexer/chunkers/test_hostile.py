@@ -15,7 +15,7 @@ from monodex.indexer.chunkers.base import Chunk, FileContext
 from monodex.indexer.chunkers.lines import Lines
 from monodex.indexer.chunkers.pieces import cut_line
 from monodex.indexer.chunkers.tssplit import Budget
-from monodex.indexer.chunkers.tstree import MAX_DEPTH
+from monodex.indexer.syntax.tree import MAX_DEPTH
 
 BUDGET = budget_for(256)
 Tiles = Callable[[str, list[Chunk], int], None]

@@ -10,18 +10,22 @@ import pytest
 from monodex.indexer.chunkers import CHUNKERS, budget_for, chunk_file, chunker_id
 from monodex.indexer.chunkers.base import FileContext
 from monodex.indexer.chunkers.kinds import file_kind
+from monodex.indexer.git import crawlpolicy
 
 from monodex.commands import chunk as chunk_cmd
 from monodex.errors import UsageError
 
 
 def test_registry_budget_and_chunker_id() -> None:
-    assert set(CHUNKERS) == {"typescript", "markdown", "lineBased"}
+    code = {"javascript", "python", "rust", "go", "java", "kotlin", "swift", "c", "cpp", "csharp", "bash"}
+    assert set(CHUNKERS) == {"typescript", "markdown", "lineBased", "json", "toml", "yaml"} | code
     assert all(CHUNKERS[k].name == k and CHUNKERS[k].version for k in CHUNKERS)
     assert budget_for(256) == 802 and budget_for(8192) == 6000 and budget_for(512) == 1605
     assert chunker_id("typescript", 802) == "typescript-partitioner:v2:budget=802:limits=1:points=2"
     assert chunker_id("typescript", 6000) != chunker_id("typescript", 802)
-    assert len({chunker_id(s, 802) for s in CHUNKERS}) == 3
+    assert len({chunker_id(s, 802) for s in CHUNKERS}) == len(CHUNKERS)
+    assert chunker_id("python", 802) == "python-partitioner:v1:budget=802:limits=1:points=2"
+    assert chunker_id("json", 802) == "json-keys:v1:budget=802:limits=1:points=2"
     with pytest.raises(UsageError):
         chunk_file("cobol", "x", FileContext("a.cob", "", 802))
     with pytest.raises(UsageError):
@@ -52,6 +56,15 @@ def test_file_kinds(path: str, strategy: str, kind: str) -> None:
     assert file_kind(path, strategy) == kind
     text = "# x\nline one\n" if strategy != "typescript" else "export const x = 1;\n"
     assert {c.chunk_kind for c in chunk_file(strategy, text, FileContext(path, "", 802))} == {kind}
+
+
+def test_every_strategy_can_be_named_in_a_crawl_policy() -> None:
+    """The policy's room may not import the chunkers: its list of names is kept equal here."""
+    assert set(crawlpolicy.STRATEGIES) == set(CHUNKERS)
+    policy = crawlpolicy.parse({**crawlpolicy.BUILTIN, "fileTypes": {".rs": "rust", ".json": "json"}}, "t")
+    assert policy.strategy_for("crates/a/src/lib.rs") == "rust"
+    with pytest.raises(UsageError, match="unknown strategy 'cobol'"):
+        crawlpolicy.parse({**crawlpolicy.BUILTIN, "fileTypes": {".cob": "cobol"}}, "t")
 
 
 def test_line_windows_fill_the_budget_greedily() -> None:
@@ -128,3 +141,22 @@ def test_chunk_command_options_have_help() -> None:
     assert all(a.help for a in parser._actions if a.dest != "help")
     assert parser.parse_args(["x.ts", "--budget", "900"]).budget == 900
     assert chunk_cmd.__doc__ and chunk_cmd.__doc__.splitlines()[0]
+
+
+@pytest.mark.parametrize(
+    ("name", "strategy"),
+    [
+        ("lib.rs", "rust"),
+        ("rush.json", "json"),
+        ("ci.yml", "yaml"),
+        ("a.min.mjs", "javascript"),
+        ("x.d.ts", "typescript"),
+    ],
+)
+def test_chunk_command_picks_the_strategy_by_suffix(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, strategy: str
+) -> None:
+    f = tmp_path / name
+    f.write_text("x = 1\n")
+    assert chunk_cmd.run(_args(f)) == 0
+    assert json.loads(capsys.readouterr().out)["strategy"] == strategy

@@ -1,4 +1,4 @@
-"""A line-indexed view of a parsed TypeScript tree, built lazily and cached per node.
+"""A line-indexed view of a parsed tree (any grammar), built lazily and cached per node.
 
 tree-sitter makes a new Python object for every child access, and a big file's `program` has
 thousands of children; scanning them on every split made chunking quadratic (0.48 s for a 345 KB
@@ -18,7 +18,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Any
 
-from monodex.indexer.chunkers.tsnodes import end_row, meaningful
+from monodex.indexer.syntax.vocab import Vocabulary, end_row
 
 # Levels of named nodes below the root. The deepest TypeScript file in rushstack (3,900 files)
 # is 55 levels deep; nesting needs ~2-3 levels a source level (`if` > block > `if`).
@@ -46,8 +46,9 @@ class Kids:
 class Tree:
     """One parsed file: its root and its children by line, cached by node id."""
 
-    def __init__(self, root: Any, scale: float, *, allowance: int | None = None) -> None:
+    def __init__(self, root: Any, scale: float, *, vocab: Vocabulary, allowance: int | None = None) -> None:
         self.root = root
+        self.vocab = vocab
         self.scale = scale
         self.work = 0  # children visited so far
         self.allowance = allowance  # None: no limit
@@ -67,9 +68,13 @@ class Tree:
             nodes = list(node.named_children) if depth < MAX_DEPTH else []
             self.spend(1 + len(nodes))
             self._depth.update(dict.fromkeys([n.id for n in nodes], depth + 1))
-            flags = [meaningful(n, self.scale) for n in nodes]
-            if node.type == "program":
-                _mark_import_block(nodes, flags)
+            vocab = self.vocab
+            if node.type in vocab.elements_of:
+                flags = [n.type not in ("comment", *vocab.comments) for n in nodes]
+            else:
+                flags = [vocab.meaningful(n, self.scale) for n in nodes]
+            if node.id == self.root.id:
+                _mark_import_block(nodes, flags, self.vocab)
             cached = Kids(nodes, [n.start_point[0] for n in nodes], [end_row(n) for n in nodes], flags)
             self._kids[node.id] = cached
         return cached
@@ -93,14 +98,14 @@ class Tree:
             path.append(kids.nodes[i])
 
 
-def _mark_import_block(nodes: list[Any], flags: list[bool]) -> None:
+def _mark_import_block(nodes: list[Any], flags: list[bool], vocab: Vocabulary) -> None:
     """The end of the leading import block is a split point, so imports can be a chunk of their
     own (kind "imports"); the original never split there, so that kind almost never occurred."""
     last = None
     for i, n in enumerate(nodes):
-        if n.type == "import_statement":
+        if n.type in vocab.imports:
             last = i
-        elif n.type != "comment":
+        elif n.type not in vocab.comments and n.type not in vocab.preamble:
             break
     if last is not None:
         flags[last] = True
@@ -111,8 +116,8 @@ def imports_end(tree: Tree) -> int:
     kids = tree.kids(tree.root)
     last = -1
     for node, end in zip(kids.nodes, kids.ends, strict=True):
-        if node.type == "import_statement":
+        if node.type in tree.vocab.imports:
             last = end
-        elif node.type != "comment":
+        elif node.type not in tree.vocab.comments and node.type not in tree.vocab.preamble:
             break
     return last

@@ -1,8 +1,13 @@
-"""The TypeScript AST vocabulary of the partitioner (reference: the original's §2.3, §2.6)."""
+"""The TypeScript AST vocabulary of the partitioner (reference: the original's §2.3, §2.6).
+
+JavaScript shares it: tree-sitter-javascript names its nodes as the TypeScript grammar does.
+"""
 
 from __future__ import annotations
 
 from typing import Any
+
+from monodex.indexer.syntax.vocab import Vocabulary, end_row, size
 
 SPLIT_SCOPES = frozenset(
     {
@@ -162,16 +167,6 @@ NAMED = frozenset(TYPE_OF) | {
 NAMED |= {"assignment_expression", "class"}
 
 
-def end_row(node: Any) -> int:
-    """The last line a node occupies (a node ending at column 0 ends on the line before)."""
-    row, col = int(node.end_point[0]), int(node.end_point[1])
-    return row - 1 if col == 0 and row > node.start_point[0] else row
-
-
-def size(node: Any) -> int:
-    return int(node.end_byte - node.start_byte)
-
-
 def _has_rich(node: Any, depth: int = 0) -> bool:
     if depth > 6:
         return False
@@ -255,3 +250,31 @@ def type_of(node: Any) -> str:
         )
         return "function" if is_function else "field"
     return TYPE_OF.get(node.type, "code")
+
+
+def owner(path: list[Any], i: int) -> str | None:
+    """Classes, interfaces and namespaces qualify the names inside them, and so does an object
+    literal, by what holds it: `const handlers = {...}`, `key: {...}`."""
+    node = path[i]
+    if node.type in QUALIFIERS:
+        return name_of(node)
+    if node.type == "object":
+        for holder in reversed(path[:i]):
+            if holder.type not in WRAPPERS:
+                return name_of(holder) if holder.type in OBJECT_OWNERS else None
+    return None
+
+
+TYPESCRIPT = Vocabulary(
+    name="typescript",
+    split_scopes=SPLIT_SCOPES,
+    weak_scopes=frozenset({"array"}),
+    conduits=CONDUITS,
+    imports=frozenset({"import_statement"}),
+    comments=frozenset({"comment"}),
+    comment_prefixes=("//", "/*", "*"),
+    meaningful=meaningful,
+    name_of=name_of,
+    type_of=type_of,
+    owner=owner,
+)
