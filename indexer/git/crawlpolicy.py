@@ -163,21 +163,6 @@ def previous_builtin(fingerprint: str) -> CrawlPolicy | None:
     return old if old.fingerprint == fingerprint else None
 
 
-# Files that look generated: a minified script or a data dump on a few very long lines (a
-# bundle that slipped past the patterns above). Checked on content, when a file is read.
-_GENERATED_SUFFIXES = (".js", ".jsx", ".mjs", ".cjs", ".json", ".css")
-_LONG_LINE = 500
-_MIN_BYTES = 2048
-
-
-def looks_minified(path: str, content: bytes) -> bool:
-    """More than half of the bytes of a JS, JSON or CSS file on lines over 500 bytes."""
-    if not path.endswith(_GENERATED_SUFFIXES) or len(content) < _MIN_BYTES:
-        return False
-    long_bytes = sum(len(line) for line in content.split(b"\n") if len(line) > _LONG_LINE)
-    return long_bytes * 2 > len(content)
-
-
 @dataclass(frozen=True)
 class Patterns:
     """Folder patterns (ending in `/`, literal) and globs (`*` also crosses `/`, as in globset)."""

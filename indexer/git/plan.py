@@ -7,9 +7,9 @@ Skip reasons, counted in `Plan.skipped`:
   the policy's maxFileBytes, known from object headers or stat before reading), `empty`,
   `unreadable` (working dir only);
 - when reading (`Plan.reader` / `iter_contents` add to the same counter as they go): `binary`
-  (a NUL byte in the first 8000 bytes, git's heuristic), `not-utf8`, `minified` (a JS, JSON or
-  CSS file on a few very long lines: crawlpolicy.looks_minified), and for working-dir files
-  that changed since planning, `changed`.
+  (a NUL byte in the first 8000 bytes, git's heuristic), `not-utf8`, `minified` / `generated`
+  (a bundle, a file on a few very long lines, a tool's header: generated.py; never for
+  TypeScript and Markdown), and for working-dir files that changed since planning, `changed`.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from monodex.indexer.git import worktree
-from monodex.indexer.git.crawlpolicy import CrawlPolicy, looks_minified
+from monodex.indexer.git.crawlpolicy import CrawlPolicy
+from monodex.indexer.git.generated import looks_generated
 from monodex.indexer.git.gitobjects import GitRepo, TreeEntry
 from monodex.indexer.git.packages import PackageIndex, is_manifest
 from monodex.indexer.git.sources import SourceFile
@@ -83,7 +84,7 @@ class Plan:
         Each call counts what it reads, so read each file once per plan.
         """
         for f, content in self.read_raw(files):
-            problem = "changed" if content is None else text_problem(content, f.relative_path)
+            problem = "changed" if content is None else text_problem(content, f.relative_path, f.strategy)
             if problem:
                 _skip(self.skipped, f.relative_path, problem)
             else:
@@ -96,8 +97,14 @@ def iter_contents(plan: Plan) -> Iterator[tuple[SourceFile, bytes]]:
     return plan.reader(plan.files)
 
 
-def text_problem(content: bytes, path: str = "") -> str | None:
-    """Why content is not indexed as text (`empty`, `binary`, `not-utf8`, `minified`), or None."""
+# What the built-in policy indexed before issue 23 is never judged generated: a TypeScript file
+# or page a label holds stays in it (a header saying "generated" does not make it useless).
+_NEVER_GENERATED = ("typescript", "markdown", "")
+
+
+def text_problem(content: bytes, path: str = "", strategy: str = "") -> str | None:
+    """Why content is not indexed as text (`empty`, `binary`, `not-utf8`, and for a file of
+    another strategy `minified` or `generated`: generated.py), or None."""
     if not content:
         return "empty"
     if b"\x00" in content[:_BINARY_PROBE]:
@@ -106,7 +113,7 @@ def text_problem(content: bytes, path: str = "") -> str | None:
         content.decode("utf-8")
     except UnicodeDecodeError:
         return "not-utf8"
-    return "minified" if looks_minified(path, content) else None
+    return None if strategy in _NEVER_GENERATED else looks_generated(path, content)
 
 
 def entry_problem(entry: TreeEntry, policy: CrawlPolicy) -> str | None:

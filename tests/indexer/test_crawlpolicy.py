@@ -111,16 +111,6 @@ def test_skip_reason_names_the_rule(path: str, reason: str | None) -> None:
     assert parse(BUILTIN, "built-in").skip_reason(path) == reason
 
 
-def test_minified_files_are_recognised_by_their_lines() -> None:
-    bundle = b"!function(e){" + b"var a=1;" * 800 + b"}();\n"
-    normal = b"".join(b"export function f%d() { return %d; }\n" % (i, i) for i in range(200))
-    assert crawlpolicy.looks_minified("dist2/app.js", bundle)
-    assert crawlpolicy.looks_minified("data/dump.json", bundle)
-    assert not crawlpolicy.looks_minified("src/app.js", normal)
-    assert not crawlpolicy.looks_minified("src/app.ts", bundle)  # TypeScript is never judged so
-    assert not crawlpolicy.looks_minified("small.js", b"x" * 1000)
-
-
 def test_longest_suffix_wins() -> None:
     p = parse(_policy(fileTypes={".ts": "typescript", ".d.ts": "lineBased"}), "t")
     assert p.strategy_for("a/b.d.ts") == "lineBased" and p.strategy_for("a/b.ts") == "typescript"
