@@ -28,6 +28,7 @@ class Weights:
     # Set by hand on the tune half of bench/eval/ (sparo and rushstack, bench/rank_eval.py),
     # round values on a plateau; docs/benchmarks.md has what each did on tune and on test.
     docs: float = 0.5  # a prose page (Markdown, text) that is not code: x this
+    config: float = 0.5  # a config file (JSON, YAML, TOML; not a manifest) the query does not name: x this
     definition: float = 1.5  # the chunk or file that defines an identifier the query names: x this
     package: float = 1.3  # a file of a package or project the query names: x this
     file_evidence: float = 0.2  # + this x the sum of the file's next best chunk scores
@@ -38,6 +39,7 @@ class Weights:
 
 OFF = {
     "docs": {"docs": 1.0},
+    "config": {"config": 1.0},
     "definition": {"definition": 1.0},
     "package": {"package": 1.0},
     "file": {"file_evidence": 0.0},
@@ -131,6 +133,24 @@ def apply_docs(cands: list[Candidate], w: Weights) -> None:
     for c in cands:
         if is_prose(c.path, c.hit.payload.get("lang")):
             c.scale("docs", w.docs, "a prose page, not code")
+
+
+_CONFIG_LANGS = frozenset({"json", "yaml", "toml"})
+# Package manifests list what a change adds (a dependency, a feature flag): answers like code.
+_MANIFESTS = frozenset({"package.json", "cargo.toml", "pyproject.toml", "go.mod"})
+
+
+def apply_config(cands: list[Candidate], text: str, w: Weights) -> None:
+    """Config files describe settings in the words of a question (schemas, commented JSON) and
+    match "how does X work" questions the code answers; one the query names (`rush.json`,
+    `Cargo.toml`) keeps its place."""
+    if w.config == 1.0:
+        return
+    lowered = text.lower()
+    for c in cands:
+        name = c.path.rsplit("/", 1)[-1].lower()
+        if c.hit.payload.get("lang") in _CONFIG_LANGS and name not in lowered and name not in _MANIFESTS:
+            c.scale("config", w.config, "a config file the query does not name")
 
 
 # --- package or project named in the query ---------------------------------------------------
@@ -302,6 +322,7 @@ def apply_tested(cands: list[Candidate], w: Weights) -> None:
 
 def apply(cands: list[Candidate], text: str, w: Weights) -> list[Candidate]:
     apply_docs(cands, w)
+    apply_config(cands, text, w)
     apply_package(cands, text, w)
     apply_definition(cands, text, w)
     apply_file_evidence(cands, w)

@@ -209,3 +209,25 @@ def test_tests_of_every_ecosystem_move_down() -> None:
         assert ranking.role_of(path) == "test", path
     for path in ("svc/server.go", "tools/acme/latest.py", "src/Latest.java", "crates/napi/src/env.rs"):
         assert ranking.role_of(path) == ranking.SOURCE, path
+
+
+def test_config_files_move_below_code_unless_named_or_a_manifest() -> None:
+    w = Weights(config=0.5)
+
+    def cands() -> list[Candidate]:
+        return [
+            _cand("common/config/rush/experiments.json", 0.30, lang="json"),
+            _cand("crates/napi/Cargo.toml", 0.29, lang="toml"),
+            _cand("src/services/GitService.ts", 0.25),
+        ]
+
+    found = cands()
+    signals.apply(found, "how does sparo run git fetch", w)
+    assert _order(found) == [
+        "crates/napi/Cargo.toml",
+        "src/services/GitService.ts",
+        "common/config/rush/experiments.json",
+    ]
+    named = cands()
+    signals.apply(named, "enable the new flag in experiments.json", w)
+    assert _order(named)[0] == "common/config/rush/experiments.json"
