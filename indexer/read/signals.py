@@ -238,7 +238,7 @@ def defines(payload: dict[str, Any], names: set[str]) -> str | None:
             if part in names:
                 return part
     if not symbol and payload.get("chunk_type") == "text":  # a line chunk: read its declarations
-        declared = set(_DECLARED.findall(str(payload.get("text") or ""))) & names
+        declared: set[str] = set(_DECLARED.findall(str(payload.get("text") or ""))) & names
         if declared:
             return min(declared)
     # the file name less its extension: `ScopedLogger.test.ts` tests ScopedLogger, not defines it
