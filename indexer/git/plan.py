@@ -24,9 +24,9 @@ from monodex.indexer.git import worktree
 from monodex.indexer.git.crawlpolicy import CrawlPolicy
 from monodex.indexer.git.generated import looks_generated
 from monodex.indexer.git.gitobjects import GitRepo, TreeEntry
-from monodex.indexer.git.packages import PackageIndex, is_manifest
 from monodex.indexer.git.sources import SourceFile
 from monodex.indexer.points.identity import git_blob_sha1
+from monodex.indexer.points.packages import PackageIndex, is_manifest
 
 _BINARY_PROBE = 8000  # git's buffer_is_binary() looks at the first 8000 bytes
 

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from monodex.indexer.git.gitobjects import TreeEntry, ignore_filter
-from monodex.indexer.git.packages import is_manifest
 from monodex.indexer.points.identity import git_blob_sha1
+from monodex.indexer.points.packages import is_manifest
 
 # path -> [size, mtime_ns, ctime_ns, inode, blob_id]
 StatCache = dict[str, list[Any]]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import difflib
 
 from monodex.indexer.points import filters as stored
-from monodex.indexer.points.payloads import lang_values
+from monodex.indexer.points.langs import lang_values
 from monodex.indexer.read.search import Filters
 from monodex.indexer.store.base import Match, MatchAny, Store
 

@@ -9,7 +9,7 @@ from typing import Any, Protocol
 from monodex.indexer.points import filters as stored
 from monodex.indexer.points import labelmeta, lexical
 from monodex.indexer.points.labelmeta import require_label as require_label  # ops.py: search.require_label
-from monodex.indexer.points.payloads import lang_values
+from monodex.indexer.points.langs import lang_values
 from monodex.indexer.read import cochange, signals
 from monodex.indexer.read import ranking as ranking_
 from monodex.indexer.store.base import (

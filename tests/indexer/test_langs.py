@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from monodex.indexer.points.payloads import LANGS, lang_of, lang_values
+from monodex.indexer.points.langs import LANGS, lang_of, lang_values
 
 from monodex import requests as rq
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 import structlog
-from monodex.indexer.git.packages import PackageIndex, is_manifest
+from monodex.indexer.points.packages import PackageIndex, is_manifest
 from structlog.testing import capture_logs
 
 
