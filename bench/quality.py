@@ -1,6 +1,6 @@
 """Search quality on the evaluation set in bench/eval/, every mode side by side with baselines.
 
-Usage: .venv/bin/python bench/quality.py [sparo|rushstack|pnpm ...] [--raw-variant] [--split tune|test|all]
+Usage: .venv/bin/python bench/quality.py [sparo|rushstack|pnpm|napi-rs ...] [--raw-variant] [--split tune|test|all]
 
 Every query belongs to one split, fixed by a hash of its id (`split_of`): `tune` (the default) is
 what ranking changes are tried on; `test` is run only to report a change already chosen, and a
@@ -100,6 +100,9 @@ TARGETS = {
             "patternsToKeep": [],
         },
     ),
+    # The polyglot set (issue 23): Rust crates, the TypeScript CLI, JavaScript bindings and
+    # Cargo.toml, crawled with the built-in policy as a new user would.
+    "napi-rs": ("napi-rs+napi-rs", "8681902ce671fc2010a6e40fe4e2c9557ec44fa6", None),
 }
 # Targets no ranking change was ever tried on: all their queries are held out for reporting.
 HELD_OUT = frozenset({"pnpm"})

@@ -1,7 +1,7 @@
 """Ranking quality in-process, for fast iteration on ranking signals (issue 14).
 
 Usage: .venv/bin/python bench/rank_eval.py sparo|rushstack|pnpm [--split tune|test|all|sanity]
-           [--set NAME=VALUE ...] [--misses] [--off SIGNAL ...]
+           [--set NAME=VALUE ...] [--misses] [--off SIGNAL ...] [--bm25]
 
 Opens the index bench/quality.py keeps under bench/.work/xdg-<target> (crawl it there first, or
 copy the lead's) and runs `indexer/read/search.search` directly on each query of the split: no
@@ -109,6 +109,11 @@ def main() -> None:
     )
     ap.add_argument("--cost", action="store_true", help="time each signal on the real candidate lists")
     ap.add_argument(
+        "--bm25",
+        action="store_true",
+        help="also score BM25 over the same chunks on the same queries (quality.py's baseline)",
+    )
+    ap.add_argument(
         "--explain", default=None, help="print the top 5 with --explain for queries containing this"
     )
     args = ap.parse_args()
@@ -130,11 +135,10 @@ def main() -> None:
         weights = signals.switched_off(weights, args.off)
         p = paths.resolve()
         with Session(config.load(p), p) as s:
-            indexed = {
-                str(r.payload["relative_path"])
-                for r in s.store.scroll(filters.label_chunks(f"{args.target}:main", *()))
-                if r.payload.get("chunk_ordinal") == 1
-            }
+            chunks = [
+                {"id": r.id, **r.payload} for r in s.store.scroll(filters.label_chunks(f"{args.target}:main"))
+            ]
+            indexed = {str(c["relative_path"]) for c in chunks}
             qs = load_queries(args.target, args.split, indexed)
             emb = CachedEmbedder(s.engine)
             for q in qs:
@@ -174,19 +178,32 @@ def main() -> None:
                         print(f"    {i}. {path}")
             if args.cost:
                 cost(s.store, emb, args.target, qs, weights, s.paths.state_dir)
+    baseline = bm25_rows(chunks, qs) if args.bm25 else []
     print(f"{args.target} {args.split}: weights {weights}")
     for set_name in sorted({q["set"] for q in qs}):
         picked = [r for r, q in zip(rows, qs, strict=True) if q["set"] == set_name]
         m = quality.mean(picked)
         print(f"  {set_name} ({len(picked)}): R@10 {m['R@10']:.3f} MRR@10 {m['MRR@10']:.3f}")
-    m = quality.mean(rows)
-    print(
-        f"  all ({len(rows)}): R@1 {m['R@1']:.3f} R@5 {m['R@5']:.3f} R@10 {m['R@10']:.3f} "
-        f"MRR@10 {m['MRR@10']:.3f} nDCG@10 {m['nDCG@10']:.3f}"
-    )
+    for who, scored in (("all", rows), ("BM25 (chunks), all", baseline)):
+        if scored:
+            m = quality.mean(scored)
+            print(
+                f"  {who} ({len(scored)}): R@1 {m['R@1']:.3f} R@5 {m['R@5']:.3f} R@10 {m['R@10']:.3f} "
+                f"MRR@10 {m['MRR@10']:.3f} nDCG@10 {m['nDCG@10']:.3f}"
+            )
     print(
         f"  search without query embedding p50 {statistics.median(times) * 1e3:.1f} ms (not a figure, shared cores)"
     )
+
+
+def bm25_rows(chunks: list[dict[str, Any]], qs: list[dict[str, Any]]) -> list[dict[str, float]]:
+    """BM25 over the index's chunks, tests moved down and files grouped as the search does."""
+    bm25 = quality.BM25(chunks)
+    kinds = {c["id"]: c.get("chunk_kind", "content") for c in chunks}
+    return [
+        quality.metrics(quality.demote_and_group(bm25.search(q["query"]), chunk_kind=kinds), q["relevant"])
+        for q in qs
+    ]
 
 
 def cost(

@@ -21,6 +21,17 @@ from monodex.errors import UsageError
 # The chunkers' CHUNK_KINDS, spelled here so the front needs no tree-sitter (a test keeps them equal).
 KINDS = ("content", "imports", "changelog", "config")
 MODES = ("hybrid", "dense", "lexical")
+# The languages a file's suffix names (indexer/points/payloads.py LANGS; a test keeps them equal).
+LANGUAGES = (
+    "typescript", "javascript", "markdown", "json", "yaml", "toml", "python", "rust", "go", "java",
+    "kotlin", "swift", "c", "cpp", "csharp", "shell",
+)  # fmt: skip
+# What people also call them: `--lang rs` is `--lang rust`.
+LANG_ALIASES = {
+    "ts": "typescript", "tsx": "typescript", "js": "javascript", "md": "markdown", "yml": "yaml",
+    "py": "python", "rs": "rust", "golang": "go", "kt": "kotlin", "c++": "cpp", "cs": "csharp",
+    "c#": "csharp", "sh": "shell", "bash": "shell",
+}  # fmt: skip
 # A question, or a pasted function to find its like; not a pasted file. JSON escapes a character
 # to at most 12 bytes, so a capped text always fits in the socket's MAX_REQUEST.
 MAX_QUERY_CHARS = 16 * 1024
@@ -162,7 +173,8 @@ class SearchRequest:
         _one_of("kind", self.kind, KINDS)
         _one_of("mode", self.mode, MODES)
         _set(self, "paths", tuple(_norm_path("paths", p) for p in self.paths))
-        _set(self, "lang", self.lang.lower() if self.lang else None)
+        lang = self.lang.strip().lower() if self.lang else None
+        _set(self, "lang", LANG_ALIASES.get(lang, lang) if lang else None)
         _set(self, "package", self.package or None)
 
 

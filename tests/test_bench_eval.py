@@ -107,6 +107,9 @@ def test_the_doc_sanity_sets_are_kept_apart_from_the_split_and_the_figures(monke
         quality = _quality(monkeypatch, "--split", split)
         for name in quality.TARGETS:
             assert not [q for q in quality.queries(name) if q["set"].endswith("-doc")], (name, split)
+            if name not in docs:  # napi-rs has PR titles only (issue 23)
+                assert quality.sanity_queries(name) == []
+                continue
             sanity = quality.sanity_queries(name)
             total = len(json.loads((BENCH / "eval" / f"{name}-doc.json").read_text())["queries"])
             assert len(sanity) == total, "all of a sanity set is scored, whatever the split"

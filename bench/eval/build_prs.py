@@ -2,15 +2,18 @@
 the source files it changed (that still exist at the indexed commit, inside the crawled part)
 are the answer. Deterministic: run it again and the same set comes out.
 
-Usage: python bench/eval/build_prs.py MIRROR COMMIT PREFIX COUNT OUT.json
-  MIRROR  a git directory (e.g. $MONODEX_BENCH_MIRRORS/microsoft+rushstack/repo)
-  PREFIX  only files under this folder count (e.g. libraries/)
+Usage: python bench/eval/build_prs.py MIRROR COMMIT PREFIX COUNT OUT.json [SUFFIXES]
+  MIRROR    a git directory (e.g. $MONODEX_BENCH_MIRRORS/microsoft+rushstack/repo)
+  PREFIX    only files under this folder count (e.g. libraries/)
+  SUFFIXES  the source files that count, comma-separated (default .ts)
 
 The sets in bench/eval/ were made with (MIRRORS is $MONODEX_BENCH_MIRRORS):
   build_prs.py $MIRRORS/tiktok+sparo/repo ca06251a491699b020e0529903ba8a726ff135e2 "" 1000 sparo-prs.json
   build_prs.py $MIRRORS/microsoft+rushstack/repo ae8073b330ea1004921cad9065f9dce60fc35a5b libraries/ 300 \
       rushstack-prs.json
   build_prs.py $MIRRORS/pnpm+pnpm/repo 36e5ae6ac8d03743442f083680fa3015e4a774b3 pnpm11/ 300 pnpm-prs.json
+  build_prs.py $MIRRORS/napi-rs+napi-rs/repo 8681902c3bcd6a4bd3785c6dc7b0e72bb9fb6883 "" 400 \
+      napi-rs-prs.json .rs,.ts,.tsx,.js,.mjs,.cjs,.toml  (polyglot: Rust, TypeScript, JavaScript)
 
 The log is walked newest first and stops at COUNT, so a larger COUNT only appends older PRs: the
 300 rushstack queries begin with the 50 the set had before, same ids, same order. Sparo has 24
@@ -41,7 +44,10 @@ SKIP_TITLE = re.compile(
 MERGE = re.compile(r"^Merge pull request #(\d+) from ")
 PR = re.compile(r"\s*\(#(\d+)\)\s*$")
 TAGS = re.compile(r"^\s*(\[[^\]]+\]\s*)+")  # "[rush-lib][WS2] Add ..." -> "Add ..."; tags named the package
-SECONDARY = re.compile(r"(^|/)(test|tests|__tests__|__snapshots__|__mocks__)/|\.test\.ts$|\.d\.ts$|CHANGELOG")
+SECONDARY = re.compile(
+    r"(^|/)(test|tests|__tests__|__snapshots__|__mocks__|__fixtures__)/|\.(test|spec)\.[cm]?[jt]sx?$|\.d\.ts$"
+    r"|CHANGELOG|(^|/)Cargo\.lock$"
+)
 
 
 def git(mirror: str, *args: str) -> str:
@@ -57,6 +63,7 @@ def repo_name(mirror: str) -> str:
 
 def main() -> None:
     mirror, commit, prefix, count, out = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+    suffixes = tuple(sys.argv[6].split(",")) if len(sys.argv) > 6 else (".ts",)
     present = set(git(mirror, "ls-tree", "-r", "--name-only", commit, *([prefix] if prefix else [])).split())
     queries = []
     log = git(mirror, "log", "--first-parent", "--format=%H%x09%ct%x09%s%x09%b%x00", commit, "-n", "3000")
@@ -75,7 +82,7 @@ def main() -> None:
             continue  # "Fix typo" asks nothing a search can answer
         changed = git(mirror, "diff", "--name-only", "--diff-filter=AM", f"{sha}^1", sha).split()
         relevant = sorted(
-            p for p in changed if p in present and p.endswith(".ts") and not SECONDARY.search(p)
+            p for p in changed if p in present and p.endswith(suffixes) and not SECONDARY.search(p)
         )
         if not 1 <= len(relevant) <= 5:
             continue  # sweeping PRs have no "right file"
@@ -93,7 +100,8 @@ def main() -> None:
     doc = {
         "repo": repo_name(mirror),
         "commit": git(mirror, "rev-parse", commit).strip(),
-        "source": "squash-merged pull requests: title -> changed .ts source files under " + prefix,
+        "source": f"squash-merged pull requests: title -> changed {'/'.join(suffixes)} source files under "
+        + prefix,
         "queries": queries,
     }
     Path(out).write_text(json.dumps(doc, indent=1) + "\n")

@@ -54,6 +54,11 @@ def chunker_id(strategy: str, budget: int) -> str:
     return f"{_IDS[chunker.name]}:{chunker.version}:budget={budget}:limits={LIMITS}:points={POINT_FORMAT}"
 
 
+def id_names() -> dict[str, str]:
+    """The first part of each chunker id (`typescript-partitioner`) -> its strategy name."""
+    return {prefix: name for name, prefix in _IDS.items()}
+
+
 def _get(strategy: str) -> Chunker:
     try:
         return CHUNKERS[strategy]

@@ -27,53 +27,90 @@ DEFAULT_MAX_FILE_BYTES = 1 << 20
 _REQUIRED = ("version", "fileTypes", "patternsToExclude", "patternsToKeep")
 _GLOB_CHARS = "*?[]{}"
 
-# The original's embedded default (reference §1.2), in the same format as the files.
+
+def _chunker(name: str) -> str:
+    """A language's syntax-aware strategy once it is registered, else the line chunker."""
+    return name if name in STRATEGIES else "lineBased"
+
+
+# Suffix -> strategy of the built-in policy: TypeScript and Markdown as in the original, then
+# JavaScript, config (JSON, TOML, YAML) and the languages that share monorepos with TypeScript.
+_FILE_TYPES = {
+    ".ts": "typescript",
+    ".tsx": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".md": "markdown",
+    ".txt": "lineBased",
+    ".css": "lineBased",
+    ".scss": "lineBased",
+    **dict.fromkeys((".js", ".jsx", ".mjs", ".cjs"), _chunker("javascript")),
+    ".json": _chunker("json"),
+    ".toml": _chunker("toml"),
+    **dict.fromkeys((".yml", ".yaml"), _chunker("yaml")),
+    **dict.fromkeys((".py", ".pyi"), _chunker("python")),
+    ".rs": _chunker("rust"),
+    ".go": _chunker("go"),
+    ".java": _chunker("java"),
+    **dict.fromkeys((".kt", ".kts"), _chunker("kotlin")),
+    ".swift": _chunker("swift"),
+    **dict.fromkeys((".c", ".h"), _chunker("c")),
+    **dict.fromkeys((".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx"), _chunker("cpp")),
+    ".cs": _chunker("csharp"),
+    **dict.fromkeys((".sh", ".bash"), _chunker("bash")),
+}
+
+# Build output, dependencies and caches of each ecosystem; lock files, generated and recorded
+# files. `rush.json` and `common/config/rush/*.json` are config a Rush user asks about: indexed.
+_EXCLUDE = [
+    # JavaScript / TypeScript (the original's list, less its blanket *.js and *.json); Rush change
+    # files are one JSON per PR, a log and not code
+    *"node_modules/ dist/ build/ lib/ lib-commonjs/ lib-esm/ lib-esnext/ lib-amd/ lib-dts/".split(),
+    *"temp/ .cache/ .rush/temp/ common/temp/ common/deploy/ common/changes/ .docusaurus/".split(),
+    *".next/ .nuxt/ .turbo/ .yarn/ coverage/ __snapshots__/".split(),
+    # Rust, Python, Go, JVM, Swift / iOS, .NET
+    *"target/ __pycache__/ .venv/ venv/ .tox/ .mypy_cache/ .pytest_cache/ .ruff_cache/".split(),
+    *"vendor/ .gradle/ Pods/ Carthage/ DerivedData/ .build/ .swiftpm/ obj/".split(),
+    # files: snapshots, tests outside src/ and test/ (as the original), bundles, lock files
+    *"**/*.snap **/*.test.ts **/*.spec.ts **/*.test.tsx **/*.spec.tsx".split(),
+    *"**/*.test.js **/*.spec.js **/*.test.mjs **/*.spec.mjs".split(),
+    *"**/*.min.js **/*.min.mjs **/*.min.css **/*.bundle.js **/*.chunk.js".split(),
+    *"**/*.lock **/package-lock.json **/npm-shrinkwrap.json **/pnpm-lock.yaml **/yarn.lock".split(),
+    *"**/go.sum **/Package.resolved **/CHANGELOG.json **/*.tsbuildinfo".split(),
+]
+
 BUILTIN: dict[str, Any] = {
     "version": 1,
+    "fileTypes": _FILE_TYPES,
+    "patternsToExclude": _EXCLUDE,
+    "patternsToKeep": ["src/", "test/"],
+}
+
+# The built-in policy before issue 23 (the original's default): labels crawled with it recorded
+# only its fingerprint; knowing it lets their next refresh add just the files the new one adds.
+BUILTIN_V1: dict[str, Any] = {
+    "version": 1,
     "fileTypes": {
-        ".ts": "typescript",
-        ".tsx": "typescript",
+        **dict.fromkeys((".ts", ".tsx"), "typescript"),
         ".md": "markdown",
-        ".yml": "lineBased",
-        ".yaml": "lineBased",
-        ".txt": "lineBased",
-        ".css": "lineBased",
-        ".scss": "lineBased",
+        **dict.fromkeys((".yml", ".yaml", ".txt", ".css", ".scss"), "lineBased"),
     },
     "patternsToExclude": [
-        "node_modules/",
-        "dist/",
-        "build/",
-        "lib/",
-        "lib-commonjs/",
-        "lib-esm/",
-        "lib-esnext/",
-        "lib-amd/",
-        "lib-dts/",
-        "temp/",
-        ".cache/",
-        ".rush/temp/",
-        "common/temp/",
-        "common/deploy/",
+        *_EXCLUDE[:14],  # node_modules/ ... common/deploy/
         ".docusaurus/",
         "**/*.snap",
-        "**/*.test.ts",
-        "**/*.spec.ts",
-        "**/*.test.tsx",
-        "**/*.spec.tsx",
-        "**/*.js",
-        "**/*.jsx",
-        "**/*.cjs",
-        "**/*.mjs",
-        "**/*.json",
-        "**/package-lock.json",
-        "**/pnpm-lock.yaml",
-        "**/yarn.lock",
-        "**/*.lock",
-        "**/*.tsbuildinfo",
+        *("**/*.test.ts", "**/*.spec.ts", "**/*.test.tsx", "**/*.spec.tsx"),
+        *("**/*.js", "**/*.jsx", "**/*.cjs", "**/*.mjs", "**/*.json"),
+        *("**/package-lock.json", "**/pnpm-lock.yaml", "**/yarn.lock", "**/*.lock", "**/*.tsbuildinfo"),
     ],
     "patternsToKeep": ["src/", "test/"],
 }
+
+
+def previous_builtin(fingerprint: str) -> CrawlPolicy | None:
+    """An earlier built-in policy with this fingerprint, or None."""
+    old = parse(BUILTIN_V1, "built-in (before issue 23)")
+    return old if old.fingerprint == fingerprint else None
 
 
 @dataclass(frozen=True)
@@ -81,13 +118,18 @@ class Patterns:
     """Folder patterns (ending in `/`, literal) and globs (`*` also crosses `/`, as in globset)."""
 
     folders: tuple[str, ...]
-    globs: tuple[re.Pattern[str], ...]
+    globs: tuple[tuple[str, re.Pattern[str]], ...]  # (as written, compiled)
 
     def match(self, path: str) -> bool:
+        return self.rule(path) is not None
+
+    def rule(self, path: str) -> str | None:
+        """The first pattern matching `path`, as a skip reason names it (`folder target/`,
+        `pattern **/*.lock`), or None."""
         for folder in self.folders:
             if path.startswith(folder) or f"/{folder}" in path:
-                return True
-        return any(g.match(path) for g in self.globs)
+                return f"folder {folder}"
+        return next((f"pattern {raw}" for raw, g in self.globs if g.match(path)), None)
 
 
 @dataclass(frozen=True)
@@ -108,7 +150,17 @@ class CrawlPolicy:
 
     def should_crawl(self, path: str) -> bool:
         """matchesFileType and (matchesKeep or not matchesExclude): keep beats every exclude."""
-        return self.strategy_for(path) is not None and (self.keep.match(path) or not self.exclude.match(path))
+        return self.skip_reason(path) is None
+
+    def skip_reason(self, path: str) -> str | None:
+        """Why the policy leaves `path` out, or None when it is crawled: the exclude rule that
+        matched (`folder target/`, `pattern **/*.lock`; a kept path is never excluded), else
+        `no file type for .png`."""
+        rule = None if self.keep.match(path) else self.exclude.rule(path)
+        if rule is None and self.strategy_for(path) is None:
+            name = path.rsplit("/", 1)[-1]
+            return f"no file type for {'.' + name.rsplit('.', 1)[-1] if '.' in name else name}"
+        return rule
 
     @property
     def fingerprint(self) -> str:
@@ -132,7 +184,7 @@ def _patterns(values: list[str], where: Where) -> Patterns:
             folders.append(p)
             continue
         try:
-            globs.append(compile_glob(p))
+            globs.append((p, compile_glob(p)))
         except GlobError as exc:
             raise (where / i).fail(str(exc), "fix the pattern (globs: * ** ? [abc] {a,b})") from None
     return Patterns(tuple(folders), tuple(globs))

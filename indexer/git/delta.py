@@ -3,22 +3,23 @@ new one, and, among them, the files the new commit should contribute (the same r
 plan.py, evaluated on those paths only, so the cost follows the change and not the repository).
 
 A path is in scope when it was added, modified, deleted or renamed, or when it lies under a
-package.json that was added, removed, renamed or edited (its files may now belong to another
-package). Files that enter or leave the crawl policy are among the changed paths: the policy
-itself is the same on both sides (otherwise the refresh is a full crawl).
+package manifest (package.json, Cargo.toml, go.mod, ...: packages.py) that was added, removed,
+renamed or edited (its files may now belong to another package). Files that enter or leave the
+crawl policy are among the changed paths: the policy itself is the same on both sides
+(otherwise the refresh is a full crawl).
 """
 
 from __future__ import annotations
 
 import posixpath
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from monodex.indexer.git.crawlpolicy import CrawlPolicy
 from monodex.indexer.git.gitobjects import Change, GitRepo, TreeEntry
-from monodex.indexer.git.packages import MANIFEST, _name, is_manifest
 from monodex.indexer.git.plan import Plan, blob_reader, select
+from monodex.indexer.points.packages import MANIFESTS, _name, is_manifest, walk_up
 
 
 @dataclass
@@ -26,40 +27,36 @@ class Delta:
     scope: set[str]  # every path whose membership in the label may change
     plan: Plan  # the files the new commit has among scope
     changed_paths: int = 0  # paths in the tree diffs (before package widening)
-    package_paths: int = 0  # paths added because a package.json moved or changed
+    package_paths: int = 0  # paths added because a package manifest moved or changed (or `extra`)
     stats: Counter[str] = field(default_factory=Counter)
 
 
 class _Packages:
-    """Nearest package.json name for a path in one commit, by walking up its folders."""
+    """Nearest manifest's package name for a path in one commit, by walking up its folders."""
 
     def __init__(self, repo: GitRepo, commit: str) -> None:
         self.repo, self.commit = repo, commit
-        self.names: dict[str, str | None] = {}
+        self.names: dict[str, dict[str, str]] = {}
 
-    def _at(self, folder: str) -> str | None:
+    def _at(self, folder: str) -> dict[str, str]:
         if folder not in self.names:
-            manifest = posixpath.join(folder, MANIFEST) if folder else MANIFEST
-            entry = self.repo.entry_at(self.commit, manifest)
-            name = None
-            if entry is not None and entry.kind == "file":
-                _, content = next(self.repo.read_blobs([entry.blob_id]))
-                name = _name(manifest, content)
-            self.names[folder] = name
+            found: dict[str, str] = {}
+            for base, eco in MANIFESTS.items():  # in rank order: the first of an ecosystem wins
+                manifest = posixpath.join(folder, base) if folder else base
+                entry = None if eco in found else self.repo.entry_at(self.commit, manifest)
+                if entry is not None and entry.kind == "file":
+                    _, content = next(self.repo.read_blobs([entry.blob_id]))
+                    if (name := _name(manifest, content)) is not None:
+                        found[eco] = name
+            self.names[folder] = found
         return self.names[folder]
 
     def lookup(self, relative_path: str) -> str | None:
-        folder = posixpath.dirname(relative_path)
-        while True:
-            if (name := self._at(folder)) is not None:
-                return name
-            if not folder:
-                return None
-            folder = posixpath.dirname(folder)
+        return walk_up(relative_path, self._at)
 
 
 def _name_may_change(repo: GitRepo, ch: Change) -> bool:
-    """False for an edited package.json whose `name` stayed the same (a version bump)."""
+    """False for an edited manifest whose `name` stayed the same (a version bump)."""
     if ch.kind != "modify" or not ch.old_blob or not ch.new_blob:
         return True
     blobs = dict(repo.read_blobs([ch.old_blob, ch.new_blob]))
@@ -67,9 +64,18 @@ def _name_may_change(repo: GitRepo, ch: Change) -> bool:
     return _name(path, blobs[ch.old_blob]) != _name(path, blobs[ch.new_blob])
 
 
-def plan_delta(repo: GitRepo, bases: Sequence[str], target: str, policy: CrawlPolicy, catalog: str) -> Delta:
+def plan_delta(
+    repo: GitRepo,
+    bases: Sequence[str],
+    target: str,
+    policy: CrawlPolicy,
+    catalog: str,
+    *,
+    extra: Iterable[str] = (),
+) -> Delta:
     """Scope = paths changed from any of `bases` to `target` (several bases when an interrupted
-    refresh towards another commit must be finished too), widened by moved packages."""
+    refresh towards another commit must be finished too), widened by moved packages and by
+    `extra` (paths a change of policy or chunkers touches: write/policychange.py)."""
     scope: set[str] = set()
     manifest_dirs: set[str] = set()
     for base in dict.fromkeys(bases):
@@ -83,6 +89,7 @@ def plan_delta(repo: GitRepo, bases: Sequence[str], target: str, policy: CrawlPo
     changed = len(scope)
     for folder in manifest_dirs:  # files below a moved or renamed package may change package
         scope.update(e.path for e in repo.entries_under(target, folder))
+    scope.update(extra)
     # A path the policy never crawls holds nothing in the label and contributes nothing: it
     # stays in scope (harmless) but costs no tree lookup. Release commits bump hundreds of them.
     candidates = sorted(p for p in scope if policy.should_crawl(p))

@@ -2,12 +2,14 @@
 policy, with their package and chunker, and a reader that yields only text.
 
 Skip reasons, counted in `Plan.skipped`:
-- when planning: `submodule`, `symlink`, `policy`, `path-not-utf8`, `size` (over the policy's
-  maxFileBytes, known from object headers or stat before reading), `empty`, `unreadable`
-  (working dir only);
+- when planning: `submodule`, `symlink`, the policy's rule (`no file type for .png`,
+  `folder target/`, `pattern **/*.lock`: CrawlPolicy.skip_reason), `path-not-utf8`, `size` (over
+  the policy's maxFileBytes, known from object headers or stat before reading), `empty`,
+  `unreadable` (working dir only);
 - when reading (`Plan.reader` / `iter_contents` add to the same counter as they go): `binary`
-  (a NUL byte in the first 8000 bytes, git's heuristic), `not-utf8`, and for working-dir files
-  that changed since planning, `changed`.
+  (a NUL byte in the first 8000 bytes, git's heuristic), `not-utf8`, `minified` / `generated`
+  (a bundle, a file on a few very long lines, a tool's header: generated.py; never for
+  TypeScript and Markdown), and for working-dir files that changed since planning, `changed`.
 """
 
 from __future__ import annotations
@@ -20,10 +22,11 @@ from typing import Any, Protocol
 
 from monodex.indexer.git import worktree
 from monodex.indexer.git.crawlpolicy import CrawlPolicy
+from monodex.indexer.git.generated import looks_generated
 from monodex.indexer.git.gitobjects import GitRepo, TreeEntry
-from monodex.indexer.git.packages import PackageIndex, is_manifest
 from monodex.indexer.git.sources import SourceFile
 from monodex.indexer.points.identity import git_blob_sha1
+from monodex.indexer.points.packages import PackageIndex, is_manifest
 
 _BINARY_PROBE = 8000  # git's buffer_is_binary() looks at the first 8000 bytes
 
@@ -81,7 +84,7 @@ class Plan:
         Each call counts what it reads, so read each file once per plan.
         """
         for f, content in self.read_raw(files):
-            problem = "changed" if content is None else text_problem(content)
+            problem = "changed" if content is None else text_problem(content, f.relative_path, f.strategy)
             if problem:
                 _skip(self.skipped, f.relative_path, problem)
             else:
@@ -94,8 +97,14 @@ def iter_contents(plan: Plan) -> Iterator[tuple[SourceFile, bytes]]:
     return plan.reader(plan.files)
 
 
-def text_problem(content: bytes) -> str | None:
-    """Why content is not indexed as text (`empty`, `binary`, `not-utf8`), or None."""
+# What the built-in policy indexed before issue 23 is never judged generated: a TypeScript file
+# or page a label holds stays in it (a header saying "generated" does not make it useless).
+_NEVER_GENERATED = ("typescript", "markdown", "")
+
+
+def text_problem(content: bytes, path: str = "", strategy: str = "") -> str | None:
+    """Why content is not indexed as text (`empty`, `binary`, `not-utf8`, and for a file of
+    another strategy `minified` or `generated`: generated.py), or None."""
     if not content:
         return "empty"
     if b"\x00" in content[:_BINARY_PROBE]:
@@ -104,15 +113,15 @@ def text_problem(content: bytes) -> str | None:
         content.decode("utf-8")
     except UnicodeDecodeError:
         return "not-utf8"
-    return None
+    return None if strategy in _NEVER_GENERATED else looks_generated(path, content)
 
 
 def entry_problem(entry: TreeEntry, policy: CrawlPolicy) -> str | None:
     """Why a tree entry is not planned, before reading it (size may be None: not checked)."""
     if entry.kind != "file":
         return entry.kind
-    if not policy.should_crawl(entry.path):
-        return "policy"
+    if (rule := policy.skip_reason(entry.path)) is not None:
+        return rule
     if _surrogates(entry.path):
         return "path-not-utf8"
     if entry.size is not None and entry.size > policy.max_file_bytes:
@@ -140,7 +149,7 @@ def select(
         problem = entry_problem(e, policy)
         strategy = policy.strategy_for(e.path)
         if problem or strategy is None:
-            skipped.add(e.path, problem or "policy")
+            skipped.add(e.path, problem or "no file type")
             continue
         package = packages.lookup(e.path) or catalog
         files.append(PlannedFile(e.path, e.blob_id, strategy, package, e.size))
@@ -179,7 +188,7 @@ def plan_working_dir(
     root: Path, policy: CrawlPolicy, catalog: str, cache: worktree.StatCache | None = None
 ) -> Plan:
     """Plan a crawl of the files on disk (worktree.py): never following links, .gitignore
-    respected, blob ids as `git hash-object` computes them, packages from package.json on disk."""
+    respected, blob ids as `git hash-object` computes them, packages from the manifests on disk."""
     tree = worktree.scan(root, policy.should_crawl, max_bytes=policy.max_file_bytes, cache=cache)
     packages = PackageIndex.from_working_dir(root, tree.manifests)
     files, skipped = select(tree.entries, policy, packages, catalog)

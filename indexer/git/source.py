@@ -32,8 +32,8 @@ class Source:
     def working_dir(self, cache: dict[str, list[Any]] | None = None) -> Plan:
         return plan_working_dir(self.repo.workdir, self.policy, self.catalog.name, cache)
 
-    def delta(self, bases: list[str], commit: str) -> Delta:
-        return plan_delta(self.repo, bases, commit, self.policy, self.catalog.name)
+    def delta(self, bases: list[str], commit: str, extra: set[str] | None = None) -> Delta:
+        return plan_delta(self.repo, bases, commit, self.policy, self.catalog.name, extra=extra or ())
 
 
 def open_source(catalog: Catalog, paths: Paths) -> Source:

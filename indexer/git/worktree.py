@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from monodex.indexer.git.gitobjects import TreeEntry, ignore_filter
-from monodex.indexer.git.packages import is_manifest
 from monodex.indexer.points.identity import git_blob_sha1
+from monodex.indexer.points.packages import is_manifest
 
 # path -> [size, mtime_ns, ctime_ns, inode, blob_id]
 StatCache = dict[str, list[Any]]
@@ -33,7 +33,7 @@ _LINK, _GITLINK, _FILE, _EXEC = 0o120000, 0o160000, 0o100644, 0o100755
 class WorkTree:
     root: Path
     entries: list[TreeEntry] = field(default_factory=list)
-    manifests: list[str] = field(default_factory=list)  # package.json paths, for PackageIndex
+    manifests: list[str] = field(default_factory=list)  # package manifest paths, for PackageIndex
     skipped: Counter[str] = field(default_factory=Counter)  # `unreadable`
     cache: StatCache = field(default_factory=dict)
     hashed: int = 0  # files read to compute their blob id (the others came from the cache)

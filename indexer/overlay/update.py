@@ -25,7 +25,7 @@ from typing import Any
 
 from monodex.indexer.git import crawlpolicy
 from monodex.indexer.git.crawlpolicy import CrawlPolicy
-from monodex.indexer.git.packages import MANIFEST, PackageIndex
+from monodex.indexer.points.packages import MANIFESTS, PackageIndex
 from monodex.indexer.git.plan import text_problem
 from monodex.indexer.git.sources import SourceFile
 from monodex.indexer.git.worktree import read as read_file
@@ -309,10 +309,11 @@ def _reader(root: Path, contents: dict[str, bytes], skipped: Counter[str]) -> An
 
 
 def _packages(root: Path, blobs: dict[str, str]) -> PackageIndex:
-    """The package.json files above the dirty files, on disk (the nearest one names the package)."""
+    """The manifests (package.json, Cargo.toml, ...) above the dirty files, on disk (the nearest
+    one of the file's ecosystem names the package)."""
     folders: set[str] = set()
     for path in blobs:
         parts = path.split("/")[:-1]
         folders.update("/".join(parts[:i]) for i in range(len(parts) + 1))
-    manifests = [f"{d}/{MANIFEST}" if d else MANIFEST for d in sorted(folders)]
+    manifests = [f"{d}/{m}" if d else m for d in sorted(folders) for m in MANIFESTS]
     return PackageIndex.from_working_dir(root, [m for m in manifests if (root / m).is_file()])

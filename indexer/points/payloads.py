@@ -8,6 +8,9 @@ from typing import Any
 
 from monodex.indexer.chunkers.base import Chunk
 from monodex.indexer.points.filters import CODE
+from monodex.indexer.points.langs import LANGS as LANGS
+from monodex.indexer.points.langs import lang_of as lang_of
+from monodex.indexer.points.langs import lang_values as lang_values
 
 
 @dataclass(frozen=True)
@@ -60,30 +63,6 @@ def _embed_text(
     if kind != "content":
         head.append(f"kind: {kind}")
     return "\n".join(head) + "\n\n" + text
-
-
-LANGS = {
-    ".ts": "typescript",
-    ".tsx": "typescript",
-    ".mts": "typescript",
-    ".cts": "typescript",
-    ".js": "javascript",
-    ".jsx": "javascript",
-    ".mjs": "javascript",
-    ".cjs": "javascript",
-    ".md": "markdown",
-    ".mdx": "markdown",
-    ".json": "json",
-    ".yaml": "yaml",
-    ".yml": "yaml",
-}
-
-
-def lang_of(relative_path: str) -> str:
-    """`--lang` filters on this: the language a file is written in, from its extension."""
-    name = relative_path.rsplit("/", 1)[-1].lower()
-    ext = "." + name.rsplit(".", 1)[-1] if "." in name else ""
-    return LANGS.get(ext, ext.lstrip(".") or "text")
 
 
 def path_prefixes(relative_path: str) -> list[str]:

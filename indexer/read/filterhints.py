@@ -8,8 +8,9 @@ from __future__ import annotations
 import difflib
 
 from monodex.indexer.points import filters as stored
+from monodex.indexer.points.langs import lang_values
 from monodex.indexer.read.search import Filters
-from monodex.indexer.store.base import Match, Store
+from monodex.indexer.store.base import Match, MatchAny, Store
 
 from monodex import names
 from monodex.requests import FieldError
@@ -47,7 +48,8 @@ def check(store: Store, *, catalog: str, label: str, filters: Filters) -> None:
     (each surface names the field: --lang for the CLI, lang for MCP)."""
     lid = names.label_id(catalog, label)
     _path(store, lid, label, filters.paths)
-    if filters.lang and not store.count(stored.label_chunks(lid, Match("lang", filters.lang))):
+    lang = MatchAny("lang", lang_values(filters.lang or ""))
+    if filters.lang and not store.count(stored.label_chunks(lid, lang)):
         langs = _values(store, lid, "lang")
         raise FieldError(
             "lang",
@@ -65,7 +67,7 @@ def check(store: Store, *, catalog: str, label: str, filters: Filters) -> None:
             "package",
             "label {label!r} has no package {value!r}",
             value=filters.package,
-            advice="{known}" if packages else "this label has no package.json names; drop {name}",
+            advice="{known}" if packages else "this label has no package names; drop {name}",
             facts={
                 "label": label,
                 "known": f"did you mean {', '.join(close)}?"

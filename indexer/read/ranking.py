@@ -28,10 +28,15 @@ DEMOTION = 10
 _ROLES = (
     ("snapshot", re.compile(r"(^|/)__snapshots__/|\.snap$")),
     (
-        "test",  # build-tests/: the test projects of Rush repositories
+        # build-tests/: the test projects of Rush repositories; then each ecosystem's layout:
+        # tests/ (Rust, Python), src/test/ (Maven, Gradle), Tests/ (Swift), foo_test.go,
+        # test_foo.py / foo_test.py / conftest.py, FooTest.java / FooTests.kt / FooTests.swift
+        "test",
         re.compile(
-            r"(^|/)(__tests__|__mocks__|tests?|test-data|fixtures?|build-tests(-samples)?)/"
-            r"|\.(test|spec)\.[cm]?[jt]sx?$"
+            r"(^|/)(__tests__|__mocks__|[Tt]ests?|test-data|fixtures?|build-tests(-samples)?)/"
+            r"|\.(test|spec)\.[cm]?[jt]sx?$|\.(test|spec)\.[a-z]+$"
+            r"|_test\.(go|py)$|(^|/)(test_[^/]*|conftest)\.py$"
+            r"|[a-z0-9]Tests?\.(java|kt|swift|cs)$"
         ),
     ),
     # benchmarks name what they measure as often as tests do (vuejs/core's __benchmarks__/*.bench.ts)

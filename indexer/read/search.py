@@ -10,6 +10,7 @@ from monodex.indexer.points import filters as stored
 from monodex.indexer.points import labelmeta, lexical, overlaymeta
 from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.points.labelmeta import require_label as require_label  # ops.py: search.require_label
+from monodex.indexer.points.langs import lang_values
 from monodex.indexer.read import cochange, signals
 from monodex.indexer.read import ranking as ranking_
 from monodex.indexer.store.base import (
@@ -64,7 +65,7 @@ class Filters:
         if self.kind:
             out.append(Match("chunk_kind", self.kind))
         if self.lang:
-            out.append(Match("lang", self.lang))
+            out.append(MatchAny("lang", lang_values(self.lang)))
         return tuple(out)
 
 

@@ -28,6 +28,7 @@ class Weights:
     # Set by hand on the tune half of bench/eval/ (sparo and rushstack, bench/rank_eval.py),
     # round values on a plateau; docs/benchmarks.md has what each did on tune and on test.
     docs: float = 0.5  # a prose page (Markdown, text) that is not code: x this
+    config: float = 0.5  # a config file (JSON, YAML, TOML; not a manifest) the query does not name: x this
     definition: float = 1.5  # the chunk or file that defines an identifier the query names: x this
     package: float = 1.3  # a file of a package or project the query names: x this
     file_evidence: float = 0.2  # + this x the sum of the file's next best chunk scores
@@ -38,6 +39,7 @@ class Weights:
 
 OFF = {
     "docs": {"docs": 1.0},
+    "config": {"config": 1.0},
     "definition": {"definition": 1.0},
     "package": {"package": 1.0},
     "file": {"file_evidence": 0.0},
@@ -133,6 +135,24 @@ def apply_docs(cands: list[Candidate], w: Weights) -> None:
             c.scale("docs", w.docs, "a prose page, not code")
 
 
+_CONFIG_LANGS = frozenset({"json", "yaml", "toml"})
+# Package manifests list what a change adds (a dependency, a feature flag): answers like code.
+_MANIFESTS = frozenset({"package.json", "cargo.toml", "pyproject.toml", "go.mod"})
+
+
+def apply_config(cands: list[Candidate], text: str, w: Weights) -> None:
+    """Config files describe settings in the words of a question (schemas, commented JSON) and
+    match "how does X work" questions the code answers; one the query names (`rush.json`,
+    `Cargo.toml`) keeps its place."""
+    if w.config == 1.0:
+        return
+    lowered = text.lower()
+    for c in cands:
+        name = c.path.rsplit("/", 1)[-1].lower()
+        if c.hit.payload.get("lang") in _CONFIG_LANGS and name not in lowered and name not in _MANIFESTS:
+            c.scale("config", w.config, "a config file the query does not name")
+
+
 # --- package or project named in the query ---------------------------------------------------
 
 _QUERY_WORD = re.compile(r"[@A-Za-z0-9][@A-Za-z0-9_./-]*[A-Za-z0-9]|[A-Za-z0-9]")
@@ -183,7 +203,19 @@ def apply_package(cands: list[Candidate], text: str, w: Weights) -> None:
 
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*")
 _CODEISH = re.compile(r"[a-z][A-Z]|[A-Z][a-z]+[A-Z]|_|^I[A-Z][a-z]|^[A-Z][a-z]+[A-Z]")
-DECLARATIONS = frozenset({"class", "interface", "function", "enum", "type", "variable", "method", "field"})
+# chunk_type of a declaration: TypeScript's, and the syntax chunkers' of Rust, Go, Python,
+# Java, Kotlin, Swift, C/C++, C# (`struct`, `impl`, `trait`, `macro`, `module`, `namespace`).
+DECLARATIONS = frozenset(
+    {"class", "interface", "function", "enum", "type", "variable", "method", "field"}
+    | {"struct", "impl", "trait", "const", "macro", "module", "namespace"}
+)
+# A declaration keyword of any of those languages before a name, for chunks cut by lines (no
+# symbol): `def parse_config`, `fn parse_config`, `func (s *Server) Serve`, `impl Display for Foo`.
+_DECLARED = re.compile(
+    r"\b(?:def|fn|func(?:\s*\([^)]*\))?|fun|class|struct|union|enum|trait|interface|protocol|"
+    r"object|type|typealias|impl(?:<[^>]*>)?(?:\s+[\w:<>]+\s+for)?|mod|module|namespace|"
+    r"const|static|macro_rules!)\s+([A-Za-z_$][A-Za-z0-9_$]*)"
+)
 
 
 def identifiers(text: str) -> set[str]:
@@ -205,6 +237,10 @@ def defines(payload: dict[str, Any], names: set[str]) -> str | None:
         for part in symbol.split("."):
             if part in names:
                 return part
+    if not symbol and payload.get("chunk_type") == "text":  # a line chunk: read its declarations
+        declared: set[str] = set(_DECLARED.findall(str(payload.get("text") or ""))) & names
+        if declared:
+            return min(declared)
     # the file name less its extension: `ScopedLogger.test.ts` tests ScopedLogger, not defines it
     stem = str(payload.get("relative_path", "")).rsplit("/", 1)[-1].rsplit(".", 1)[0]
     return stem if stem in names else None
@@ -286,6 +322,7 @@ def apply_tested(cands: list[Candidate], w: Weights) -> None:
 
 def apply(cands: list[Candidate], text: str, w: Weights) -> list[Candidate]:
     apply_docs(cands, w)
+    apply_config(cands, text, w)
     apply_package(cands, text, w)
     apply_definition(cands, text, w)
     apply_file_evidence(cands, w)

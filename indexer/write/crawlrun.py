@@ -19,7 +19,7 @@ from monodex.indexer.points import filters, identity, labelmeta
 from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.session import Session
 from monodex.indexer.store.cochanges import db_path
-from monodex.indexer.write import fill, history
+from monodex.indexer.write import fill, history, policychange
 from monodex.indexer.write.crawl import Crawl, CrawlSettings, CrawlSummary, Progress, file_info
 from monodex.indexer.write.request import Request as Request  # re-exported: ops.py names crawlrun.Request
 
@@ -51,6 +51,8 @@ def incremental_bases(
         return []
     bases = [state.commit_oid]
     if not state.crawl_complete:
+        if state.extra.get(FOLLOWED):  # an interrupted refresh after a policy change: start over
+            return []
         if state.extra.get("mode") != "incremental" or state.extra.get("base_commit_oid") != state.commit_oid:
             return []
         # finish what interrupted refreshes had started: every path they may have touched
@@ -59,6 +61,31 @@ def incremental_bases(
     if not all(repo.has_commit(b) for b in bases) or not repo.is_ancestor(state.commit_oid, commit):
         return []
     return bases
+
+
+# Recorded while an incremental refresh also covers the files a policy or chunker change touched.
+FOLLOWED = "followed_change"
+
+
+def after_change(
+    state: LabelState | None, facts: dict[str, Any], source: Source, commit: str, names: dict[str, str]
+) -> tuple[list[str], set[str]]:
+    """(bases, paths to add) for a refresh after only the policy or chunkers changed, following
+    the change file by file (policychange.py); ([], set()) for a full crawl."""
+    if state is None:
+        return [], set()
+    differing = {k for k, v in facts.items() if state.extra.get(k) != v}
+    if not differing or not differing <= set(policychange.COMPARED):
+        return [], set()
+    same = {k: v for k, v in facts.items() if k not in differing}
+    bases = incremental_bases(state, same, source.repo, commit)
+    if not bases:
+        return [], set()
+    files = [e.path for e in source.repo.tree_entries(commit) if e.kind == "file"]
+    widen = policychange.follow(
+        state.extra, policy=source.policy, implementation=facts["implementation"], names=names, paths=files
+    )
+    return (bases, widen) if widen is not None else ([], set())
 
 
 def _read_cache(path: Path) -> dict[str, list[Any]]:
@@ -117,6 +144,7 @@ def crawl(
         "point_format": chunkers.POINT_FORMAT,
     }
     bases: list[str] = []
+    widen: set[str] = set()  # paths a policy or chunker change touches (after_change)
     scope: set[str] | None = None
     if req.working_dir:
         cache_file = s.paths.state_dir / "worktree" / f"{req.catalog.name}.json"
@@ -131,17 +159,21 @@ def crawl(
         if not req.full and s.store.info() is not None:
             state = labelmeta.read(s.store, target.label_id)
             bases = incremental_bases(state, facts, source.repo, target.commit_oid)
+            if not bases:
+                bases, widen = after_change(state, facts, source, target.commit_oid, chunkers.id_names())
         if bases:
-            delta = source.delta(bases, target.commit_oid)
+            delta = source.delta(bases, target.commit_oid, widen)
             plan, scope = delta.plan, delta.scope
         else:
             plan = source.at_commit(target.commit_oid)
     # Recorded, not compared: after a model change, how to load this label's model again to
     # answer its searches until the new model's vectors are complete (Session.previous).
-    recorded = {**facts, "model_source": s.cfg.embedder.model}
+    recorded = {**facts, "model_source": s.cfg.embedder.model, policychange.POLICY: source.policy.canonical}
     run = Crawl(s.store, s.engine, target, settings=settings, progress=progress, cancel=cancel)
     if bases:
         pending = {**recorded, "pending_commit_oids": sorted({*bases[1:], target.commit_oid})}
+        if widen:
+            pending[FOLLOWED] = True
         summary = run.run(plan.files, plan.reader, scope=scope, base_commit=bases[0], facts=pending)
     elif scope is not None:  # a working-directory label: only the files that differ
         files = [f for f in plan.files if f.relative_path in scope]

@@ -28,8 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--kind", choices=rq.KINDS, help="only chunks of this kind")
     parser.add_argument(
         "--lang",
-        help="only files in this language, e.g. typescript or markdown (a language the label has no "
-        "files of is an error that lists the ones it has)",
+        help=f"only files in this language: {', '.join(rq.LANGUAGES)} (or a file suffix: rs, py, ...; "
+        "a language the label has no files of is an error that lists the ones it has)",
     )
     parser.add_argument(
         "--mode",

@@ -277,9 +277,8 @@ def test_path_prefix_as_a_string_mcp_words_in_errors_and_a_version(repo) -> None
     info, (by_string, bad_id, bad_range) = anyio.run(go)
     assert info is not None and info.version == __version__
     assert not by_string.is_error, by_string.content[0].text
-    assert {r["relative_path"] for r in by_string.structured_content["results"]} == {
-        "libraries/net/src/retry.ts"
-    }
+    found = {r["relative_path"] for r in by_string.structured_content["results"]}
+    assert "libraries/net/src/retry.ts" in found and all(p.startswith("libraries/net/") for p in found)
     for answer, word in ((bad_id, "file_id"), (bad_range, "chunks")):
         text = answer.content[0].text
         assert answer.is_error and word in text and "--id" not in text, text
@@ -292,12 +291,13 @@ def test_the_cli_only_options_now_reach_agents_and_errors_use_their_names(repo) 
         ("search", {"query": "retry with backoff", "explain": True, "max_tokens": None}),
         ("search", {"query": "color", "per_file": 3, "max_tokens": None, "path_prefix": "libraries/term"}),
         ("search", {"query": "retry", "path_prefix": "../outside"}),
-        ("search", {"query": "retry", "lang": "json"}),  # found by the indexer, not the request
+        ("search", {"query": "retry", "lang": "python"}),  # found by the indexer, not the request
     )
     assert {r["relative_path"] for r in by_lang.structured_content["results"]} == {"README.md"}
     first = explained.structured_content["results"][0]
     assert first["explain"]["mode"] == "hybrid" and first["explain"]["fused_rank"] == 1
-    assert len(per_file.structured_content["results"]) == 3  # one file, three of its chunks
+    colors = [r for r in per_file.structured_content["results"] if r["relative_path"].endswith("paint.ts")]
+    assert len(colors) == 3  # one file, three of its chunks (its package.json may follow)
     text = bad_path.content[0].text
     assert bad_path.is_error and "path_prefix" in text and "--path" not in text, text
     text = no_lang.content[0].text

@@ -14,8 +14,10 @@ def test_crawl_then_search_finds_the_right_file(monorepo, run_json) -> None:  # 
     code, summary, err = run_json(*CRAWL, "--label", "main", "--commit", "HEAD")
     assert code == 0, err
     assert summary["mode"] == "full" and summary["commit"] == monorepo.head()
-    assert summary["files_total"] == 4  # 3 .ts under src/ + README.md; lib/ and node_modules/ excluded
-    assert summary["files_embedded"] == 4 and summary["files_reused"] == 0
+    # 3 .ts under src/ + README.md + 5 config files (package.json x4, rush.json); lib/ and
+    # node_modules/ excluded
+    assert summary["files_total"] == 9
+    assert summary["files_embedded"] == 9 and summary["files_reused"] == 0
     assert summary["chunks_embedded"] >= 4
     code, found, err = run_json(
         "search",
@@ -82,7 +84,7 @@ def test_second_label_embeds_only_changed_files(monorepo, run_json) -> None:  # 
     sha = monorepo.commit("tweak")
     code, summary, err = run_json(*CRAWL, "--label", "feature", "--commit", sha)
     assert code == 0, err
-    assert summary["files_embedded"] == 1 and summary["files_reused"] == 3
+    assert summary["files_embedded"] == 1 and summary["files_reused"] == 8
     assert summary["chunks_embedded"] == 1
     # Both labels see their own version of retry.ts, and main is untouched.
     _, main_hits, _ = run_json(
@@ -104,7 +106,7 @@ def test_recrawl_after_delete_removes_the_file_from_the_label(monorepo, run_json
     code, summary, _ = run_json(*CRAWL, "--label", "main", "--commit", sha)
     assert code == 0
     assert summary["files_removed"] == 1 and summary["files_embedded"] == 0 and summary["files_reused"] == 0
-    assert summary["mode"] == "incremental" and summary["files_total"] == 3  # the deleted path only
+    assert summary["mode"] == "incremental" and summary["files_total"] == 8  # the deleted path only
     _, found, _ = run_json(
         "search",
         "--catalog",
@@ -133,7 +135,7 @@ def test_working_dir_reuses_unchanged_files(monorepo, run_json) -> None:  # type
     (monorepo.path / "libraries/net/src/retry.ts").write_text("export const edited = true;\n")
     code, summary, err = run_json(*CRAWL, "--label", "wip", "--working-dir")
     assert code == 0, err
-    assert summary["files_reused"] == 3 and summary["files_embedded"] == 1 and summary["commit"] == ""
+    assert summary["files_reused"] == 8 and summary["files_embedded"] == 1 and summary["commit"] == ""
     _, labels, _ = run_json("labels", "--json")
     wip = next(r for r in labels["labels"] if r["label"] == "wip")
     assert (wip["source_kind"], wip["commit_oid"], wip["crawl_complete"]) == ("working-directory", "", True)
@@ -154,9 +156,11 @@ def test_search_errors_say_what_to_run(monorepo, run_json) -> None:  # type: ign
 def test_dry_run_reports_plan_and_writes_nothing(monorepo, run_json) -> None:  # type: ignore[no-untyped-def]
     code, plan, err = run_json(*CRAWL, "--label", "main", "--commit", "HEAD", "--dry-run")
     assert code == 0, err
-    assert plan["files_to_index"] == 4 and plan["chunks"] >= 4
-    assert plan["by_strategy"] == {"typescript": 3, "markdown": 1}
-    assert plan["skipped"].get("policy", 0) >= 6
+    assert plan["files_to_index"] == 9 and plan["chunks"] >= 9
+    json_strategy = plan["by_strategy"].get("json", 0) or plan["by_strategy"].get("lineBased", 0)
+    assert plan["by_strategy"]["typescript"] == 3 and plan["by_strategy"]["markdown"] == 1
+    assert json_strategy == 5  # the package.json files and rush.json (config is indexed)
+    assert plan["skipped"].get("folder node_modules/", 0) >= 1
     assert not paths.resolve().shard_dir.exists() or not any(paths.resolve().shard_dir.rglob("*.wal*"))
 
 
@@ -215,7 +219,7 @@ def test_catalogs_sharing_files_each_see_their_own_labels_only(monorepo, run_jso
     code, summary, _ = run_json(
         "crawl", "--catalog", "other", "--label", "main", "--commit", "HEAD", "--json"
     )
-    assert code == 0 and summary["files_reused"] == 3 and summary["files_embedded"] == 0
+    assert code == 0 and summary["files_reused"] == 8 and summary["files_embedded"] == 0
     _, mine, _ = run_json(
         "search",
         "--catalog",

@@ -16,11 +16,17 @@ def test_dry_run_lists_files_with_strategy_and_skipped_files_with_reason(monorep
         "libraries/config/src/ConfigLoader.ts",
         "libraries/net/src/retry.ts",
         "libraries/terminal/src/colors.ts",
+        # config is indexed too (issue 23): manifests and rush.json
+        "package.json",
+        "rush.json",
+        "libraries/config/package.json",
+        "libraries/net/package.json",
+        "libraries/terminal/package.json",
     }
     assert files["README.md"]["strategy"] == "markdown" and files["README.md"]["chunks"] >= 1
     assert sum(f["chunks"] for f in plan["files"]) == plan["chunks"]
     why = {s["path"]: s["reason"] for s in plan["skipped_files"]}
-    assert why["libraries/terminal/node_modules/dep/index.ts"] == "policy"
+    assert why["libraries/terminal/node_modules/dep/index.ts"] == "folder node_modules/"
     assert why["assets/logo.ts"] == "binary"
     assert len(why) == sum(plan["skipped"].values())
 
@@ -30,7 +36,7 @@ def test_dry_run_lists_files_with_strategy_and_skipped_files_with_reason(monorep
     assert "  typescript  libraries/net/src/retry.ts" in text
     assert "  skipped (binary)  assets/logo.ts" in text
     code, text, _ = run_json("-v", *DRY)
-    assert "skipped (policy)  libraries/terminal/node_modules/dep/index.ts" in text
+    assert "skipped (folder node_modules/)  libraries/terminal/node_modules/dep/index.ts" in text
 
 
 def test_files_without_dry_run_is_a_usage_error(monorepo, run_json) -> None:  # type: ignore[no-untyped-def]

@@ -15,8 +15,8 @@ def crawled(monorepo, run_json):  # type: ignore[no-untyped-def]
 
 
 def test_filters_the_label_cannot_match_name_what_it_holds(crawled, run_json) -> None:  # type: ignore[no-untyped-def]
-    code, _, err = run_json(*SEARCH, "--lang", "json")
-    assert code == 2 and "no json files" in err and "markdown, typescript" in err
+    code, _, err = run_json(*SEARCH, "--lang", "python")
+    assert code == 2 and "no python files" in err and "json, markdown, typescript" in err
     code, _, err = run_json(*SEARCH, "--package", "@acme/nett")
     assert code == 2 and "'@acme/nett'" in err and "did you mean @acme/net" in err
     code, found, err = run_json(*SEARCH, "--package", "@acme/net", "--path", "README.md", "--json")

@@ -25,16 +25,24 @@ def _paths(run_json, *flags: str) -> set[str]:  # type: ignore[no-untyped-def]
 
 def test_filters_by_folder_file_package_kind_and_language(crawled, run_json) -> None:  # type: ignore[no-untyped-def]
     every = _paths(run_json)
-    assert len(every) == 4
-    assert _paths(run_json, "--path", "libraries/net") == {"libraries/net/src/retry.ts"}
+    assert len(every) == 9  # 3 .ts, README.md, 4 package.json and rush.json (config is indexed)
+    assert _paths(run_json, "--path", "libraries/net") == {
+        "libraries/net/src/retry.ts",
+        "libraries/net/package.json",
+    }
     assert _paths(run_json, "--path", "./libraries/net/", "--path", "README.md") == {
         "libraries/net/src/retry.ts",
+        "libraries/net/package.json",
         "README.md",
     }
     assert _paths(run_json, "--path", "libraries/ne", "--path", "README.md") == {"README.md"}  # whole folders
-    assert _paths(run_json, "--package", "@acme/terminal") == {"libraries/terminal/src/colors.ts"}
+    assert _paths(run_json, "--package", "@acme/terminal") == {
+        "libraries/terminal/src/colors.ts",
+        "libraries/terminal/package.json",
+    }
     assert _paths(run_json, "--lang", "Markdown") == {"README.md"}
-    assert _paths(run_json, "--lang", "typescript") == every - {"README.md"}
+    assert _paths(run_json, "--lang", "typescript") == {p for p in every if p.endswith(".ts")}
+    assert _paths(run_json, "--lang", "json") == {p for p in every if p.endswith(".json")}
     assert _paths(run_json, "--kind", "changelog") == set()
     code, found, _ = run_json(*SEARCH, "--text", "colors", "--kind", "content")
     assert code == 0 and {r["chunk_kind"] for r in found["results"]} == {"content"}

@@ -17,7 +17,7 @@ SEED_TABLE = [
     ("lib/utils.test.ts", False),
     ("node_modules/x/index.ts", False),
     ("pkg/src/node_modules/y.ts", True),  # keep wins even here (the original's rule)
-    ("a/b.js", False),  # no file type (and excluded)
+    ("a/b.js", True),  # JavaScript is indexed (issue 23)
     ("docs/README.md", True),
     ("common/temp/x.ts", False),
     ("x.snap", False),
@@ -31,10 +31,37 @@ SEED_TABLE = [
     ("apps/web/index.d.ts", True),
     ("common/config/rush/pnpm-lock.yaml", False),
     ("config/rush.yaml", True),
-    ("libraries/x/package.json", False),
+    ("libraries/x/package.json", True),  # config is indexed
     ("libraries/x/test/fixtures/lib/a.ts", True),  # `test/` keeps
     ("src/x.TS", False),  # case-sensitive
     ("README", False),
+    # polyglot monorepos (issue 23): config, JavaScript and other languages in; build output,
+    # vendored code, caches, lock files, change files and bundles out
+    ("rush.json", True),
+    ("common/config/rush/command-line.json", True),
+    ("common/config/rush/pnpm-lock.yaml", False),
+    ("common/changes/@rushstack/heft/fix_2024-01-01.json", False),
+    ("apps/x/CHANGELOG.json", False),
+    ("package-lock.json", False),
+    ("Cargo.lock", False),
+    ("svc/go.sum", False),
+    ("crates/napi/Cargo.toml", True),
+    ("crates/napi/src/lib.rs", True),
+    ("crates/napi/target/debug/build/x.rs", False),
+    ("tools/acme/cli.py", True),
+    ("tools/acme/__pycache__/cli.py", False),
+    ("tools/.venv/lib/site.py", False),
+    ("svc/vendor/github.com/x/y.go", False),
+    ("svc/main.go", True),
+    ("android/app/Main.kt", True),
+    ("android/.gradle/caches/x.kt", False),
+    ("ios/Pods/Alamofire/Session.swift", False),
+    ("ios/Kit/Kit.swift", True),
+    ("web/.next/server/page.js", False),
+    ("web/public/vendor.min.js", False),
+    ("web/eslint.config.mjs", True),
+    ("native/include/acme.h", True),
+    ("scripts/release.sh", True),
 ]
 
 
@@ -56,14 +83,32 @@ def _policy(**over: Any) -> dict[str, Any]:
 def test_builtin_defaults() -> None:
     p = parse(BUILTIN, "built-in")
     assert p.max_file_bytes == 1 << 20 and p.source == "built-in"
-    assert [
-        p.strategy_for(f"a{s}") for s in (".ts", ".tsx", ".md", ".yml", ".yaml", ".txt", ".css", ".scss")
-    ] == [
+    assert [p.strategy_for(f"a{s}") for s in (".ts", ".tsx", ".md", ".txt", ".css", ".scss")] == [
         "typescript",
         "typescript",
         "markdown",
-        *["lineBased"] * 5,
+        *["lineBased"] * 3,
     ]
+    # each language's syntax-aware chunker once registered, the line chunker until then
+    for suffix, language in ((".yml", "yaml"), (".json", "json"), (".js", "javascript"), (".rs", "rust")):
+        expected = language if language in crawlpolicy.STRATEGIES else "lineBased"
+        assert p.strategy_for(f"a{suffix}") == expected
+
+
+@pytest.mark.parametrize(
+    ("path", "reason"),
+    [
+        ("Cargo.lock", "pattern **/*.lock"),
+        ("crates/x/target/debug/a.rs", "folder target/"),
+        ("assets/logo.png", "no file type for .png"),
+        ("LICENSE", "no file type for LICENSE"),
+        ("apps/x/CHANGELOG.json", "pattern **/CHANGELOG.json"),
+        ("pkg/src/target/a.rs", None),  # keep (src/) beats every exclude
+        ("rush.json", None),
+    ],
+)
+def test_skip_reason_names_the_rule(path: str, reason: str | None) -> None:
+    assert parse(BUILTIN, "built-in").skip_reason(path) == reason
 
 
 def test_longest_suffix_wins() -> None:

@@ -253,7 +253,14 @@ def test_doubt_means_a_full_crawl(setup, tmp_path: Path) -> None:  # type: ignor
         )
     )
     history.step()
-    assert refresh(repo.commit("policy changed"))["mode"] == "full"  # another crawl policy
+    # another crawl policy is followed file by file (write/policychange.py) ...
+    sha = repo.commit("policy changed")
+    assert refresh(sha)["mode"] == "incremental"
+    assert label_state(live, "acme:main") == reference(sha)
+    # ... unless it changes what cannot be told without reading every file again
+    policy = json.loads((repo.path / "monodex-crawl.json").read_text())
+    (repo.path / "monodex-crawl.json").write_text(json.dumps({**policy, "maxFileBytes": 4096}))
+    assert refresh(repo.commit("size limit changed"))["mode"] == "full"
 
 
 def test_a_one_function_edit_runs_the_model_on_the_changed_chunks_only(setup) -> None:  # type: ignore[no-untyped-def]

@@ -65,3 +65,14 @@ def test_the_verb_that_opens_a_change_request_is_not_matched() -> None:
     assert q("heft: add retry backoff") == q("heft: retry backoff")  # heft is a package, not a type
     assert q("Fix an issue with rush add") == q("issue rush add")
     assert len(q("fix").indices) == 1  # nothing else to match: the word stays
+
+
+def test_snake_and_screaming_case_split_like_camel_case() -> None:
+    """Rust, Python and Go names (issue 23): the tokenizer already splits at `_`, so chunks stored
+    before the new languages and queries now are tokenised alike (no lexical re-index)."""
+    t = lexical.terms("const MAX_FILE_BYTES: usize; fn parse_config(); napi::bindgen_prelude::Env")
+    for term in ("max_file_bytes", "max", "file", "bytes", "parse_config", "parse", "config"):
+        assert term in t, term
+    assert {"napi", "bindgen_prelude", "bindgen", "prelude", "env"} <= set(t)
+    # a query that says the words finds the snake_case name by them
+    assert set(lexical.query_vector("parse config").indices) <= set(lexical.query_vector("parse_config").indices)

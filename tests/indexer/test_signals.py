@@ -181,3 +181,63 @@ def test_benchmarks_are_secondary_like_tests() -> None:
     assert ranking.role_of("packages/runtime-core/__tests__/apiWatch.bench.ts") == "test"
     assert ranking.role_of("packages/reactivity/src/computed.ts") == ranking.SOURCE
     assert ranking.role_of("src/benchmarking.ts") == ranking.SOURCE
+
+
+def test_declarations_of_every_language_count_as_definitions() -> None:
+    names = signals.identifiers("ThreadsafeFunction leaks in parse_config when MAX_FILE_BYTES is hit")
+    assert names == {"ThreadsafeFunction", "parse_config", "MAX_FILE_BYTES"}
+    # a syntax chunk: its symbol and chunk_type (struct, impl, trait, ... of the new chunkers)
+    for kind in ("struct", "impl", "trait", "function", "const", "module"):
+        payload = {"symbol_name": "ThreadsafeFunction", "chunk_type": kind, "relative_path": "src/a.rs"}
+        assert signals.defines(payload, names) == "ThreadsafeFunction", kind
+    # a chunk cut by lines: its declarations are read from its text
+    for text, name in (
+        ("pub fn parse_config(path: &Path) -> Config {", "parse_config"),
+        ("impl<T: 'static> Drop for ThreadsafeFunction<T> {", "ThreadsafeFunction"),
+        ("pub const MAX_FILE_BYTES: usize = 1 << 20;", "MAX_FILE_BYTES"),
+        ("def parse_config(path):\n    pass\n", "parse_config"),
+        ("func (s *Server) parse_config() error {", "parse_config"),
+        ("let config = parse_config(path);", None),  # a use, not a declaration
+    ):
+        payload = {"chunk_type": "text", "text": text, "relative_path": "src/lib.rs"}
+        assert signals.defines(payload, names) == name, text
+
+
+def test_tests_of_every_ecosystem_move_down() -> None:
+    for path in (
+        "svc/server_test.go",
+        "tools/tests/test_cli.py",
+        "tools/acme/cli_test.py",
+        "tools/conftest.py",
+        "app/src/test/java/com/acme/AppTest.java",
+        "app/src/main/kotlin/AppTests.kt",
+        "ios/Tests/KitTests/KitTests.swift",
+        "crates/napi/tests/env.rs",
+        "cli/src/api/build.spec.ts",
+        "src/parser.spec.rs",
+    ):
+        assert ranking.role_of(path) == "test", path
+    for path in ("svc/server.go", "tools/acme/latest.py", "src/Latest.java", "crates/napi/src/env.rs"):
+        assert ranking.role_of(path) == ranking.SOURCE, path
+
+
+def test_config_files_move_below_code_unless_named_or_a_manifest() -> None:
+    w = Weights(config=0.5)
+
+    def cands() -> list[Candidate]:
+        return [
+            _cand("common/config/rush/experiments.json", 0.30, lang="json"),
+            _cand("crates/napi/Cargo.toml", 0.29, lang="toml"),
+            _cand("src/services/GitService.ts", 0.25),
+        ]
+
+    found = cands()
+    signals.apply(found, "how does sparo run git fetch", w)
+    assert _order(found) == [
+        "crates/napi/Cargo.toml",
+        "src/services/GitService.ts",
+        "common/config/rush/experiments.json",
+    ]
+    named = cands()
+    signals.apply(named, "enable the new flag in experiments.json", w)
+    assert _order(named)[0] == "common/config/rush/experiments.json"
