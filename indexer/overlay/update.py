@@ -25,7 +25,6 @@ from typing import Any
 
 from monodex.indexer.git import crawlpolicy
 from monodex.indexer.git.crawlpolicy import CrawlPolicy
-from monodex.indexer.points.packages import MANIFESTS, PackageIndex
 from monodex.indexer.git.plan import text_problem
 from monodex.indexer.git.sources import SourceFile
 from monodex.indexer.git.worktree import read as read_file
@@ -33,6 +32,7 @@ from monodex.indexer.overlay import dirty, statcache
 from monodex.indexer.points import filters, overlaymeta
 from monodex.indexer.points.identity import git_blob_sha1
 from monodex.indexer.points.overlaymeta import OverlayFile, OverlayState
+from monodex.indexer.points.packages import MANIFESTS, PackageIndex
 from monodex.indexer.session import Session
 from monodex.indexer.store.base import PENDING, Match, Store
 from monodex.indexer.write import membership
