@@ -147,7 +147,7 @@ def caught(repo: Path, trials: int, timeout: float) -> list[float]:
     return out
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--target", choices=sorted(TARGETS), default="sparo")
     ap.add_argument("--samples", type=int, default=20, help="rounds of the four commands, each phase")
@@ -159,7 +159,7 @@ def main() -> None:
         default=3600,
         help="seconds to wait for the fill before the idle baseline",
     )
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     from monodex.scheduler.server import wait_listening
 
     from monodex import paths
@@ -205,6 +205,9 @@ def main() -> None:
         f"branch moved with no hook, caught in: {', '.join(f'{m:.1f}' for m in moves)} s "
         f"(median {statistics.median(moves):.1f} s; documented: within {bound:g} s plus the refresh)"
     )
+
+
+SCENARIOS = {"foreground-wait": main}
 
 
 if __name__ == "__main__":

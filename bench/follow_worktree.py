@@ -66,9 +66,10 @@ def new_worktree(work: Path, catalog: str, n: int) -> dict[str, Any]:
     }
 
 
-def main() -> None:
-    name = sys.argv[1] if len(sys.argv) > 1 else "microsoft+rushstack"
-    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+def main(argv: list[str] | None = None) -> None:
+    args = sys.argv[1:] if argv is None else argv
+    name = args[0] if args else "microsoft+rushstack"
+    rounds = int(args[1]) if len(args) > 1 else 3
     catalog = name.split("+", 1)[1].lower()
     work = checkout(name, files=True)
     git(work, "checkout", "-q", "-B", "main")
@@ -117,6 +118,9 @@ def _figures(runs: list[dict[str, Any]]) -> list[object]:
         "/".join(str(r["files_stored"]) for r in runs),
         "/".join(str(r["files_reused"]) for r in runs),
     ]
+
+
+SCENARIOS = {"new-worktree": main}
 
 
 if __name__ == "__main__":
