@@ -270,3 +270,28 @@ def test_a_documentation_sites_scripts_count_as_its_pages() -> None:
     for query in ("sort the sidebars by title", "the website's navbar links"):
         named = signals.apply([_cand("apps/website/sidebars.js", 0.30, lang="javascript")], query, w)
         assert named[0].moved == [], query
+
+
+def test_the_dense_pool_keeps_an_answer_that_config_chunks_push_down_the_dense_list() -> None:
+    # a config file's key-path sections fill the top of the dense list; the answer comes after
+    # them, past a pool of 50 but inside the dense pool, and is first once the config moves down
+    from monodex.indexer.read import search
+
+    def hit(path: str, i: int, lang: str) -> Scored:
+        return Scored(
+            id=f"{path}:{i}",
+            score=0.0,
+            payload={"relative_path": path, "chunk_ordinal": i, "file_id": path, "lang": lang},
+        )
+
+    dense = [hit("common/config/rush/pnpm-config.json", i, "json") for i in range(55)]
+    dense.append(hit("src/logic/LocalState.ts", 1, "typescript"))
+    lexical = [hit("common/config/rush/pnpm-config.json", i, "json") for i in range(10)]
+    n = search._candidates(10, 1)
+
+    def first(pool: int) -> list[str]:
+        cands = signals.fuse(dense[:pool], lexical[:n], k=search.RRF_K, weights=(1.0, 1.0))
+        return _order(signals.apply(cands, "where does sparo remember checked out profiles", Weights()))
+
+    assert first(n) == ["common/config/rush/pnpm-config.json"]  # the answer was never a candidate
+    assert first(search.DENSE_POOL * n)[0] == "src/logic/LocalState.ts"
