@@ -1,7 +1,8 @@
 """Ranking that knows what code is: source first, one block per file, one hit per translated page.
 
 Tests, snapshots, generated API reports, change files and changelogs match many queries by their
-words (they repeat the names of what they test or describe) but are rarely the answer: they are
+words (they repeat the names of what they test or describe) but are rarely the answer (and so are
+config files the query does not name: signals.apply_config gives them the role "config"): they are
 pushed down by a fixed number of places, not removed, so a query that only they answer still
 finds them. Then hits are grouped so the top results are distinct files, and the translated copies
 of one page (`i18n/zh-cn/...`) are listed under the best of them instead of taking a slot each.
@@ -114,7 +115,7 @@ def rank(hits: Sequence[Scored | Candidate], *, limit: int, per_file: int, inclu
     for position, c in enumerate(ordered, start=1):
         files.add(c.hit.payload.get("file_id"))
         place = len(files)  # files met so far: rises with position, so sources keep their order
-        role = role_of(c.path, c.hit.payload.get("chunk_kind"))
+        role = c.role or role_of(c.path, c.hit.payload.get("chunk_kind"))
         demoted = not include_tests and role != SOURCE
         # a demoted hit goes after the hits of the DEMOTION-th file below it, not among them
         keyed.append((place + (DEMOTION if demoted else 0), demoted, position, c, role))

@@ -29,6 +29,8 @@ class Weights:
     # round values on a plateau; docs/benchmarks.md has what each did on tune and on test.
     docs: float = 0.5  # a prose page (Markdown, text) that is not code: x this
     config: float = 0.5  # a config file (JSON, YAML, TOML; not a manifest) the query does not name: x this
+    config_down: bool = True  # and moved down as tests are (ranking.DEMOTION places)
+    site: float = 0.5  # a documentation site's code (website/, docusaurus config, sidebars) not named: x this
     definition: float = 1.5  # the chunk or file that defines an identifier the query names: x this
     package: float = 1.3  # a file of a package or project the query names: x this
     file_evidence: float = 0.2  # + this x the sum of the file's next best chunk scores
@@ -37,9 +39,10 @@ class Weights:
     history: float = 1.0  # + this x how often a lower hit changed with the top ones (cochange.py)
 
 
-OFF = {
+OFF: dict[str, dict[str, Any]] = {
     "docs": {"docs": 1.0},
-    "config": {"config": 1.0},
+    "config": {"config": 1.0, "config_down": False},
+    "site": {"site": 1.0},
     "definition": {"definition": 1.0},
     "package": {"package": 1.0},
     "file": {"file_evidence": 0.0},
@@ -65,6 +68,9 @@ class Candidate:
     lexical_rank: int | None
     score: float = 0.0
     moved: list[dict[str, Any]] = field(default_factory=list)
+    # a secondary role a signal gave it (a config file the query does not name): ranking.py moves
+    # it down as it moves tests down; None: its path decides (ranking.role_of)
+    role: str | None = None
 
     def __post_init__(self) -> None:
         self.score = self.fused
@@ -151,6 +157,27 @@ def apply_config(cands: list[Candidate], text: str, w: Weights) -> None:
         name = c.path.rsplit("/", 1)[-1].lower()
         if c.hit.payload.get("lang") in _CONFIG_LANGS and name not in lowered and name not in _MANIFESTS:
             c.scale("config", w.config, "a config file the query does not name")
+            if w.config_down:
+                c.role = "config"
+
+
+# The code of a documentation website (a Docusaurus `website/` folder, its config and sidebars):
+# it lists every page title and command name, so it matches questions the product's code answers.
+_SITE = re.compile(r"(^|/)website/|(^|/)(docusaurus\.config|sidebars)\.[cm]?[jt]sx?$", re.IGNORECASE)
+
+
+def apply_site(cands: list[Candidate], text: str, w: Weights) -> None:
+    """A documentation site's scripts are read like its pages (prose, x `docs`'s order): one the
+    query names (`sidebars.js`, "the website") keeps its place."""
+    if w.site == 1.0:
+        return
+    lowered = text.lower()
+    if "website" in lowered:
+        return
+    for c in cands:
+        stem = c.path.rsplit("/", 1)[-1].lower().split(".")[0]
+        if _SITE.search(c.path) and not is_prose(c.path, c.hit.payload.get("lang")) and stem not in lowered:
+            c.scale("site", w.site, "a documentation site's code, not the product's")
 
 
 # --- package or project named in the query ---------------------------------------------------
@@ -323,6 +350,7 @@ def apply_tested(cands: list[Candidate], w: Weights) -> None:
 def apply(cands: list[Candidate], text: str, w: Weights) -> list[Candidate]:
     apply_docs(cands, w)
     apply_config(cands, text, w)
+    apply_site(cands, text, w)
     apply_package(cands, text, w)
     apply_definition(cands, text, w)
     apply_file_evidence(cands, w)

@@ -241,3 +241,67 @@ def test_config_files_move_below_code_unless_named_or_a_manifest() -> None:
     named = cands()
     signals.apply(named, "enable the new flag in experiments.json", w)
     assert _order(named)[0] == "common/config/rush/experiments.json"
+
+
+def test_a_config_file_the_query_does_not_name_moves_down_like_a_test() -> None:
+    # x 0.5 alone left a commented rush.json far above the code; it moves down as tests do
+    w = Weights(config=0.5)
+
+    def cands() -> list[Candidate]:
+        return [
+            _cand("rush.json", 0.90, lang="json"),
+            _cand("src/GitService.ts", 0.20),
+            _cand("src/GitVersionCompatibility.ts", 0.10),
+        ]
+
+    found = signals.apply(cands(), "fix: compatible with windows", w)
+    assert _order(found) == ["src/GitService.ts", "src/GitVersionCompatibility.ts", "rush.json"]
+    assert [k.role for k in ranking.rank(found, limit=3, per_file=1, include_tests=False)][-1] == "config"
+    assert _order(signals.apply(cands(), "add a project to rush.json", w))[0] == "rush.json"
+    # --include-tests keeps the order of the scores, as it does for tests
+    kept = ranking.rank(signals.apply(cands(), "windows", w), limit=3, per_file=1, include_tests=True)
+    assert kept[0].candidate.path == "rush.json"
+    assert _order(signals.apply(cands(), "windows", Weights(config=0.5, config_down=False)))[0] == "rush.json"
+
+
+def test_a_documentation_sites_scripts_count_as_its_pages() -> None:
+    w = Weights(site=0.5)
+    for path in ("apps/website/sidebars.js", "website/docusaurus.config.ts", "docs-site/sidebars.ts"):
+        found = signals.apply(
+            [_cand(path, 0.30, lang="javascript"), _cand("src/cli/commands/checkout.ts", 0.20)],
+            "Add pages for CLI commands",
+            w,
+        )
+        assert _order(found)[0] == "src/cli/commands/checkout.ts", path
+        assert found[0].moved[0]["signal"] == "site"
+    # the product's own code in a folder named docs is not a site: `pnpm docs` lives in src/docs/
+    kept = signals.apply([_cand("deps/commands/src/docs/index.ts", 0.30)], "open the docs", w)
+    assert kept[0].moved == []
+    for query in ("sort the sidebars by title", "the website's navbar links"):
+        named = signals.apply([_cand("apps/website/sidebars.js", 0.30, lang="javascript")], query, w)
+        assert named[0].moved == [], query
+
+
+def test_the_dense_pool_keeps_an_answer_that_config_chunks_push_down_the_dense_list() -> None:
+    # a config file's key-path sections fill the top of the dense list; the answer comes after
+    # them, past a pool of 50 but inside the dense pool, and is first once the config moves down
+    from monodex.indexer.read import search
+
+    def hit(path: str, i: int, lang: str) -> Scored:
+        return Scored(
+            id=f"{path}:{i}",
+            score=0.0,
+            payload={"relative_path": path, "chunk_ordinal": i, "file_id": path, "lang": lang},
+        )
+
+    dense = [hit("common/config/rush/pnpm-config.json", i, "json") for i in range(55)]
+    dense.append(hit("src/logic/LocalState.ts", 1, "typescript"))
+    lexical = [hit("common/config/rush/pnpm-config.json", i, "json") for i in range(10)]
+    n = search._candidates(10, 1)
+
+    def first(pool: int) -> list[str]:
+        cands = signals.fuse(dense[:pool], lexical[:n], k=search.RRF_K, weights=(1.0, 1.0))
+        return _order(signals.apply(cands, "where does sparo remember checked out profiles", Weights()))
+
+    assert first(n) == ["common/config/rush/pnpm-config.json"]  # the answer was never a candidate
+    assert first(search.DENSE_POOL * n)[0] == "src/logic/LocalState.ts"
