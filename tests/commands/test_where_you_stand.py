@@ -95,7 +95,8 @@ def test_search_in_a_worktree_answers_for_its_branch_indexed_on_demand(
     assert f["fresh"] is True and f["indexed_commit"] == head  # the existing keys stay
     assert answer["on_demand"]["label"] == "feature-x" and answer["on_demand"]["commit"] == head
     # phase one reused every unchanged file: only the new one was stored
-    assert (answer["on_demand"]["files_stored"], answer["on_demand"]["files_reused"]) == (1, 2)
+    # (reused: two .ts files, README.md and the package.json files the built-in policy indexes)
+    assert (answer["on_demand"]["files_stored"], answer["on_demand"]["files_reused"]) == (1, 5)
     assert any("indexed on demand from branch feature-x" in n for n in answer["notes"])
     # a second search reuses the label: nothing more on demand
     code, again, _ = run_json("search", "--text", QUESTION, "--json")
