@@ -38,8 +38,9 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
     """Results plus the label's freshness; `fresh` (seconds) waits for the label to reflect its
     branch first; `max_tokens` packs the results into that budget. With `labels` or `all_labels`
     it searches several labels at once: each hit says which of them hold it (issue 24)."""
+    from monodex.indexer.compare import across
     from monodex.indexer.follow import freshness, ondemand
-    from monodex.indexer.read import across, budget
+    from monodex.indexer.read import budget
     from monodex.indexer.read import search as searching
     from monodex.indexer.store.cochanges import History
 
@@ -157,7 +158,7 @@ def _overlay(s: Session, r: rq.SearchRequest) -> Any:
 def diff(s: Session, r: rq.DiffRequest) -> dict[str, Any]:
     """What changed from one label to the other: files, chunks and symbols, grouped by package;
     with `text`, the changes a search over the differing chunks finds, best first."""
-    from monodex.indexer.read import diff as diffing
+    from monodex.indexer.compare import diff as diffing
     from monodex.indexer.read import search as searching
 
     s.config().catalog(r.catalog)
@@ -203,7 +204,7 @@ def diff(s: Session, r: rq.DiffRequest) -> dict[str, Any]:
 
 def labels_containing(s: Session, r: rq.ContainingRequest) -> dict[str, Any]:
     """Which labels hold a file version or a chunk, and which hold another version of its path."""
-    from monodex.indexer.read import across
+    from monodex.indexer.compare import across
 
     _registered_or_left(s, r.catalog)
     if s.store.info() is None:

@@ -99,6 +99,7 @@ ROOMS: dict[str, set[str]] = {
     "points": {"store", "chunkers"},  # the point schema: ids, payloads, label metadata, filters
     "git": {"points"},  # reading git and planning what a label holds
     "read": {"points", "store", "chunkers"},  # search, ranking, token budgets
+    "compare": {"points", "store"},  # questions across labels: holders, other versions, diff
     "engine": {"chunkers", "embed"},  # the chunkers and the model as one implementation
     "session": {
         "store",
@@ -121,7 +122,7 @@ ROOMS: dict[str, set[str]] = {
         "session",
         "overlay",
     },  # gc, verify, removal
-    "ops": {"write", "follow", "read", "upkeep", "overlay", "points", "store", "session"},  # the front layer's entry
+    "ops": {"write", "follow", "read", "compare", "upkeep", "overlay", "points", "store", "session"},  # the front layer's entry
 }
 
 

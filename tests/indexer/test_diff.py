@@ -1,4 +1,4 @@
-"""read/diff.py and the membership filters it stands on, on a real Qdrant Edge store: a diff reads
+"""compare/diff.py and the membership filters it stands on, on a real Qdrant Edge store: a diff reads
 the files that differ, compares symbols by text, and ranks only the chunks a change touched."""
 
 from __future__ import annotations
@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from monodex.indexer.compare import diff
 from monodex.indexer.points import filters, membership
 from monodex.indexer.points.identity import chunk_point_id
 from monodex.indexer.points.labelmeta import LabelState
-from monodex.indexer.read import diff
 from monodex.indexer.store.base import Match, Point
 from monodex.indexer.store.edge import EdgeStore
 
