@@ -15,17 +15,20 @@ from pathlib import Path
 from monodex import names
 
 
-def branch_heads(repo: Path) -> dict[str, str] | None:
-    """{branch: commit} of the repository's local branches, or None when it cannot be read."""
+def _git(repo: Path, *args: str, check: bool = True) -> str | None:
+    """What `git -C repo ARGS` prints, or None when it cannot run (or fails, with `check`)."""
     try:
-        out = subprocess.run(
-            ["git", "-C", str(repo), "for-each-ref", "--format=%(objectname) %(refname)", "refs/heads/"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=True,
+        return subprocess.run(
+            ["git", "-C", str(repo), *args], capture_output=True, text=True, timeout=10, check=check
         ).stdout
     except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def branch_heads(repo: Path) -> dict[str, str] | None:
+    """{branch: commit} of the repository's local branches, or None when it cannot be read."""
+    out = _git(repo, "for-each-ref", "--format=%(objectname) %(refname)", "refs/heads/")
+    if out is None:
         return None
     pairs = (line.split(" ", 1) for line in out.splitlines() if " " in line)
     return {ref.removeprefix("refs/heads/"): oid for oid, ref in pairs}
@@ -33,32 +36,16 @@ def branch_heads(repo: Path) -> dict[str, str] | None:
 
 def resolve_commit(repo: Path, revision: str) -> str | None:
     """The full commit id a revision (a short sha, a branch) names in `repo`, or None."""
-    try:
-        out = subprocess.run(
-            ["git", "-C", str(repo), "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=False,
-        ).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return out or None
+    out = _git(repo, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}", check=False)
+    return (out or "").strip() or None
 
 
 def worktrees(repo: Path) -> list[dict[str, str | None]] | None:
     """Every checkout of the repository (`git worktree list --porcelain`: the main one first,
     then the linked ones): {"path", "head", "branch"}, branch None when detached; None when it
     cannot be read. A worktree removed or pruned is no longer listed."""
-    try:
-        out = subprocess.run(
-            ["git", "-C", str(repo), "worktree", "list", "--porcelain"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=True,
-        ).stdout
-    except (OSError, subprocess.SubprocessError):
+    out = _git(repo, "worktree", "list", "--porcelain")
+    if out is None:
         return None
     found: list[dict[str, str | None]] = []
     for block in out.strip().split("\n\n"):
