@@ -15,17 +15,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
-from monodex import names
+from monodex import languages, names
 from monodex.errors import UsageError
 
 # The chunkers' CHUNK_KINDS, spelled here so the front needs no tree-sitter (a test keeps them equal).
 KINDS = ("content", "imports", "changelog", "config")
 MODES = ("hybrid", "dense", "lexical")
-# The languages a file's suffix names (indexer/points/payloads.py LANGS; a test keeps them equal).
-LANGUAGES = (
-    "typescript", "javascript", "markdown", "json", "yaml", "toml", "python", "rust", "go", "java",
-    "kotlin", "swift", "c", "cpp", "csharp", "shell",
-)  # fmt: skip
+# The languages a file's suffix names (the `lang` payload's values).
+LANGUAGES = languages.LANGUAGES
 # What people also call them: `--lang rs` is `--lang rust`.
 LANG_ALIASES = {
     "ts": "typescript", "tsx": "typescript", "js": "javascript", "md": "markdown", "yml": "yaml",

@@ -1,49 +1,19 @@
-"""The language a file is written in, from its suffix (the `lang` payload `--lang` filters on).
-Imports nothing: the search path reads it without loading the chunkers."""
+"""The language a file is written in, from its suffix (the `lang` payload `--lang` filters on),
+by the one suffix table (monodex/languages.py). Imports no chunker: the search path reads it
+without loading a grammar."""
 
 from __future__ import annotations
 
-LANGS = {
-    ".ts": "typescript",
-    ".tsx": "typescript",
-    ".mts": "typescript",
-    ".cts": "typescript",
-    ".js": "javascript",
-    ".jsx": "javascript",
-    ".mjs": "javascript",
-    ".cjs": "javascript",
-    ".md": "markdown",
-    ".mdx": "markdown",
-    ".json": "json",
-    ".yaml": "yaml",
-    ".yml": "yaml",
-    ".toml": "toml",
-    ".py": "python",
-    ".pyi": "python",
-    ".rs": "rust",
-    ".go": "go",
-    ".java": "java",
-    ".kt": "kotlin",
-    ".kts": "kotlin",
-    ".swift": "swift",
-    ".c": "c",
-    ".h": "c",
-    ".cc": "cpp",
-    ".cpp": "cpp",
-    ".cxx": "cpp",
-    ".hh": "cpp",
-    ".hpp": "cpp",
-    ".hxx": "cpp",
-    ".cs": "csharp",
-    ".sh": "shell",
-    ".bash": "shell",
-}
+from monodex.languages import SUFFIXES as LANGS
+from monodex.languages import suffix_of
+
+__all__ = ["LANGS", "lang_of", "lang_values"]
 
 
 def lang_of(relative_path: str) -> str:
-    """`--lang` filters on this: the language a file is written in, from its extension."""
-    name = relative_path.rsplit("/", 1)[-1].lower()
-    ext = "." + name.rsplit(".", 1)[-1] if "." in name else ""
+    """`--lang` filters on this: the language a file is written in, from its extension (a suffix
+    the table does not know: itself without its dot, else `text`)."""
+    ext = suffix_of(relative_path)
     return LANGS.get(ext, ext.lstrip(".") or "text")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from monodex.indexer.points.langs import LANGS, lang_of, lang_values
 
+from monodex import languages
 from monodex import requests as rq
 
 
@@ -44,3 +45,18 @@ def test_a_language_also_matches_chunks_stored_under_its_bare_suffix() -> None:
 )
 def test_search_request_normalises_language_aliases(given: str, lang: str) -> None:
     assert rq.SearchRequest("acme", "main", "q", lang=given).lang == lang
+
+
+def test_one_suffix_table_names_the_language_and_the_strategy() -> None:
+    """monodex/languages.py is the only table: every suffix's `lang` is its language, and
+    `monodex chunk` picks that language's registered chunker (bash for shell)."""
+    from monodex.indexer.chunkers import CHUNKERS
+    from monodex.indexer.chunkers.suffixes import strategy_for
+
+    for suffix, lang in languages.SUFFIXES.items():
+        assert lang_of(f"src/a{suffix.upper()}") == lang
+        assert strategy_for(f"a{suffix}") == {"shell": "bash"}.get(lang, lang)
+        assert strategy_for(f"a{suffix}") in CHUNKERS
+    assert LANGS is languages.SUFFIXES and rq.LANGUAGES == languages.LANGUAGES
+    assert strategy_for("README") == "lineBased" and lang_of("README") == "text"
+    assert (strategy_for("notes.mdx"), lang_of("tsconfig.base.jsonc")) == ("markdown", "json")

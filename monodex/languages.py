@@ -1,0 +1,39 @@
+"""The language a file is written in, from its suffix: the one table the chunkers (which strategy
+`monodex chunk FILE` uses), the points (the `lang` payload `--lang` filters on) and the requests
+(the `--lang` vocabulary) read. Stdlib only: the CLI and the search path read it without loading
+a chunker or a grammar."""
+
+from __future__ import annotations
+
+# In the order `monodex search --help` lists the languages.
+SUFFIXES = {
+    **dict.fromkeys((".ts", ".tsx", ".mts", ".cts"), "typescript"),
+    **dict.fromkeys((".js", ".jsx", ".mjs", ".cjs"), "javascript"),
+    **dict.fromkeys((".md", ".mdx"), "markdown"),
+    **dict.fromkeys((".json", ".jsonc"), "json"),
+    **dict.fromkeys((".yaml", ".yml"), "yaml"),
+    ".toml": "toml",
+    **dict.fromkeys((".py", ".pyi"), "python"),
+    ".rs": "rust",
+    ".go": "go",
+    ".java": "java",
+    **dict.fromkeys((".kt", ".kts"), "kotlin"),
+    ".swift": "swift",
+    # C++ headers parse with the C grammar well enough; a crawl policy may say "cpp"
+    **dict.fromkeys((".c", ".h"), "c"),
+    **dict.fromkeys((".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx"), "cpp"),
+    ".cs": "csharp",
+    **dict.fromkeys((".sh", ".bash"), "shell"),
+}
+LANGUAGES = tuple(dict.fromkeys(SUFFIXES.values()))
+
+
+def suffix_of(file_name: str) -> str:
+    """The file's last extension, lowercased, with its dot (`.ts`); "" for none."""
+    name = file_name.rsplit("/", 1)[-1].lower()
+    return "." + name.rsplit(".", 1)[-1] if "." in name else ""
+
+
+def language_of(file_name: str) -> str | None:
+    """The language of a file name or path by its suffix, None for a suffix not in the table."""
+    return SUFFIXES.get(suffix_of(file_name))
