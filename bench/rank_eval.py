@@ -1,6 +1,6 @@
 """Ranking quality in-process, for fast iteration on ranking signals (issue 14).
 
-Usage: .venv/bin/python bench/rank_eval.py sparo|rushstack|pnpm [--split tune|test|all|sanity]
+Usage: .venv/bin/python bench/rank_eval.py <a bench/quality.py target> [--split tune|test|all|sanity]
            [--set NAME=VALUE ...] [--misses] [--off SIGNAL ...] [--bm25]
 
 Opens the index bench/quality.py keeps under bench/.work/xdg-<target> (crawl it there first, or
@@ -81,7 +81,7 @@ def load_queries(name: str, split: str, indexed: set[str]) -> list[dict[str, Any
     import json
 
     out = []
-    for f in sorted(quality.EVAL.glob(f"{name}-*.json")):
+    for f in sorted(quality.EVAL.glob(f"{quality.query_set(name)}-*.json")):
         doc = json.loads(f.read_text())
         sanity = doc.get("kind") == quality.SANITY
         for q in doc["queries"]:
