@@ -79,7 +79,7 @@ def main() -> None:
     commits = _commits(repo, commit, args.labels_max)
     with persistent_xdg(f"across-{args.target}"):
         from monodex.indexer import ops
-        from monodex.indexer.points import filters, labelmeta
+        from monodex.indexer.points import filters, labelmeta, membership
         from monodex.indexer.session import Session
 
         from monodex import config, paths
@@ -121,7 +121,7 @@ def main() -> None:
 
             def naive(a: int, b: int) -> int:
                 def files(i: int) -> set[str]:
-                    flt = filters.label_chunks(f"{cat}:{label(i)}")
+                    flt = filters.label_chunks(membership.of(s.store, f"{cat}:{label(i)}"))
                     return {
                         str(r.payload["file_id"])
                         for r in s.store.scroll(flt, payload_keys=("file_id", "chunk_ordinal"))

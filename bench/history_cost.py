@@ -42,7 +42,7 @@ def main() -> None:
     with persistent_xdg(args.target):
         from monodex.indexer import ops
         from monodex.indexer.git.source import open_source
-        from monodex.indexer.points import filters
+        from monodex.indexer.points import filters, membership
         from monodex.indexer.read import search as searching
         from monodex.indexer.session import Session
         from monodex.indexer.store import cochanges
@@ -69,7 +69,7 @@ def main() -> None:
                 raise SystemExit(f"no history counted for {args.target}: run bench/quality.py {args.target} first")
             indexed = {
                 str(r.payload["relative_path"])
-                for r in s.store.scroll(filters.label_chunks(f"{args.target}:main"))
+                for r in s.store.scroll(filters.label_chunks(membership.of(s.store, f"{args.target}:main")))
                 if r.payload.get("chunk_ordinal") == 1
             }
             texts = [q["query"] for q in rank_eval.load_queries(args.target, "all", indexed)]

@@ -276,14 +276,14 @@ def cli_search(catalog: str, text: str, *flags: str) -> list[str]:
 
 
 def read_chunks(name: str) -> list[dict[str, Any]]:
-    from monodex.indexer.points import filters
+    from monodex.indexer.points import filters, membership
     from monodex.indexer.session import Session
 
     from monodex import config, paths
 
     p = paths.resolve()
     with Session(config.load(p), p) as s:
-        flt = filters.label_chunks(f"{name}:main")
+        flt = filters.label_chunks(membership.of(s.store, f"{name}:main"))
         return [{"id": r.id, **r.payload} for r in s.store.scroll(flt)]
 
 

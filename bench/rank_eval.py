@@ -121,7 +121,7 @@ def main() -> None:
         raise SystemExit(f"{args.target} is held out: use --split test")
 
     with persistent_xdg(args.target):
-        from monodex.indexer.points import filters
+        from monodex.indexer.points import filters, membership
         from monodex.indexer.read import search as searching
         from monodex.indexer.read import signals
         from monodex.indexer.session import Session
@@ -136,7 +136,7 @@ def main() -> None:
         p = paths.resolve()
         with Session(config.load(p), p) as s:
             chunks = [
-                {"id": r.id, **r.payload} for r in s.store.scroll(filters.label_chunks(f"{args.target}:main"))
+                {"id": r.id, **r.payload} for r in s.store.scroll(filters.label_chunks(membership.of(s.store, f"{args.target}:main")))
             ]
             indexed = {str(c["relative_path"]) for c in chunks}
             qs = load_queries(args.target, args.split, indexed)
@@ -213,7 +213,7 @@ def cost(
     what the re-ranking stage adds to a search. Not a figure on shared cores."""
     import copy
 
-    from monodex.indexer.points import filters, lexical
+    from monodex.indexer.points import filters, lexical, membership
     from monodex.indexer.read import cochange, ranking, signals
     from monodex.indexer.read.search import _candidates
     from monodex.indexer.store.base import RRF_K
@@ -233,7 +233,7 @@ def cost(
         ),
     }
     spent: dict[str, list[float]] = {k: [] for k in steps}
-    flt = filters.label_chunks(f"{target}:main")
+    flt = filters.label_chunks(membership.of(store, f"{target}:main"))
     n = _candidates(10, 1)
     sizes = []
     for q in qs:

@@ -190,7 +190,7 @@ def cold_two_phase(repo: Path, commit: str) -> Cold:
 
 def raw_embedder(sample: int, seed: int) -> tuple[float, int]:
     """Chunks/s of the embedder alone on a seeded sample of the label's distinct embedded texts."""
-    from monodex.indexer.points import filters
+    from monodex.indexer.points import filters, membership
     from monodex.indexer.points.payloads import stored_embed_text
     from monodex.indexer.session import Session
 
@@ -200,7 +200,7 @@ def raw_embedder(sample: int, seed: int) -> tuple[float, int]:
     with Session(config.load(p), p) as s:
         texts = {
             str(rec.payload["embedded_text_hash"]): stored_embed_text(rec.payload)
-            for rec in s.store.scroll(filters.label_chunks(names.label_id(CATALOG, "main")))
+            for rec in s.store.scroll(filters.label_chunks(membership.of(s.store, names.label_id(CATALOG, "main"))))
         }
         picked = random.Random(seed).sample(sorted(texts.values()), min(sample, len(texts)))
         s.engine.embed_documents(picked[:8])  # warm-up: the first call pays onnxruntime's set-up

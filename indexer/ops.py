@@ -52,7 +52,7 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
     scope = None
     here = made = applied = fresh = None
     if r.labels or r.all_labels:  # several labels: the current model's collection answers
-        scope = searching.Scope(tuple(across.select(s.store, r.catalog, r.labels, every=r.all_labels)))
+        scope = searching.Scope.of(s.store, across.select(s.store, r.catalog, r.labels, every=r.all_labels))
         store, embedder, served_by = s.store, _LazyQueryEmbedder(s), None
     else:
         here = standing.find(Path(r.worktree), {cat.name: cat.path}) if r.worktree else None
@@ -189,7 +189,7 @@ def diff(s: Session, r: rq.DiffRequest) -> dict[str, Any]:
             limit=min(66, max(30, 3 * limit)),
             filters=searching.Filters(paths=r.paths),
             ranking=searching.Ranking(mode=r.mode, per_file=3, include_tests=True),
-            scope=searching.Scope((side,), without=(other.label_id,)),
+            scope=searching.Scope.of(s.store, (side,), without=(other.label_id,)),
         )
         hits += found["results"]
         notes += [n for n in found["notes"] if n not in notes]

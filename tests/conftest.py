@@ -183,3 +183,10 @@ def tiny_model_folder(tmp_path: Path) -> Path:
     tok.save(str(folder / "tokenizer.json"))
     (folder / "monodex-model.json").write_text(json.dumps({"embedder_id": "tiny:v1", "max_tokens": 256}))
     return folder
+
+
+def label_filter(store, label_id: str, *more):  # type: ignore[no-untyped-def]
+    """The chunks a label holds, as stored now (its base and its changed files: points/membership.py)."""
+    from monodex.indexer.points import filters, membership
+
+    return filters.label_chunks(membership.of(store, label_id), *more)

@@ -107,13 +107,25 @@ ROOMS: dict[str, set[str]] = {
         "engine",
         "points",
     },  # the heavy parts from config (points: after a model change, which model the previous collection holds)
-    "write": {"git", "points", "store", "chunkers", "embed", "engine", "session"},  # crawls, phase two
+    # who holds what: base keys written in chunks, a commit label derived from the nearest base
+    "members": {"git", "points", "store"},
+    "write": {
+        "git",
+        "points",
+        "store",
+        "chunkers",
+        "embed",
+        "engine",
+        "session",
+        "members",
+    },  # crawls, phase two
     # following branches: is a label fresh, the runner's refresh, a branch indexed on demand
     "follow": {"write", "git", "points", "store", "chunkers", "embed", "engine", "session"},
     # a worktree's uncommitted files over its branch's label: git status, stat cache, phase one
-    "overlay": {"write", "git", "points", "store", "chunkers", "embed", "engine", "session"},
+    "overlay": {"write", "members", "git", "points", "store", "chunkers", "embed", "engine", "session"},
     "upkeep": {
         "write",
+        "members",
         "read",
         "git",
         "points",
@@ -122,7 +134,17 @@ ROOMS: dict[str, set[str]] = {
         "session",
         "overlay",
     },  # gc, verify, removal
-    "ops": {"write", "follow", "read", "compare", "upkeep", "overlay", "points", "store", "session"},  # the front layer's entry
+    "ops": {
+        "write",
+        "follow",
+        "read",
+        "compare",
+        "upkeep",
+        "overlay",
+        "points",
+        "store",
+        "session",
+    },  # the front layer's entry
 }
 
 

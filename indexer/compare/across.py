@@ -72,13 +72,12 @@ def _versions(
 ) -> dict[str, dict[str, list[str]]]:
     """{path: {file_id: label ids among label_ids holding that version}}, from the sentinels."""
     out: dict[str, dict[str, list[str]]] = defaultdict(dict)
-    searched = set(label_ids)
-    keys = ("file_id", "relative_path", *membership.KEYS)
+    held = membership.of_all(store, label_ids)
     for i in range(0, len(paths), _PATH_BATCH):
         part = tuple(paths[i : i + _PATH_BATCH])
-        flt = stored.labels_chunks(label_ids, MatchAny("relative_path", part), Match("chunk_ordinal", 1))
-        for rec in store.scroll(flt, payload_keys=keys):
-            lids = [x for x in membership.labels_of(rec.payload) if x in searched]
+        flt = stored.labels_chunks(held, MatchAny("relative_path", part), Match("chunk_ordinal", 1))
+        for rec in store.scroll(flt, payload_keys=membership.KEYS):
+            lids = membership.labels_of(rec.payload, held)
             out[str(rec.payload["relative_path"])][str(rec.payload["file_id"])] = lids
     return out
 
@@ -129,7 +128,7 @@ def containing(
 
 
 def _path_of(store: Store, file_id: str, label_ids: Sequence[str]) -> str:
-    flt = stored.labels_chunks(label_ids, Match("file_id", file_id))
+    flt = stored.labels_chunks(membership.of_all(store, label_ids), Match("file_id", file_id))
     for rec in store.scroll(flt, payload_keys=("relative_path",), batch=1):
         return str(rec.payload["relative_path"])
     raise UsageError(

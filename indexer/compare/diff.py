@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from monodex.indexer.points import filters as stored
+from monodex.indexer.points import membership
 from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.store.base import Match, MatchAny, Store
 
@@ -64,7 +65,12 @@ def only_in(
     """{path: sentinel payload} of the file versions `held` has and `not_held` has not (under
     `paths` when given: folders or files)."""
     under = (MatchAny("path_prefixes", paths),) if paths else ()
-    flt = stored.labels_chunks((held,), Match("chunk_ordinal", 1), *under, without=(not_held,))
+    flt = stored.labels_chunks(
+        (membership.of(store, held),),
+        Match("chunk_ordinal", 1),
+        *under,
+        without=(membership.of(store, not_held),),
+    )
     return {
         str(r.payload["relative_path"]): r.payload for r in store.scroll(flt, payload_keys=_SENTINEL_KEYS)
     }

@@ -93,9 +93,7 @@ def wait_fresh(
     return {**now, "wait": wait}
 
 
-def reach(
-    s: Session, catalog: Catalog, label: str, *, ref: str, commit: str, deadline: float
-) -> bool:
+def reach(s: Session, catalog: Catalog, label: str, *, ref: str, commit: str, deadline: float) -> bool:
     """Make the label reflect `commit` (phase one) by the monotonic `deadline`: inside the runner
     (s.wake set) queued like a hook would (unless a request not backing off is queued already)
     and polled; elsewhere crawled here, stopped at the deadline (the label stays resumable). A

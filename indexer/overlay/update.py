@@ -28,14 +28,15 @@ from monodex.indexer.git.crawlpolicy import CrawlPolicy
 from monodex.indexer.git.plan import text_problem
 from monodex.indexer.git.sources import SourceFile
 from monodex.indexer.git.worktree import read as read_file
+from monodex.indexer.members import keys as membership
 from monodex.indexer.overlay import dirty, statcache
 from monodex.indexer.points import filters, overlaymeta
+from monodex.indexer.points import membership as members
 from monodex.indexer.points.identity import git_blob_sha1
 from monodex.indexer.points.overlaymeta import OverlayFile, OverlayState
 from monodex.indexer.points.packages import MANIFESTS, PackageIndex
 from monodex.indexer.session import Session
 from monodex.indexer.store.base import PENDING, Match, Store
-from monodex.indexer.write import membership
 from monodex.indexer.write.crawl import Crawl, CrawlSettings, file_info
 from monodex.indexer.write.request import Request
 
@@ -107,9 +108,11 @@ def _describe(store: Store, label_id: str, state: OverlayState, out: Applied) ->
     """What the search lays over the label: the overlay's membership, and the label's files at
     the dirty paths hidden (read now: the label may have moved since the overlay was stored)."""
     out.membership, out.files, out.paths = state.current, len(state.file_ids), len(state.dirty)
-    out.hidden = tuple(sorted(membership.files_at(store, label_id, state.dirty) - state.file_ids))
+    held = members.of(store, label_id)
+    out.hidden = tuple(sorted(membership.files_at(store, held, state.dirty) - state.file_ids))
     if state.current:
-        out.dense_pending = store.count(filters.label_chunks(state.current, Match(PENDING, True)))
+        own = members.Held(state.current, state.current)
+        out.dense_pending = store.count(filters.label_chunks(own, Match(PENDING, True)))
 
 
 def _label_of(branch: str) -> str | None:
@@ -268,7 +271,8 @@ def _index(
     stored = {
         str(r.payload["file_id"])
         for r in s.store.scroll(
-            filters.label_chunks(member, Match("chunk_ordinal", 1)), payload_keys=("file_id",)
+            filters.label_chunks(members.Held(member, member), Match("chunk_ordinal", 1)),
+            payload_keys=("file_id",),
         )
     }
     out = []

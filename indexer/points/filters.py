@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from monodex.indexer.points import membership
+from monodex.indexer.points.membership import Held
 from monodex.indexer.store.base import Condition, Filter, Match, MatchAny
 
 CODE = "code"  # source_type of a chunk
@@ -17,22 +18,20 @@ def chunks(*more: Condition) -> Filter:
     return Filter(must=(Match("source_type", CODE), *more))
 
 
-def label_chunks(label_id: str, *more: Condition) -> Filter:
+def label_chunks(label: Held, *more: Condition) -> Filter:
     """The chunks of one label (the filter of every chunk query), narrowed by `more`.
 
     Membership alone decides: `label_id` already names the catalog, while a chunk's `catalog`
     payload is only the catalog that first stored it (identical files in two catalogs share
     chunks, since file ids exclude the catalog as in monodex 0.4)."""
-    return chunks(membership.held_by(label_id), *more)
+    return chunks(membership.held_by(label), *more)
 
 
-def labels_chunks(label_ids: Sequence[str], *more: Condition, without: Sequence[str] = ()) -> Filter:
-    """The chunks held by any of `label_ids` and by none of `without` (a diff's side: "in A and
+def labels_chunks(labels: Sequence[Held], *more: Condition, without: Sequence[Held] = ()) -> Filter:
+    """The chunks held by any of `labels` and by none of `without` (a diff's side: "in A and
     not in B"), narrowed by `more`. One label and no `without` is label_chunks' filter."""
-    exclude = tuple(membership.held_by(lid) for lid in without)
-    return Filter(
-        must=(Match("source_type", CODE), membership.held_by_any(label_ids), *more), must_not=exclude
-    )
+    exclude = tuple(membership.held_by(h) for h in without)
+    return Filter(must=(Match("source_type", CODE), membership.held_by_any(labels), *more), must_not=exclude)
 
 
 def catalog_chunks(catalog: str, *more: Condition) -> Filter:
@@ -46,11 +45,11 @@ def label_metadata(catalog: str | None = None) -> Filter:
     return Filter(must=must + ((Match("catalog", catalog),) if catalog else ()))
 
 
-def overlay_chunks(label_id: str, overlay: str, hidden: tuple[str, ...], *more: Condition) -> Filter:
+def overlay_chunks(label: Held, overlay: str, hidden: tuple[str, ...], *more: Condition) -> Filter:
     """A label's chunks with a worktree's overlay laid over them (points/overlaymeta.py): the
     chunks of either membership, except the label's files at the paths the worktree changed
     (`hidden` file ids), narrowed by `more`."""
-    members = membership.held_by_any((label_id, overlay) if overlay else (label_id,))
+    members = membership.held_by_any((label, Held(overlay, overlay)) if overlay else (label,))
     return Filter(
         must=(Match("source_type", CODE), members, *more),
         must_not=(MatchAny("file_id", hidden),) if hidden else (),

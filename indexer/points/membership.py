@@ -1,39 +1,171 @@
 """Every read of label membership, in one place: which labels hold a chunk, and the conditions
 that select the chunks of a label, of any of several labels, or of one label and not another.
 
-Today a chunk's payload lists the labels holding it (`active_label_ids`, DESIGN.md "Storage").
-How membership is stored may change for many-branch scale (a base plus a delta, or membership
-apart from the payload): the readers above call these functions, never the payload key, so such
-a change swaps this module (and write/membership.py, which writes it)."""
+A label is a *base* plus what it *changed* (issue 25, docs/architecture.md "What a label is"):
+- The base is a key in chunk payloads (`active_label_ids`), written once for every file of one
+  commit and never changed after: other labels may stand on it.
+- `changed` maps each path where the label differs from its base to the file id it holds there
+  ("" for none). It lives in a delta point the label metadata names, so moving a label writes
+  one small point and flips the metadata: O(change), atomic, and no chunk payload is rewritten.
+A label is "the base's chunks outside the changed paths, plus the changed files' chunks". When
+`changed` grows past a share of the base, the label gets a base of its own (members/derive.py).
+
+Labels from before issue 25 (and working-directory labels, which change in place) have no
+membership fields: their base key is their label id and nothing changed, exactly the old
+meaning of `active_label_ids`, so an existing index migrates without a write.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from monodex.indexer.store.base import Condition, IsEmpty, Match, MatchAny
+from monodex.indexer.points.identity import label_point_id, string_to_uuid
+from monodex.indexer.store.base import Condition, Filter, IsEmpty, Match, MatchAny, Point, Store
 
 KEY = "active_label_ids"
-# payload_keys for a scroll that reads membership (see labels_of)
-KEYS: tuple[str, ...] = (KEY,)
+# payload_keys for a scroll that reads membership (see Held.holds)
+KEYS: tuple[str, ...] = (KEY, "file_id", "relative_path")
+
+# Label metadata fields (points/labelmeta.py writes them among its extras).
+BASE = "membership_base"  # the base key
+BASE_COMMIT = "membership_base_commit"  # the commit the base holds
+BASE_FILES = "membership_base_files"  # files the base holds (the rebase threshold scales with it)
+BASE_FACTS = "membership_base_facts"  # policy and implementation the base was built with
+DELTA = "membership_delta"  # id of the delta point ("" when nothing changed)
+CHANGED = "membership_changed"  # how many paths the delta holds (status, benchmarks)
+FIELDS = (BASE, BASE_COMMIT, BASE_FILES, BASE_FACTS, DELTA, CHANGED)
+
+LABEL_DELTA = "label-delta"  # source_type of a delta point
 
 
-def labels_of(payload: Mapping[str, Any]) -> list[str]:
-    """The label ids holding this chunk (its payload read with KEYS among the payload keys)."""
+@dataclass(frozen=True)
+class Held:
+    """How one label's chunks are found: its base key, and the paths where it differs."""
+
+    label_id: str
+    base: str
+    changed: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def files(self) -> frozenset[str]:
+        """The file ids the label holds over its base."""
+        return frozenset(f for f in self.changed.values() if f)
+
+    def condition(self) -> Condition:
+        in_base = Match(KEY, self.base)
+        if not self.changed:
+            return in_base
+        kept = Filter(must=(in_base,), must_not=(MatchAny("relative_path", tuple(sorted(self.changed))),))
+        own = tuple(sorted(self.files))
+        return Filter(should=(kept, MatchAny("file_id", own))) if own else kept
+
+    def holds(self, payload: Mapping[str, Any]) -> bool:
+        """Whether a chunk (its payload read with KEYS) belongs to the label."""
+        if str(payload.get("file_id", "")) in self.files:
+            return True
+        return self.base in keys_of(payload) and str(payload.get("relative_path", "")) not in self.changed
+
+
+def keys_of(payload: Mapping[str, Any]) -> list[str]:
+    """The base keys (and in-place labels, overlays) a chunk's payload carries."""
     return [str(x) for x in payload.get(KEY) or ()]
 
 
-def held_by(label_id: str) -> Condition:
+def delta_point_id(label_id: str, stamp: str) -> str:
+    return string_to_uuid(f"{label_id}#delta#{stamp}")
+
+
+def from_metadata(label_id: str, meta: Mapping[str, Any] | None, store: Store) -> Held:
+    """A label's membership from its metadata payload (None: a label nobody described, such as an
+    overlay generation: its own key)."""
+    if not meta or not meta.get(BASE):
+        return Held(label_id, label_id)
+    delta = str(meta.get(DELTA) or "")
+    changed: dict[str, str] = {}
+    if delta:
+        found = store.retrieve([delta])
+        if found:
+            p = found[0].payload
+            changed = dict(
+                zip(
+                    (str(x) for x in p.get("paths") or ()),
+                    (str(x) for x in p.get("files") or ()),
+                    strict=False,
+                )
+            )
+    return Held(label_id, str(meta[BASE]), changed)
+
+
+def of(store: Store, label_id: str) -> Held:
+    """The label's membership as stored now."""
+    found = store.retrieve([label_point_id(label_id)])
+    return from_metadata(label_id, found[0].payload if found else None, store)
+
+
+def bases(states: Iterable[Any]) -> set[str]:
+    """The base keys these labels (their LabelStates) stand on: a key no label names is dead."""
+    return {str(st.extra.get(BASE) or st.label_id) for st in states}
+
+
+def of_all(store: Store, label_ids: Iterable[str]) -> list[Held]:
+    return [of(store, lid) for lid in dict.fromkeys(label_ids)]
+
+
+def delta_point(catalog: str, label_id: str, stamp: str, changed: Mapping[str, str], dim: int) -> Point:
+    paths = sorted(changed)
+    payload = {
+        "source_type": LABEL_DELTA,
+        "catalog": catalog,
+        "label_id": label_id,
+        "paths": paths,
+        "files": [changed[p] for p in paths],
+    }
+    # A zero dense vector and no sparse one, as label metadata: never ranks as content.
+    return Point(id=delta_point_id(label_id, stamp), payload=payload, dense=[0.0] * dim)
+
+
+def deltas(store: Store) -> dict[str, list[str]]:
+    """Every delta point: {point id: the file ids it holds}."""
+    flt = Filter(must=(Match("source_type", LABEL_DELTA),))
+    return {
+        r.id: [str(f) for f in r.payload.get("files") or () if f]
+        for r in store.scroll(flt, payload_keys=("files",))
+    }
+
+
+def changed_files(store: Store) -> set[str]:
+    """File ids some label holds over its base: never deleted for carrying no key (every delta
+    point counts, even one a crash left unnamed: gc removes those first)."""
+    return {f for files in deltas(store).values() for f in files}
+
+
+def labels_of(payload: Mapping[str, Any], held: Sequence[Held]) -> list[str]:
+    """The label ids among `held` holding this chunk (its payload read with KEYS)."""
+    return [h.label_id for h in held if h.holds(payload)]
+
+
+def held_by(held: Held) -> Condition:
     """A chunk of this label."""
-    return Match(KEY, label_id)
+    return held.condition()
 
 
-def held_by_any(label_ids: Iterable[str]) -> Condition:
+def held_by_any(held: Sequence[Held]) -> Condition:
     """A chunk of at least one of these labels."""
-    ids = tuple(label_ids)
-    return Match(KEY, ids[0]) if len(ids) == 1 else MatchAny(KEY, ids)
+    if len(held) == 1:
+        return held[0].condition()
+    plain = [h.base for h in held if not h.changed]
+    conds: list[Condition] = [h.condition() for h in held if h.changed]
+    if plain:
+        conds.append(Match(KEY, plain[0]) if len(plain) == 1 else MatchAny(KEY, tuple(dict.fromkeys(plain))))
+    return conds[0] if len(conds) == 1 else Filter(should=tuple(conds))
 
 
-def held_by_none() -> Condition:
-    """A chunk no label holds (orphans)."""
-    return IsEmpty(KEY)
+def held_by_none(kept: Iterable[str] = ()) -> Condition:
+    """A chunk no label holds: no key, and not one of the files labels hold over their bases
+    (`kept`: changed_files) (orphans)."""
+    own = sorted(set(kept))
+    if not own:
+        return IsEmpty(KEY)
+    return Filter(must=(IsEmpty(KEY),), must_not=(MatchAny("file_id", tuple(own)),))

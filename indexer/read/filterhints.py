@@ -8,7 +8,9 @@ from __future__ import annotations
 import difflib
 
 from monodex.indexer.points import filters as stored
+from monodex.indexer.points import membership
 from monodex.indexer.points.langs import lang_values
+from monodex.indexer.points.membership import Held
 from monodex.indexer.read.search import Filters
 from monodex.indexer.store.base import Match, MatchAny, Store
 
@@ -16,18 +18,18 @@ from monodex import names
 from monodex.requests import FieldError
 
 
-def _values(store: Store, label_id: str, key: str) -> list[str]:
+def _values(store: Store, label: Held, key: str) -> list[str]:
     # One payload key of each file's first chunk: a file has one language and one package.
-    flt = stored.label_chunks(label_id, Match("chunk_ordinal", 1))
+    flt = stored.label_chunks(label, Match("chunk_ordinal", 1))
     return sorted({str(r.payload.get(key) or "") for r in store.scroll(flt, payload_keys=(key,))} - {""})
 
 
-def _folders(store: Store, label_id: str) -> list[str]:
-    files = _values(store, label_id, "relative_path")
+def _folders(store: Store, label: Held) -> list[str]:
+    files = _values(store, label, "relative_path")
     return sorted({"/".join(f.split("/")[:i]) for f in files for i in range(1, f.count("/") + 2)})
 
 
-def _path(store: Store, lid: str, label: str, paths: tuple[str, ...]) -> None:
+def _path(store: Store, lid: Held, label: str, paths: tuple[str, ...]) -> None:
     missing = [p for p in paths if not store.count(stored.label_chunks(lid, Match("path_prefixes", p)))]
     if not missing:
         return
@@ -46,7 +48,7 @@ def _path(store: Store, lid: str, label: str, paths: tuple[str, ...]) -> None:
 def check(store: Store, *, catalog: str, label: str, filters: Filters) -> None:
     """FieldError naming what the label holds when `paths`, `lang` or `package` matches none of it
     (each surface names the field: --lang for the CLI, lang for MCP)."""
-    lid = names.label_id(catalog, label)
+    lid = membership.of(store, names.label_id(catalog, label))
     _path(store, lid, label, filters.paths)
     lang = MatchAny("lang", lang_values(filters.lang or ""))
     if filters.lang and not store.count(stored.label_chunks(lid, lang)):

@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from monodex.indexer.points import filters as stored
-from monodex.indexer.points import labelmeta, lexical, overlaymeta
+from monodex.indexer.points import labelmeta, lexical, membership, overlaymeta
 from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.points.labelmeta import require_label as require_label  # ops.py: search.require_label
 from monodex.indexer.points.langs import lang_values
+from monodex.indexer.points.membership import Held
 from monodex.indexer.read import cochange, signals
 from monodex.indexer.read import ranking as ranking_
 from monodex.indexer.store.base import (
@@ -77,8 +78,8 @@ class Overlay:
     membership: str
     hidden: tuple[str, ...] = ()
 
-    def chunks(self, label_id: str, *more: Condition) -> Filter:
-        return stored.overlay_chunks(label_id, self.membership, self.hidden, *more)
+    def chunks(self, label: Held, *more: Condition) -> Filter:
+        return stored.overlay_chunks(label, self.membership, self.hidden, *more)
 
 
 @dataclass(frozen=True)
@@ -89,8 +90,21 @@ class Scope:
     may have a worktree's `overlay` laid over it."""
 
     states: tuple[LabelState, ...]
-    without: tuple[str, ...] = ()
+    held: tuple[Held, ...]  # each state's membership (points/membership.py)
+    without: tuple[Held, ...] = ()
     overlay: Overlay | None = None  # a worktree's uncommitted files over the one label
+
+    @classmethod
+    def of(
+        cls,
+        store: Store,
+        states: Sequence[LabelState],
+        *,
+        without: Sequence[str] = (),
+        overlay: Overlay | None = None,
+    ) -> Scope:
+        held = tuple(membership.from_metadata(st.label_id, st.extra, store) for st in states)
+        return cls(tuple(states), held, tuple(membership.of_all(store, without)), overlay)
 
     @property
     def label_ids(self) -> tuple[str, ...]:
@@ -99,9 +113,9 @@ class Scope:
     def filter(self, *more: Condition) -> Filter:
         if len(self.states) == 1 and not self.without:
             if self.overlay is not None:
-                return self.overlay.chunks(self.states[0].label_id, *more)
-            return stored.label_chunks(self.states[0].label_id, *more)
-        return stored.labels_chunks(self.label_ids, *more, without=self.without)
+                return self.overlay.chunks(self.held[0], *more)
+            return stored.label_chunks(self.held[0], *more)
+        return stored.labels_chunks(self.held, *more, without=self.without)
 
 
 # The lexical list's weight in the fusion, the dense list's being 1 (bench/quality.py measures it).
@@ -156,7 +170,7 @@ def search(
 
     if scope is None:
         assert label is not None, "search() needs a label or a scope"
-        scope = Scope((require_label(store, catalog, label),), overlay=overlay)
+        scope = Scope.of(store, (require_label(store, catalog, label),), overlay=overlay)
     mode, notes = ranking.mode, []
     state = min(scope.states, key=lambda st: int(st.extra.get("point_format", 1)))
     if int(state.extra.get("point_format", 1)) < POINT_FORMAT:
@@ -264,13 +278,14 @@ def search(
 def coverage(store: Store, label_id: str, overlay: Overlay | None = None) -> tuple[float, int, int]:
     """(share of the label's chunks with a dense vector, chunks waiting for one, chunks), with
     the overlay's chunks when one is laid over the label."""
-    flt = overlay.chunks(label_id) if overlay is not None else stored.label_chunks(label_id)
+    held = membership.of(store, label_id)
+    flt = overlay.chunks(held) if overlay is not None else stored.label_chunks(held)
     return _coverage(store, flt)
 
 
 def _coverage(store: Store, flt: Filter) -> tuple[float, int, int]:
     total = store.count(flt)
-    pending = Filter(must=(*flt.must, Match(PENDING, True)), must_not=flt.must_not)
+    pending = Filter(must=(*flt.must, Match(PENDING, True)), must_not=flt.must_not, should=flt.should)
     waiting = store.count(pending) if total else 0
     return (1.0 if not total else round((total - waiting) / total, 4)), waiting, total
 
@@ -300,7 +315,9 @@ def file_id_at(store: Store, *, catalog: str, label: str, path: str) -> str:
     require_label(store, catalog, label)
     rel = path
     lid = names.label_id(catalog, label)
-    flt = stored.label_chunks(lid, Match("relative_path", rel), Match("chunk_ordinal", 1))
+    flt = stored.label_chunks(
+        membership.of(store, lid), Match("relative_path", rel), Match("chunk_ordinal", 1)
+    )
     for record in store.scroll(flt):
         return str(record.payload["file_id"])
     raise UsageError(
@@ -311,7 +328,8 @@ def file_id_at(store: Store, *, catalog: str, label: str, path: str) -> str:
 
 def view(store: Store, *, catalog: str, label: str, selector: Selector) -> dict[str, Any]:
     require_label(store, catalog, label)
-    flt = stored.label_chunks(names.label_id(catalog, label), Match("file_id", selector.file_id))
+    held = membership.of(store, names.label_id(catalog, label))
+    flt = stored.label_chunks(held, Match("file_id", selector.file_id))
     chunks = sorted((r.payload for r in store.scroll(flt)), key=lambda p: int(p["chunk_ordinal"]))
     if not chunks:  # a hit of a worktree's uncommitted file (an overlay over this label)
         chunks = _overlay_file(store, catalog, label, selector.file_id)
@@ -378,6 +396,12 @@ def labels(store: Store, catalog: str | None = None) -> list[dict[str, Any]]:
                 "dense_coverage": covered,
             }
         )
+        if base := s.extra.get(membership.BASE):  # what the label stands on (points/membership.py)
+            rows[-1]["membership"] = {
+                "base": base,
+                "base_commit_oid": s.extra.get(membership.BASE_COMMIT),
+                "changed_paths": s.extra.get(membership.CHANGED, 0),
+            }
         if gone := labelmeta.branch_deleted_at(s):  # upkeep/branches.py: removed after a grace period
             rows[-1]["branch_deleted_at"] = gone
     return rows

@@ -61,13 +61,18 @@ class IsEmpty:
     key: str
 
 
-Condition = Match | MatchAny | IsEmpty
-
-
 @dataclass(frozen=True)
 class Filter:
+    """All of `must`, none of `must_not`, and at least one of `should` when it is not empty.
+    A Filter is itself a condition: a label held as a base plus a delta is "(in the base and not
+    at a changed path) or one of its own files" (points/membership.py)."""
+
     must: tuple[Condition, ...] = ()
     must_not: tuple[Condition, ...] = ()
+    should: tuple[Condition, ...] = ()
+
+
+Condition = Match | MatchAny | IsEmpty | Filter
 
 
 @dataclass(frozen=True)

@@ -59,15 +59,18 @@ def _condition(c: Condition) -> Any:
         return qe.FieldCondition(key=c.key, match=qe.MatchAny(list(c.values)))
     if isinstance(c, IsEmpty):
         return qe.IsEmptyCondition(c.key)
+    if isinstance(c, Filter):
+        return _filter(c) or qe.Filter()
     raise TypeError(c)
 
 
 def _filter(f: Filter | None) -> Any:
-    if f is None or (not f.must and not f.must_not):
+    if f is None or (not f.must and not f.must_not and not f.should):
         return None
     return qe.Filter(
         must=[_condition(c) for c in f.must] or None,
         must_not=[_condition(c) for c in f.must_not] or None,
+        should=[_condition(c) for c in f.should] or None,
     )
 
 

@@ -51,15 +51,18 @@ def _condition(c: Condition) -> Any:
         return m.FieldCondition(key=c.key, match=m.MatchAny(any=list(c.values)))
     if isinstance(c, IsEmpty):
         return m.IsEmptyCondition(is_empty=m.PayloadField(key=c.key))
+    if isinstance(c, Filter):
+        return _filter(c) or m.Filter()
     raise TypeError(c)
 
 
 def _filter(f: Filter) -> m.Filter | None:
-    if not f.must and not f.must_not:
+    if not f.must and not f.must_not and not f.should:
         return None
     return m.Filter(
         must=[_condition(c) for c in f.must] or None,
         must_not=[_condition(c) for c in f.must_not] or None,
+        should=[_condition(c) for c in f.should] or None,
     )
 
 

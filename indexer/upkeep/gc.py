@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from monodex.indexer.points import filters, labelmeta, membership
+from monodex.indexer.points import filters, labelmeta, membership, overlaymeta
 from monodex.indexer.store.base import Store
 from monodex.indexer.upkeep import overlays
 
@@ -23,6 +23,8 @@ class GcReport:
     bytes: int = 0
     skipped_incomplete: bool = False
     point_ids: list[str] = field(default_factory=list)
+    keys_stripped: int = 0  # chunks that lost the key of a base no label stands on
+    deltas_dropped: int = 0  # delta points no label names (a crash before a refresh's switch)
     overlays_dropped: dict[str, str] = field(default_factory=dict)  # worktree -> why
 
     def as_json(self) -> dict[str, object]:
@@ -35,6 +37,8 @@ class GcReport:
             "incomplete_chunks": self.incomplete_chunks,
             "text_bytes": self.bytes,
             "skipped_incomplete_because_crawl_in_progress": self.skipped_incomplete,
+            "keys_stripped": self.keys_stripped,
+            "delta_points_dropped": self.deltas_dropped,
             "overlays_dropped": dict(self.overlays_dropped),
         }
 
@@ -52,30 +56,51 @@ def collect(store: Store, catalog: str, *, dry_run: bool, now: float) -> GcRepor
         return report
     # first: the chunks only a dropped overlay held are unlabeled below
     report.overlays_dropped = overlays.prune(store, catalog, dry_run=dry_run)
+    every = labelmeta.list_all(store)  # chunks are shared between catalogs: every label counts
     busy = overlays.updating(store, catalog, now) or any(
-        not s.crawl_complete and now - s.updated_at_unix_secs < IN_PROGRESS_GRACE_SECONDS
-        for s in labelmeta.list_all(store, catalog)
+        not s.crawl_complete and now - s.updated_at_unix_secs < IN_PROGRESS_GRACE_SECONDS for s in every
     )
+    named = {str(st.extra.get(membership.DELTA) or "") for st in every}
+    unnamed = [i for i in membership.deltas(store) if i not in named]
+    if unnamed and not busy and not dry_run:  # written by a refresh a crash stopped before its switch
+        store.delete(unnamed)
+    report.deltas_dropped = len(unnamed) if not busy else 0
+    held = [membership.from_metadata(st.label_id, st.extra, store) for st in every]
+    live = {h.base for h in held}
+    own = membership.changed_files(store) if not busy else set()
     by_file: dict[str, list[tuple[str, dict[str, object]]]] = defaultdict(list)
     keys = ("file_id", "chunk_ordinal", "file_complete", *membership.KEYS)
     for rec in store.scroll(filters.catalog_chunks(catalog), payload_keys=keys):
         by_file[str(rec.payload.get("file_id"))].append((rec.id, rec.payload))
     doomed: list[str] = []
-    for points in by_file.values():
+    stripped: dict[tuple[str, ...], list[str]] = defaultdict(list)
+    for fid, points in by_file.items():
         sentinel = next((p for _, p in points if p.get("chunk_ordinal") == 1), None)
         complete = sentinel is not None and sentinel.get("file_complete") is True
-        if not complete and not busy:
+        if busy:  # a refresh may be writing a base, or chunks its delta will name: touch nothing
+            report.skipped_incomplete |= not complete
+            continue
+        if not complete:
             report.incomplete_files += 1
             report.incomplete_chunks += len(points)
-            chosen = points
-        else:
-            report.skipped_incomplete |= not complete
-            chosen = [(i, p) for i, p in points if not membership.labels_of(p)]
-            report.unlabeled_chunks += len(chosen)
-        doomed.extend(i for i, _ in chosen)
+            doomed.extend(i for i, _ in points)
+            continue
+        for i, p in points:
+            ks = membership.keys_of(p)
+            alive = [k for k in ks if k in live or overlaymeta.is_overlay(k)]
+            if not alive and fid not in own:
+                report.unlabeled_chunks += 1
+                doomed.append(i)
+            elif alive != ks:  # a base no label stands on any more
+                stripped[tuple(alive)].append(str(i))
+    report.keys_stripped = sum(len(ids) for ids in stripped.values())
+    if not dry_run:
+        for kept_keys, ids in stripped.items():
+            for n in range(0, len(ids), 1000):
+                store.set_payload(ids[n : n + 1000], {membership.KEY: list(kept_keys)})
     report.point_ids = doomed
     report.bytes = _text_bytes(store, doomed)
     if not dry_run:
-        for i in range(0, len(doomed), 1000):
-            store.delete(doomed[i : i + 1000])
+        for n in range(0, len(doomed), 1000):
+            store.delete(doomed[n : n + 1000])
     return report

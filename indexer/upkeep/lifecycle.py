@@ -5,10 +5,11 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+from monodex.indexer.members import keys as membership
 from monodex.indexer.points import labelmeta
+from monodex.indexer.points import membership as members
 from monodex.indexer.points.labelmeta import require_label
 from monodex.indexer.store.base import Store
-from monodex.indexer.write import membership
 
 from monodex import gitrefs, known_labels, logs, names
 from monodex.config import Catalog
@@ -19,14 +20,18 @@ from monodex.paths import Paths
 def remove_label(
     store: Store, paths: Paths, catalog: str, label: str, *, by_user: bool = True
 ) -> dict[str, Any]:
-    """Membership removed from every chunk (chunks left with no label deleted), then the
-    metadata point: a crash in between leaves a label that lists no chunks, and rm again works.
+    """The metadata point removed (the label is gone at once), then its delta point, then its
+    base key from every chunk when no other label stands on that base, and the chunks left with
+    no key that no label holds deleted: a crash in between leaves what gc collects.
     by_user: hooks stop tracking its branch (`labels rm`); else (its branch was deleted) a
     branch of that name made later is tracked as any new branch would be."""
-    require_label(store, catalog, label)
+    state = require_label(store, catalog, label)
     lid = names.label_id(catalog, label)
-    report = membership.remove_label(store, lid)
+    held = members.from_metadata(lid, state.extra, store)
     labelmeta.delete(store, lid)
+    if delta := str(state.extra.get(members.DELTA) or ""):
+        store.delete([delta])
+    report = membership.release(store, held, members.Held(lid, ""), members.bases(labelmeta.list_all(store)))
     if by_user:
         known_labels.remove(paths.state_dir, catalog, label)  # hooks stop tracking its branch
     else:

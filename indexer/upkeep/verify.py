@@ -112,7 +112,7 @@ def check(s: Session, state: LabelState, catalog: Catalog) -> Finding:
     infos = [(f, file_info(target, engine, f)) for f in plan.files]
     expected = {i.file_id: (f, i) for f, i in infos}
     stored: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for rec in store.scroll(filters.label_chunks(state.label_id), payload_keys=_KEYS):
+    for rec in store.scroll(filters.label_chunks(membership.of(store, state.label_id)), payload_keys=_KEYS):
         stored[str(rec.payload.get("file_id"))].append(rec.payload)
     found.drift["incomplete_label"] = 0 if state.crawl_complete else 1
     found.drift["stale_memberships"] = len(stored.keys() - expected.keys())
@@ -138,7 +138,7 @@ def check(s: Session, state: LabelState, catalog: Catalog) -> Finding:
         if engine.chunk(f.strategy, content.decode("utf-8"), ctx):
             found.drift["missing_files"] += 1
     found.dense_pending = fill.pending(store, state.label_id)
-    orphans = filters.catalog_chunks(catalog.name, membership.held_by_none())
+    orphans = filters.catalog_chunks(catalog.name, membership.held_by_none(membership.changed_files(store)))
     found.drift["orphan_chunks"] = store.count(orphans)
     return found
 

@@ -12,17 +12,21 @@ from typing import Any, Protocol
 
 from monodex.indexer.chunkers.base import FileContext
 from monodex.indexer.git.sources import Reader, SourceFile
+from monodex.indexer.members import derive
+from monodex.indexer.members import keys as membership
+from monodex.indexer.members.derive import Start
 from monodex.indexer.points import labelmeta
+from monodex.indexer.points import membership as members
 from monodex.indexer.points.identity import chunk_point_id, file_id
-from monodex.indexer.points.membership import labels_of
 from monodex.indexer.points.payloads import FileInfo, chunk_payload, embed_text
 from monodex.indexer.store.base import Store
-from monodex.indexer.write import membership
 from monodex.indexer.write.fill import stored_vectors
 from monodex.indexer.write.pipeline import _DONE, EmbedLoop, FileJob, Uploader
 from monodex.indexer.write.request import Request
 
-from monodex.errors import Interrupted as Interrupted  # re-exported: raised here, caught by callers
+from monodex import logs
+from monodex.errors import Interrupted as Interrupted
+from monodex.errors import MonodexError  # re-exported: raised here, caught by callers
 
 _SENTINEL_BATCH = 512
 
@@ -120,15 +124,17 @@ def file_info(target: Request, impl: Implementation, f: SourceFile) -> FileInfo:
 
 @dataclass
 class _Triage:
-    labelled: list[str] = field(default_factory=list)  # complete and already in the label
-    reusable: list[str] = field(default_factory=list)  # complete, label to be added
-    embed: dict[str, list[str]] = field(default_factory=dict)  # file_id -> labels to keep
+    labelled: list[str] = field(default_factory=list)  # complete and already carrying the key
+    reusable: list[str] = field(default_factory=list)  # complete (the key, if any, to be added)
+    embed: dict[str, list[str]] = field(default_factory=dict)  # file_id -> keys to keep
 
 
 def triage(
-    store: Store, file_ids: Iterable[str], label_id: str, packages: dict[str, str] | None = None
+    store: Store, file_ids: Iterable[str], key: str | None, packages: dict[str, str] | None = None
 ) -> _Triage:
-    """Batch sentinel look-ups: which files are stored completely, and in which labels.
+    """Batch sentinel look-ups: which files are stored completely, and with which keys. `key` is
+    a working-directory label's own key, which it changes in place; a commit label has none
+    (its membership is its base and its changed files: derive.py).
 
     The package is part of the file id, so a stored file under another package name is damage
     (verify reports it): it is stored again, which is right for every label holding that id."""
@@ -143,13 +149,26 @@ def triage(
         }
         for fid in part:
             p = found.get(fid)
-            labels = labels_of(p) if p else []
+            labels = members.keys_of(p) if p else []
             same_package = p is not None and p.get("package_name") == packages.get(fid, p.get("package_name"))
             if p is not None and p.get("file_complete") is True and same_package:
-                (out.labelled if label_id in labels else out.reusable).append(fid)
+                (out.labelled if key is not None and key in labels else out.reusable).append(fid)
             else:
-                out.embed[fid] = sorted({*labels, label_id})
+                out.embed[fid] = sorted({*labels, *((key,) if key else ())})
     return out
+
+
+def _let_go(store: Store, label_id: str, before: members.Held, delta: str) -> None:
+    """After a commit label switched: the delta point it no longer names, then its old base key
+    and changed files where no label holds them (members/keys.release). The label is complete
+    already, so a failure here (or a crash) only leaves garbage to gc."""
+    try:
+        if delta:
+            store.delete([delta])
+        others = [st for st in labelmeta.list_all(store) if st.label_id != label_id]
+        membership.release(store, before, members.of(store, label_id), members.bases(others))
+    except MonodexError as e:
+        logs.get("monodex.crawl").warning("release.failed", label=label_id, delta=delta, error=str(e))
 
 
 class Crawl:
@@ -183,37 +202,68 @@ class Crawl:
         scope: set[str] | None = None,
         base_commit: str = "",
         facts: dict[str, Any] | None = None,
+        start: Start | None = None,
+        base_facts: str = "",
     ) -> CrawlSummary:
         """A full crawl when scope is None: `files` is the whole label. An incremental refresh
         otherwise: `files` are the new commit's files among the paths in `scope`, and only
-        what the label holds at those paths changes. `facts` (policy, implementation) are
-        recorded in the label metadata to decide whether the next refresh may be incremental."""
+        what the label holds at those paths changes (a commit label: compared with `start`'s
+        base, derive.py). `facts` (policy, implementation) are recorded in the label metadata
+        to decide whether the next refresh may be incremental; `base_facts` names them for a
+        base this run writes."""
         t0 = time.monotonic()
         target, store = self.target, self.store
-        mode = "full" if scope is None else "incremental"
+        # "derived": a label starting from another label's base (a new label, or an unrelated move)
+        derived = start is not None and start.held.label_id != target.label_id
+        mode = "full" if scope is None else "derived" if derived else "incremental"
         summary = CrawlSummary(
             target.catalog.name, target.label, target.commit_oid, mode=mode, skipped=dict(skipped or {})
         )
         store.ensure_collection(dim=self.impl.dim, embedder_id=self.impl.embedder_id)
+        if target.source_kind == "git-commit" and scope is not None and start is None:
+            prior = labelmeta.read(store, target.label_id)
+            start = derive.own(store, prior) if prior is not None else None
+            if start is None:
+                raise ValueError(
+                    f"an incremental refresh of {target.label_id}, which holds nothing to start from"
+                )
         extra = {"mode": mode, "base_commit_oid": base_commit, **(facts or {})}
         self._mark(complete=False, extra=extra)
         infos = {f.relative_path: file_info(target, self.impl, f) for f in files}
         packages = {i.file_id: i.package_name for i in infos.values()}
-        plan = triage(store, packages, target.label_id, packages)
-        membership.add_label(store, plan.reusable, target.label_id)
+        commit_label = target.source_kind == "git-commit"
+        key = None if commit_label else target.label_id
+        plan = triage(store, packages, key, packages)
+        if key is not None:
+            membership.add_label(store, plan.reusable, key)
         todo = [f for f in files if infos[f.relative_path].file_id in plan.embed]
         stats = self._embed(todo, infos, plan.embed, reader)
         touched = set(plan.labelled) | set(plan.reusable) | stats.stored_file_ids
-        if scope is None:
-            removed = membership.remove_label(store, target.label_id, keep=touched)
+        if commit_label:
+            old = labelmeta.read(store, target.label_id)
+            old_delta = str(old.extra.get(members.DELTA) or "") if old is not None else ""
+            before = members.of(store, target.label_id)
+            held = membership.files_at(store, before, scope)
+            now_at = {p: i.file_id for p, i in infos.items() if i.file_id in touched}
+            moved = self._move(start, scope, now_at, base_facts)
+            self._mark(complete=True, extra={**extra, **moved})
+            _let_go(store, target.label_id, before, old_delta if old_delta != moved[members.DELTA] else "")
+            removed_files = len(held - touched)
         else:
-            held = membership.files_at(store, target.label_id, scope)
-            removed = membership.remove_from_files(store, sorted(held - touched), target.label_id)
-        self._mark(complete=True, extra=extra)
-        summary.files_total = len(files) if scope is None else membership.label_files(store, target.label_id)
-        summary.files_reused = len(plan.labelled) + len(plan.reusable)
+            if scope is None:
+                removed = membership.remove_label(store, target.label_id, keep=touched)
+            else:
+                held = membership.files_at(store, members.Held(key or "", key or ""), scope)
+                removed = membership.remove_from_files(store, sorted(held - touched), target.label_id)
+            self._mark(complete=True, extra=extra)
+            removed_files = removed.files
+        after = members.of(store, target.label_id)
+        summary.files_total = len(files) if scope is None else membership.label_files(store, after)
+        # A derived label inherits its base's files unread: they count as reused.
+        reused = len(plan.labelled) + len(plan.reusable)
+        summary.files_reused = summary.files_total - stats.files_stored if derived else reused
         summary.files_embedded = stats.files_stored
-        summary.files_removed = removed.files
+        summary.files_removed = removed_files
         summary.chunks_embedded = stats.chunks_embedded
         summary.chunks_reused = stats.chunks_reused
         summary.chunks_pending = stats.chunks_pending
@@ -221,9 +271,35 @@ class Crawl:
         summary.seconds = summary.searchable_seconds = time.monotonic() - t0
         return summary
 
+    def _move(
+        self, start: Start | None, scope: set[str] | None, now_at: dict[str, str], base_facts: str
+    ) -> dict[str, Any]:
+        """The commit label's new membership (derive.py), its delta point written: the metadata
+        fields that switch the label to it in one upsert."""
+        t, store = self.target, self.store
+        if start is None or scope is None:
+            key, n = derive.own_base(store, t.label_id, t.commit_oid, list(now_at.values()))
+            return derive.fields(key, t.commit_oid, n, base_facts, "", 0)
+        changed = derive.compare(store, start, scope, now_at)
+        if len(changed) > derive.limit(start.base_files):
+            ids = derive.files_of(store, start, changed)
+            key, n = derive.own_base(store, t.label_id, t.commit_oid, ids)
+            return derive.fields(key, t.commit_oid, n, base_facts or start.base_facts, "", 0)
+        delta = ""
+        if changed:
+            stamp = f"{time.time_ns():x}"
+            store.upsert([members.delta_point(t.catalog.name, t.label_id, stamp, changed, self.impl.dim)])
+            delta = members.delta_point_id(t.label_id, stamp)
+        base = start.held
+        return derive.fields(
+            base.base, start.base_commit, start.base_files, start.base_facts, delta, len(changed)
+        )
+
     def _mark(self, *, complete: bool, extra: dict[str, Any]) -> None:
         t = self.target
         prior = labelmeta.read(self.store, t.label_id)
+        if prior is not None and not complete:  # the label keeps its membership until complete
+            extra = {**{k: prior.extra[k] for k in members.FIELDS if k in prior.extra}, **extra}
         # Until complete, keep claiming only what was fully indexed before; a label that never
         # was complete names the commit it is being crawled at (not "", which means a working dir).
         held = prior is not None and bool(prior.commit_oid) and not labelmeta.commit_is_target(prior)
@@ -323,7 +399,7 @@ class Crawl:
         chunks = self.impl.chunk(f.strategy, text, ctx)
         if not chunks:
             return None
-        keep = labels.get(info.file_id, [info.label_id])
+        keep = labels.get(info.file_id, [])
         texts = [embed_text(info, c) for c in chunks]
         payloads = [
             chunk_payload(info, c, ordinal=i, count=len(chunks), labels=keep, embedded=t)

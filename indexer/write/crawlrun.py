@@ -15,7 +15,8 @@ from monodex.indexer.git import gitobjects
 from monodex.indexer.git.gitobjects import GitRepo
 from monodex.indexer.git.plan import Plan
 from monodex.indexer.git.source import Source, open_source
-from monodex.indexer.points import filters, identity, labelmeta
+from monodex.indexer.members import derive
+from monodex.indexer.points import filters, identity, labelmeta, membership
 from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.session import Session
 from monodex.indexer.store.cochanges import db_path
@@ -107,7 +108,8 @@ def working_dir_scope(
         return None
     stored: dict[str, tuple[str, str]] = {}
     keys = ("relative_path", "file_id", "package_name")
-    for rec in s.store.scroll(filters.label_chunks(target.label_id), payload_keys=keys):
+    own = membership.Held(target.label_id, target.label_id)  # a working-directory label's own key
+    for rec in s.store.scroll(filters.label_chunks(own), payload_keys=keys):
         stored[str(rec.payload["relative_path"])] = (
             str(rec.payload["file_id"]),
             str(rec.payload["package_name"]),
@@ -146,6 +148,7 @@ def crawl(
     bases: list[str] = []
     widen: set[str] = set()  # paths a policy or chunker change touches (after_change)
     scope: set[str] | None = None
+    start: derive.Start | None = None  # a commit label's membership to start from (derive.py)
     if req.working_dir:
         cache_file = s.paths.state_dir / "worktree" / f"{req.catalog.name}.json"
         cache = _read_cache(cache_file)
@@ -161,6 +164,12 @@ def crawl(
             bases = incremental_bases(state, facts, source.repo, target.commit_oid)
             if not bases:
                 bases, widen = after_change(state, facts, source, target.commit_oid, chunkers.id_names())
+            start = derive.own(s.store, state) if bases and state is not None else None
+            if start is None:  # a new label, or one incremental cannot follow: the nearest base
+                bases, widen = [], set()
+                near = derive.nearest(s.store, req.catalog.name, facts, source.repo, target.commit_oid)
+                if near is not None:
+                    start, bases = near[0], [near[0].base_commit]
         if bases:
             delta = source.delta(bases, target.commit_oid, widen)
             plan, scope = delta.plan, delta.scope
@@ -174,12 +183,20 @@ def crawl(
         pending = {**recorded, "pending_commit_oids": sorted({*bases[1:], target.commit_oid})}
         if widen:
             pending[FOLLOWED] = True
-        summary = run.run(plan.files, plan.reader, scope=scope, base_commit=bases[0], facts=pending)
+        summary = run.run(
+            plan.files,
+            plan.reader,
+            scope=scope,
+            base_commit=bases[0],
+            facts=pending,
+            start=start,
+            base_facts=derive.facts_key(facts),
+        )
     elif scope is not None:  # a working-directory label: only the files that differ
         files = [f for f in plan.files if f.relative_path in scope]
         summary = run.run(files, plan.reader, scope=scope, facts=recorded)
     else:
-        summary = run.run(plan.files, plan.reader, facts=recorded)
+        summary = run.run(plan.files, plan.reader, facts=recorded, base_facts=derive.facts_key(facts))
     summary.skipped = dict(plan.skipped)
     if not req.working_dir:
         count_history(s, source, target.commit_oid)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from monodex.indexer.points import filters, labelmeta, overlaymeta
+from monodex.indexer.points import filters, labelmeta, membership, overlaymeta
 from monodex.indexer.points.payloads import stored_embed_text, text_hash
 from monodex.indexer.store.base import PENDING, Filter, Match, MatchAny, Store
 
@@ -71,7 +71,7 @@ class FillReport:
 
 
 def pending(store: Store, label_id: str) -> int:
-    return store.count(filters.label_chunks(label_id, Match(PENDING, True)))
+    return store.count(filters.label_chunks(membership.of(store, label_id), Match(PENDING, True)))
 
 
 def labels_waiting(store: Store) -> list[str]:
@@ -146,7 +146,7 @@ def prepare(
     """Read a round of the label's pending chunks and compute their vectors (None: none pending).
     should_stop() is asked between slices of SLICE texts: a stopped round keeps what it has
     embedded, so yielding to foreground work costs at most one slice of model time."""
-    flt = filters.label_chunks(label_id, Match(PENDING, True))
+    flt = filters.label_chunks(membership.of(store, label_id), Match(PENDING, True))
     records = list(itertools.islice(store.scroll(flt, batch=round_size, payload_keys=_KEYS), round_size))
     if not records:
         return None

@@ -19,6 +19,7 @@ from monodex.indexer.write.request import Request
 
 from monodex import config, paths
 from monodex.errors import MonodexError
+from tests.conftest import label_filter
 
 FUNCS = "\n".join(
     f"/** Step {i} of the build pipeline. */\nexport function step{i}(input: string): string {{\n"
@@ -79,8 +80,7 @@ def _crawl(store: Any, engine: Any, repo: Any, *, label: str = "main", upload_po
 
 
 def _label_files(store: Any, label_id: str) -> set[str]:
-    flt = Filter(must=(Match("source_type", CODE), Match("active_label_ids", label_id)))
-    return {r.payload["file_id"] for r in store.scroll(flt)}
+    return {r.payload["file_id"] for r in store.scroll(label_filter(store, label_id))}
 
 
 def test_upload_failure_reassigns_nothing_and_next_crawl_converges(repo, engine) -> None:  # type: ignore[no-untyped-def]
@@ -116,9 +116,7 @@ def test_interrupted_crawl_resumes_without_reembedding_complete_files(repo, engi
     resumed = _crawl(store, engine, repo)
     assert resumed.files_reused >= 2
     assert resumed.files_reused + resumed.files_embedded == resumed.files_total
-    total_chunks = store.count(
-        Filter(must=(Match("source_type", CODE), Match("active_label_ids", "acme:main")))
-    )
+    total_chunks = store.count(label_filter(store, "acme:main"))
     assert engine.calls["texts"] - embedded_before < total_chunks
     store.close()
 

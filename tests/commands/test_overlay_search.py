@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from monodex.indexer.points import filters, overlaymeta
+from monodex.indexer.points import overlaymeta
 from monodex.indexer.session import Session
 
 from monodex import config, paths
+from tests.conftest import label_filter
 
 RETRY = "libraries/net/src/retry.ts"
 COLORS = "libraries/terminal/src/colors.ts"
@@ -87,7 +88,7 @@ def test_the_label_never_holds_uncommitted_text(monorepo, run_json) -> None:  # 
     assert _paths(found)[0] == "libraries/terminal/src/duration.ts"
     p = paths.resolve()
     with Session(config.load(p), p) as s:
-        texts = [str(r.payload["text"]) for r in s.store.scroll(filters.label_chunks("acme:main"))]
+        texts = [str(r.payload["text"]) for r in s.store.scroll(label_filter(s.store, "acme:main"))]
         assert texts and not any("parseZebraDuration" in t for t in texts)
         state = overlaymeta.list_all(s.store, "acme")[0]
         assert state.label == "main" and state.current.startswith("acme:overlay=")

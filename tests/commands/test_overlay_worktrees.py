@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from monodex.indexer.points import filters, overlaymeta
+from monodex.indexer.points.membership import Held
 from monodex.indexer.session import Session
 
 from monodex import config, paths
@@ -41,7 +42,10 @@ def _feature_worktree(monorepo: Any, run_json: Any, tmp_path: Path) -> Path:
 def _overlay_chunks() -> int:
     p = paths.resolve()
     with Session(config.load(p), p) as s:
-        return sum(s.store.count(filters.label_chunks(o.current)) for o in overlaymeta.list_all(s.store))
+        return sum(
+            s.store.count(filters.label_chunks(Held(o.current, o.current)))
+            for o in overlaymeta.list_all(s.store)
+        )
 
 
 def test_each_worktree_sees_its_own_edits(monorepo, run_json, tmp_path) -> None:  # type: ignore[no-untyped-def]

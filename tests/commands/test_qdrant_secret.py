@@ -59,5 +59,7 @@ def test_the_password_is_never_shown_and_a_closed_port_does_not_answer(secret_ur
         assert "answers, but not as a Qdrant server" not in said[name]
     status = json.loads(said["status"])
     assert "does not answer" in json.dumps(status["labels"])
-    doctor = json.loads(said["doctor"].split("\n", 1)[0] if said["doctor"].startswith("{") else said["doctor"])
+    doctor = json.loads(
+        said["doctor"].split("\n", 1)[0] if said["doctor"].startswith("{") else said["doctor"]
+    )
     assert any(shown in c["detail"] or "does not answer" in c["detail"] for c in doctor["checks"])

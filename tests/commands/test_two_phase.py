@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from monodex.indexer.points import filters
 from monodex.indexer.points.payloads import stored_embed_text
 from monodex.indexer.session import Session
 from monodex.indexer.store.base import PENDING, Match
@@ -14,6 +13,7 @@ from monodex.indexer.write import fill
 from monodex.scheduler.runner import Runner
 
 from monodex import config, names, paths
+from tests.conftest import label_filter
 
 LID = names.label_id("acme", "main")
 
@@ -57,7 +57,7 @@ def test_phase_one_is_searchable_by_words_and_the_fill_gives_the_models_own_vect
     assert found["dense_coverage"] == 1.0 and found["mode"] == "hybrid" and "notes" not in found
 
     with _session() as s:  # the vector is the model's for the text the chunk says it embedded
-        recs = list(s.store.scroll(filters.label_chunks(LID), with_vectors=True))
+        recs = list(s.store.scroll(label_filter(s.store, LID), with_vectors=True))
         assert recs and all(r.payload[PENDING] is False and r.dense is not None for r in recs)
         want = s.engine.embed_documents([stored_embed_text(r.payload) for r in recs])
         assert np.allclose(np.array([r.dense for r in recs]), want, atol=1e-5)
@@ -70,7 +70,7 @@ def test_a_partly_filled_label_hides_no_chunk_from_hybrid_search(monorepo, run_j
         assert report.filled == 2 and report.pending_after > 0 and report.stopped
         pending_paths = {
             str(r.payload["relative_path"])
-            for r in s.store.scroll(filters.label_chunks(LID, Match(PENDING, True)))
+            for r in s.store.scroll(label_filter(s.store, LID, Match(PENDING, True)))
         }
     code, found, _ = _search(run_json, "colorize ANSI escape codes terminal")
     assert code == 0 and found["mode"] == "hybrid" and 0.0 < found["dense_coverage"] < 1.0
@@ -114,9 +114,9 @@ def test_a_branch_embeds_only_texts_no_label_has_a_vector_for(monorepo, run_json
     with _session() as s:
         main_texts = {
             r.payload["embedded_text_hash"]
-            for r in s.store.scroll(filters.label_chunks(LID), payload_keys=("embedded_text_hash",))
+            for r in s.store.scroll(label_filter(s.store, LID), payload_keys=("embedded_text_hash",))
         }
-        feature = list(s.store.scroll(filters.label_chunks(names.label_id("acme", "feature"))))
+        feature = list(s.store.scroll(label_filter(s.store, names.label_id("acme", "feature"))))
     new = [r for r in feature if r.payload["embedded_text_hash"] not in main_texts]
     assert new and out["chunks_pending"] == sum(1 for r in new if r.payload[PENDING] is True) == len(new)
     assert all(r.payload[PENDING] is False for r in feature if r not in new)

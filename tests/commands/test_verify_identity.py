@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 import pytest
+from monodex.indexer.points import membership
 from monodex.indexer.points.identity import chunk_point_id
 from monodex.indexer.points.labelmeta import CODE
 from monodex.indexer.session import Session
@@ -60,11 +61,9 @@ def _points() -> dict[str, dict[str, Any]]:
 
 
 def _package_of(points: dict[str, dict[str, Any]], label_id: str, path: str) -> set[str]:
-    return {
-        str(p["package_name"])
-        for p in points.values()
-        if label_id in p["active_label_ids"] and p["relative_path"] == path
-    }
+    with _session() as s:
+        held = membership.of(s.store, label_id)
+    return {str(p["package_name"]) for p in points.values() if held.holds(p) and p["relative_path"] == path}
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from monodex.indexer.points import filters, labelmeta, membership
 from monodex.indexer.points.identity import chunk_point_id
 from monodex.indexer.points.labelmeta import CODE
 from monodex.indexer.session import Session
@@ -26,7 +27,7 @@ def _points(store: Any, **match: Any) -> list[Any]:
 
 
 def _state(store: Any, label_id: str) -> dict[str, dict[str, Any]]:
-    return {r.id: r.payload for r in _points(store, active_label_ids=label_id)}
+    return {r.id: r.payload for r in store.scroll(filters.label_chunks(membership.of(store, label_id)))}
 
 
 def _session() -> Session:
@@ -47,13 +48,16 @@ def test_verify_finds_each_kind_of_drift_and_repairs_it(monorepo, run_json) -> N
     assert code == 0 and all(r["ok"] for r in clean["labels"]) and len(clean["labels"]) == 2
 
     with _session() as s:
-        before = _state(s.store, "acme:main")
-        by_path = {p.payload["relative_path"]: p.payload for p in _points(s.store, chunk_ordinal=1)}
         store = s.store
-        colors = by_path["libraries/terminal/src/colors.ts"]["file_id"]  # missing: leaves main
-        store.set_payload([chunk_point_id(colors, 1)], {"active_label_ids": ["acme:feature"]})
+        main, feature = membership.of(store, "acme:main"), membership.of(store, "acme:feature")
+        # feature stands on main's base, holding its two own files over it
+        assert feature.base == main.base and len(feature.changed) == 2
+        before = _state(store, "acme:main")
+        by_path = {p.payload["relative_path"]: p.payload for p in _points(store, chunk_ordinal=1)}
+        colors = by_path["libraries/terminal/src/colors.ts"]["file_id"]  # missing: leaves the base
+        store.set_payload([chunk_point_id(colors, 1)], {"active_label_ids": []})
         extra = by_path["libraries/net/src/extra.ts"]["file_id"]  # stale: feature's file joins main
-        store.set_payload([chunk_point_id(extra, 1)], {"active_label_ids": ["acme:feature", "acme:main"]})
+        store.set_payload([chunk_point_id(extra, 1)], {"active_label_ids": [main.base]})
         retry = by_path["libraries/net/src/retry.ts"]["file_id"]  # incomplete sentinel
         store.set_payload([chunk_point_id(retry, 1)], {"file_complete": False})
         pipeline = by_path["libraries/net/src/pipeline.ts"]["file_id"]  # a chunk lost
@@ -61,8 +65,10 @@ def test_verify_finds_each_kind_of_drift_and_repairs_it(monorepo, run_json) -> N
         store.delete([chunk_point_id(pipeline, 2)])
         loader = by_path["libraries/config/src/ConfigLoader.ts"]["file_id"]  # wrong package
         store.set_payload([chunk_point_id(loader, 1)], {"package_name": "@acme/wrong"})
-        spare = by_path["libraries/net/src/spare.ts"]["file_id"]  # an orphan
-        store.set_payload([chunk_point_id(spare, 1)], {"active_label_ids": []})
+        spare = by_path["libraries/net/src/spare.ts"]["file_id"]  # an orphan: feature's delta drops it
+        kept = {p: f for p, f in feature.changed.items() if f != spare}
+        delta = str(labelmeta.read(store, "acme:feature").extra[membership.DELTA])  # type: ignore[union-attr]
+        store.set_payload([delta], {"paths": sorted(kept), "files": [kept[p] for p in sorted(kept)]})
 
     code, found, err = run_json("verify", "--catalog", "acme", "--label", "main", "--json")
     assert code == 1, err
@@ -73,7 +79,7 @@ def test_verify_finds_each_kind_of_drift_and_repairs_it(monorepo, run_json) -> N
         "incomplete_sentinels": 1,
         "chunk_count_mismatches": 1,
         "package_mismatches": 1,
-        "orphan_chunks": 1,
+        "orphan_chunks": 2,  # spare's chunk, and colors' (no label holds it any more)
         "incomplete_label": 0,
         "branch_moved": 0,
     }
@@ -82,9 +88,11 @@ def test_verify_finds_each_kind_of_drift_and_repairs_it(monorepo, run_json) -> N
 
     code, repaired, _ = run_json("verify", "--catalog", "acme", "--label", "main", "--repair", "--json")
     assert code == 0 and repaired["labels"][0]["ok_after_repair"] is True
-    code, again, _ = run_json("verify", "--json")  # the orphan was feature's file: its drift now
+    # main's repair gave it a base of its own; feature still misses colors (gone from the base it
+    # stands on) and spare (the orphan, collected)
+    code, again, _ = run_json("verify", "--json")
     rows = {r["label"]: r for r in again["labels"]}
-    assert code == 1 and rows["main"]["ok"] and rows["feature"]["drift"]["missing_files"] == 1
+    assert code == 1 and rows["main"]["ok"] and rows["feature"]["drift"]["missing_files"] == 2
     assert run_json("verify", "--repair", "--json")[0] == 0
     assert all(r["ok"] for r in run_json("verify", "--json")[1]["labels"])
     with _session() as s:
@@ -104,12 +112,15 @@ def test_labels_rm_removes_membership_chunks_and_metadata(monorepo, run_json) ->
     monorepo.commit("feature only")
     assert run_json(*CRAWL, "--label", "feature", "--commit", "HEAD")[0] == 0
     code, out, _ = run_json("labels", "rm", "--catalog", "acme", "--label", "feature", "--json")
-    assert code == 0 and out["chunks_deleted"] >= 1 and out["chunks_unlabelled"] >= 1
+    # feature stood on main's base: only its own file's chunks go, no chunk loses a key
+    assert code == 0 and out["chunks_deleted"] >= 1 and out["chunks_unlabelled"] == 0
     code, listed, _ = run_json("labels", "--json")
     assert [r["label"] for r in listed["labels"]] == ["main"]
     with _session() as s:
         assert not _points(s.store, relative_path="libraries/net/src/extra.ts")  # only feature had it
-        assert all(p.payload["active_label_ids"] == ["acme:main"] for p in _points(s.store))
+        base = membership.of(s.store, "acme:main").base
+        assert all(p.payload["active_label_ids"] == [base] for p in _points(s.store))
+        assert membership.deltas(s.store) == {}  # feature's delta point went with it
     code, _, err = run_json("labels", "rm", "--catalog", "acme", "--label", "feature")
     assert code == 2 and "not indexed" in err
     code, _, err = run_json("labels", "rm", "--catalog", "acme")

@@ -12,13 +12,13 @@ import time
 from typing import Any
 
 import numpy as np
-from monodex.indexer.points import filters
 from monodex.indexer.points.payloads import stored_embed_text
 from monodex.indexer.session import Session
 from monodex.indexer.write import fill
 
 from monodex import config, names, paths, rpc
 from monodex.main import main
+from tests.conftest import label_filter
 
 MDX = [sys.executable, "-m", "monodex"]
 LID = names.label_id("acme", "main")
@@ -92,7 +92,7 @@ def test_a_runner_killed_during_phase_two_resumes_and_every_vector_is_the_models
 
     p = paths.resolve()
     with Session(config.load(p), p) as s:
-        records = list(s.store.scroll(filters.label_chunks(LID), with_vectors=True))
+        records = list(s.store.scroll(label_filter(s.store, LID), with_vectors=True))
         assert len(records) == total
         assert all(r.payload["dense_pending"] is False and r.dense is not None for r in records)
         picked = random.Random(0).sample(records, 24)  # the model's vector for the chunk's own text

@@ -13,9 +13,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from monodex.indexer.members import keys as membership
 from monodex.indexer.points import filters, overlaymeta
+from monodex.indexer.points import membership as members
 from monodex.indexer.session import Session
-from monodex.indexer.write import membership
 
 from monodex import config, paths
 from monodex.main import main
@@ -64,8 +65,9 @@ def _seen_without_update() -> dict[str, set[str]]:
     p = paths.resolve()
     with Session(config.load(p), p) as s:
         state = overlaymeta.list_all(s.store)[0]
-        hidden = tuple(membership.files_at(s.store, "acme:main", state.dirty) - state.file_ids)
-        flt = filters.overlay_chunks("acme:main", state.current, hidden)
+        main = members.of(s.store, "acme:main")
+        hidden = tuple(membership.files_at(s.store, main, state.dirty) - state.file_ids)
+        flt = filters.overlay_chunks(main, state.current, hidden)
         rows = [r.payload for r in s.store.scroll(flt, payload_keys=("relative_path", "text"))]
     return _words_by_path({"results": rows})
 

@@ -7,6 +7,7 @@ tiktok/sparo) is `bench/sigkill.py`; this is the same code, small enough for CI.
 from __future__ import annotations
 
 import importlib.util
+import json
 import random
 import sys
 from collections.abc import Iterator
@@ -58,7 +59,7 @@ def test_runner_killed_at_random_points_always_converges(sigkill: ModuleType, tm
     finally:
         assert bench.runner.stop() == 0
     for r in results:
-        assert r["converged"] and r["verify_clean"] and r["lost"] == [], r
+        assert r["converged"] and r["verify_clean"] and r["lost"] == [], json.dumps(r)
     assert sum(r["queued_at_kill"] for r in results) >= 1, results
     # and at least one while the fill job was adding vectors (phase two)
     assert sum(r["phase"] == "two" for r in results) >= 1, results

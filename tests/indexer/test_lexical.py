@@ -75,4 +75,6 @@ def test_snake_and_screaming_case_split_like_camel_case() -> None:
         assert term in t, term
     assert {"napi", "bindgen_prelude", "bindgen", "prelude", "env"} <= set(t)
     # a query that says the words finds the snake_case name by them
-    assert set(lexical.query_vector("parse config").indices) <= set(lexical.query_vector("parse_config").indices)
+    assert set(lexical.query_vector("parse config").indices) <= set(
+        lexical.query_vector("parse_config").indices
+    )

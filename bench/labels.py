@@ -1,0 +1,189 @@
+"""Many branches (issue 25): what a new label costs, and what search and the index cost as labels
+pile up, with the build before issue 25 as the baseline in the same run.
+
+Usage: .venv/bin/python bench/labels.py [--baseline PYTHON] [--labels 100] [--rounds 7] [--far 500]
+
+Each build (this checkout's interpreter, and --baseline: the interpreter of a checkout of the
+build before, e.g. a `git worktree` at febaea1 with its own .venv) gets a fresh installation and
+the same steps, through its own `python -m monodex` (phase one only: `--no-wait-dense`, no
+runner, so no fill job competes):
+1. `main` at rushstack's evaluation commit (bench/quality.py's, with its policy), untimed;
+2. a label 1, 25 and --far commits (first parent) away from `main`: the crawl's wall time;
+3. at 1, 10 and --labels labels (`main`, then labels at main~1, main~2, ...): the search p50 as a
+   new process (`monodex search`, lexical: no dense vectors in a phase-one index) and in a
+   long-lived process (`ops.run` of a SearchRequest: what the runner answers over its socket,
+   minus the socket), and the size of the shard folder. "Distinct content" is the size at one
+   label scaled by the distinct chunks the labels hold (chunk points at n labels / at one).
+Run it with the machine to itself: the figures go to docs/benchmarks.md ("Many branches").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import quality  # noqa: E402
+from _common import checkout, table  # noqa: E402
+
+XDG_KEYS = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR")
+QUERIES = [
+    "retry the request with exponential backoff",
+    "parse the rush.json configuration",
+    "install dependencies with pnpm",
+    "write a warning to the terminal",
+]
+CAT = "rushstack"
+
+# Run by each build's interpreter: search latency in one long-lived process, and point counts.
+_IN_PROCESS = """
+import json, statistics, sys, time
+from monodex import config, paths
+from monodex import requests as rq
+from monodex.indexer import ops
+from monodex.indexer.session import Session
+from monodex.indexer.store.base import Filter, Match
+cat, label, rounds, queries = sys.argv[1], sys.argv[2], int(sys.argv[3]), json.loads(sys.argv[4])
+p = paths.resolve()
+with Session(config.load(p), p) as s:
+    samples = []
+    ops.run(s, rq.SearchRequest(cat, label, queries[0], mode="lexical"))
+    for _ in range(rounds):
+        for q in queries:
+            t0 = time.perf_counter()
+            ops.run(s, rq.SearchRequest(cat, label, q, mode="lexical"))
+            samples.append(time.perf_counter() - t0)
+    chunks = s.store.count(Filter(must=(Match("source_type", "code"),)))
+print(json.dumps({"p50_ms": statistics.median(samples) * 1e3, "chunks": chunks}))
+"""
+
+
+class Build:
+    def __init__(self, name: str, python: str, root: Path, repo: Path) -> None:
+        self.name, self.python, self.repo = name, python, repo
+        self.env = dict(os.environ)
+        for k in XDG_KEYS:
+            d = root / name / k.lower()
+            d.mkdir(parents=True, exist_ok=True, mode=0o700)
+            self.env[k] = str(d)
+        self.data = root / name / "xdg_data_home"
+
+    def mdx(self, *args: str) -> tuple[float, dict[str, Any]]:
+        t0 = time.perf_counter()
+        done = subprocess.run(
+            [self.python, "-m", "monodex", *args, "--json"],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            cwd=tempfile.gettempdir(),
+        )
+        wall = time.perf_counter() - t0
+        if done.returncode != 0:
+            raise SystemExit(f"{self.name}: monodex {' '.join(args)} failed:\n{done.stderr[-2000:]}")
+        return wall, json.loads(done.stdout) if done.stdout.strip() else {}
+
+    def crawl(self, label: str, commit: str) -> tuple[float, float]:
+        """(wall seconds of the command, seconds of the crawl itself: no interpreter start)."""
+        wall, out = self.mdx(
+            "crawl", "--catalog", CAT, "--label", label, "--commit", commit, "--no-wait-dense"
+        )
+        return wall, float(out.get("seconds") or 0.0)
+
+    def cli_p50(self, rounds: int) -> float:
+        samples = [
+            self.mdx("search", "--catalog", CAT, "--label", "main", "--text", q, "--mode", "lexical")[0]
+            for _ in range(rounds)
+            for q in QUERIES
+        ]
+        return statistics.median(samples) * 1e3
+
+    def in_process(self, rounds: int) -> dict[str, Any]:
+        argv = [self.python, "-c", _IN_PROCESS, CAT, "main", str(rounds), json.dumps(QUERIES)]
+        done = subprocess.run(
+            argv, env=self.env, capture_output=True, text=True, check=True, cwd=tempfile.gettempdir()
+        )
+        return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+    def size_mb(self) -> float:
+        total = sum(f.stat().st_size for f in (self.data / "monodex").rglob("*") if f.is_file())
+        return total / 1e6
+
+
+def _first_parent(repo: Path, head: str, n: int) -> list[str]:
+    out = subprocess.run(
+        ["git", "-C", str(repo), "rev-list", "--first-parent", f"--max-count={n + 1}", head],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    if len(out) <= n:
+        raise SystemExit(f"{head} has only {len(out)} first-parent commits")
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--baseline", help="the interpreter of the build before issue 25 (its .venv/bin/python)")
+    ap.add_argument("--labels", type=int, default=100)
+    ap.add_argument("--far", type=int, default=500)
+    ap.add_argument("--rounds", type=int, default=7)
+    args = ap.parse_args()
+    mirror, commit, part = quality.TARGETS["rushstack"]
+    repo = checkout(mirror, rev=commit)
+    chain = _first_parent(repo, commit, max(args.far, args.labels))
+    builds = [("this build", sys.executable)] + ([("baseline", args.baseline)] if args.baseline else [])
+    create: list[list[object]] = []
+    scale: list[list[object]] = []
+    with tempfile.TemporaryDirectory(prefix="monodex-labels-") as tmp:
+        for name, python in builds:
+            b = Build(name.replace(" ", "-"), python, Path(tmp), repo)
+            policy = Path(b.env["XDG_CONFIG_HOME"]) / "monodex" / "crawl.json"
+            if part:
+                policy.parent.mkdir(parents=True, exist_ok=True)
+                policy.write_text(json.dumps(part, indent=2))
+            b.mdx("catalog", "add", CAT, str(repo))
+            first = b.crawl("main", commit)[0]
+            print(f"{name}: main crawled in {first:.1f} s", flush=True)
+            row: list[object] = [name]
+            for k in (1, 25, args.far):
+                wall, crawl = b.crawl(f"away-{k}", chain[k])
+                row.append(f"{wall:.2f} ({crawl:.2f})")
+                print(f"{name}: label {k} commits away: {row[-1]} s", flush=True)
+            create.append(row)
+            for k in (1, 25, args.far):  # not part of the search stages
+                b.mdx("labels", "rm", "--catalog", CAT, "--label", f"away-{k}")
+            b.mdx("gc", "--catalog", CAT)
+            made, one = 1, None
+            for n in sorted({1, 10, args.labels}):
+                while made < n:
+                    b.crawl(f"n{made:03d}", chain[made])
+                    made += 1
+                inproc = b.in_process(args.rounds)
+                stage = (b.cli_p50(args.rounds), inproc["p50_ms"], b.size_mb(), inproc["chunks"])
+                one = one or stage
+                distinct = one[2] * stage[3] / one[3]
+                scale.append(
+                    [name, n, f"{stage[0]:.0f}", f"{stage[1]:.1f}", f"{stage[2]:.0f}", f"{distinct:.0f}",
+                     f"{stage[2] / distinct:.2f}", f"{stage[0] / one[0]:.2f}", f"{stage[1] / one[1]:.2f}"]
+                )  # fmt: skip
+                print(f"{name}: {n} labels: {scale[-1]}", flush=True)
+    print()
+    print("label creation: wall seconds of `monodex crawl` (the crawl's own seconds)")
+    print(table(create, ["build", "1 commit away", "25 away", f"{args.far} away"]))
+    print()
+    header = ["build", "labels", "CLI p50 ms", "in-process p50 ms", "size MB", "distinct MB", "size/distinct",
+              "CLI x1", "in-process x1"]  # fmt: skip
+    print(table(scale, header))
+
+
+if __name__ == "__main__":
+    main()
