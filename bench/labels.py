@@ -9,10 +9,12 @@ the same steps, through its own `python -m monodex` (phase one only: `--no-wait-
 runner, so no fill job competes):
 1. `main` at rushstack's evaluation commit (bench/quality.py's, with its policy), untimed;
 2. a label 1, 25 and --far commits (first parent) away from `main`: the crawl's wall time;
-3. at 1, 10 and --labels labels (`main`, then labels at main~1, main~2, ...): the search p50 as a
-   new process (`monodex search`, lexical: no dense vectors in a phase-one index) and in a
-   long-lived process (`ops.run` of a SearchRequest: what the runner answers over its socket,
-   minus the socket), and the size of the shard folder. "Distinct content" is the size at one
+3. at 10 and --labels labels (`main`, then labels at main~1, main~2, ...): the search p50 of
+   `main` as a new process (`monodex search`, lexical: no dense vectors in a phase-one index)
+   and in a long-lived process (`ops.run` of a SearchRequest: what the runner answers over its
+   socket, minus the socket), each paired with a copy of the installation made at one label
+   (interleaved, same queries: the machine's drift falls on both), and the size of the shard
+   folder; then again after the nightly job's compaction (`store.optimize()`, upkeep/nightly.py). "Distinct content" is the size at one
    label scaled by the distinct chunks the labels hold (chunk points at n labels / at one).
 Run it with the machine to itself: the figures go to docs/benchmarks.md ("Many branches").
 """
@@ -22,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -66,6 +69,18 @@ with Session(config.load(p), p) as s:
 print(json.dumps({"p50_ms": statistics.median(samples) * 1e3, "chunks": chunks}))
 """
 
+# The nightly job's compaction (upkeep/nightly.py): Edge merges segments only when asked.
+_OPTIMIZE = """
+import json, time
+from monodex import config, paths
+from monodex.indexer.session import Session
+p = paths.resolve()
+with Session(config.load(p), p) as s:
+    t0 = time.perf_counter()
+    s.store.optimize()
+print(json.dumps({"seconds": time.perf_counter() - t0}))
+"""
+
 
 class Build:
     def __init__(self, name: str, python: str, root: Path, repo: Path) -> None:
@@ -98,13 +113,10 @@ class Build:
         )
         return wall, float(out.get("seconds") or 0.0)
 
-    def cli_p50(self, rounds: int) -> float:
-        samples = [
-            self.mdx("search", "--catalog", CAT, "--label", "main", "--text", q, "--mode", "lexical")[0]
-            for _ in range(rounds)
-            for q in QUERIES
+    def search_wall(self, query: str) -> float:
+        return self.mdx("search", "--catalog", CAT, "--label", "main", "--text", query, "--mode", "lexical")[
+            0
         ]
-        return statistics.median(samples) * 1e3
 
     def in_process(self, rounds: int) -> dict[str, Any]:
         argv = [self.python, "-c", _IN_PROCESS, CAT, "main", str(rounds), json.dumps(QUERIES)]
@@ -113,9 +125,34 @@ class Build:
         )
         return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
+    def optimize(self) -> float:
+        done = subprocess.run(
+            [self.python, "-c", _OPTIMIZE], env=self.env, capture_output=True, text=True, check=True,
+            cwd=tempfile.gettempdir(),
+        )  # fmt: skip
+        return float(json.loads(done.stdout.strip().splitlines()[-1])["seconds"])
+
     def size_mb(self) -> float:
         total = sum(f.stat().st_size for f in (self.data / "monodex").rglob("*") if f.is_file())
         return total / 1e6
+
+
+def paired(builds: tuple[Build, Build], rounds: int) -> tuple[tuple[float, float], tuple[float, float]]:
+    """CLI and in-process search p50 (ms) of two installations, interleaved in one run (the order
+    alternates each round), so that the machine's drift falls on both alike."""
+    cli: tuple[list[float], list[float]] = ([], [])
+    for b in builds:
+        b.search_wall(QUERIES[0])  # warm: the first process after a crawl reads the shard from disk
+    for r in range(rounds):
+        for q in QUERIES:
+            for i in (0, 1) if r % 2 == 0 else (1, 0):
+                cli[i].append(builds[i].search_wall(q) * 1e3)
+    inproc: tuple[list[float], list[float]] = ([], [])
+    for r in range(3):
+        for i in (0, 1) if r % 2 == 0 else (1, 0):
+            inproc[i].append(builds[i].in_process(rounds)["p50_ms"])
+    cli_p50 = (statistics.median(cli[0]), statistics.median(cli[1]))
+    return cli_p50, (statistics.median(inproc[0]), statistics.median(inproc[1]))
 
 
 def _first_parent(repo: Path, head: str, n: int) -> list[str]:
@@ -162,26 +199,36 @@ def main() -> None:
             for k in (1, 25, args.far):  # not part of the search stages
                 b.mdx("labels", "rm", "--catalog", CAT, "--label", f"away-{k}")
             b.mdx("gc", "--catalog", CAT)
-            made, one = 1, None
-            for n in sorted({1, 10, args.labels}):
-                while made < n:
+            # the installation at one label, copied: every later stage is timed against it, paired
+            one = Build(f"{b.name}-one", python, Path(tmp), repo)
+            shutil.copytree(Path(tmp) / b.name, Path(tmp) / one.name, dirs_exist_ok=True)
+            one_size, one_chunks = b.size_mb(), b.in_process(1)["chunks"]
+            print(f"{name}: 1 label: {one_size:.0f} MB, {one_chunks} chunks", flush=True)
+            made = 1
+            stages: list[int | str] = [*sorted({10, args.labels}), f"{args.labels}, optimized"]
+            for n in stages:
+                while isinstance(n, int) and made < n:
                     b.crawl(f"n{made:03d}", chain[made])
                     made += 1
-                inproc = b.in_process(args.rounds)
-                stage = (b.cli_p50(args.rounds), inproc["p50_ms"], b.size_mb(), inproc["chunks"])
-                one = one or stage
-                distinct = one[2] * stage[3] / one[3]
+                if isinstance(n, str):
+                    print(f"{name}: nightly optimize took {b.optimize():.0f} s", flush=True)
+                (cli, cli1), (inp, inp1) = paired((b, one), args.rounds)
+                size, chunks = b.size_mb(), b.in_process(1)["chunks"]
+                distinct = one_size * chunks / one_chunks
                 scale.append(
-                    [name, n, f"{stage[0]:.0f}", f"{stage[1]:.1f}", f"{stage[2]:.0f}", f"{distinct:.0f}",
-                     f"{stage[2] / distinct:.2f}", f"{stage[0] / one[0]:.2f}", f"{stage[1] / one[1]:.2f}"]
+                    [name, n, f"{cli:.0f} / {cli1:.0f}", f"{cli / cli1:.2f}", f"{inp:.1f} / {inp1:.1f}",
+                     f"{inp / inp1:.2f}", f"{size:.0f}", f"{chunks / one_chunks:.2f}", f"{size / distinct:.2f}"]
                 )  # fmt: skip
                 print(f"{name}: {n} labels: {scale[-1]}", flush=True)
     print()
     print("label creation: wall seconds of `monodex crawl` (the crawl's own seconds)")
     print(table(create, ["build", "1 commit away", "25 away", f"{args.far} away"]))
     print()
-    header = ["build", "labels", "CLI p50 ms", "in-process p50 ms", "size MB", "distinct MB", "size/distinct",
-              "CLI x1", "in-process x1"]  # fmt: skip
+    print(
+        "search p50 ms at n labels / at 1 label (paired, same run); chunks x1: distinct chunks against 1 label"
+    )
+    header = ["build", "labels", "CLI p50 ms", "CLI x1", "in-process p50 ms", "in-process x1", "size MB",
+              "chunks x1", "size/distinct"]  # fmt: skip
     print(table(scale, header))
 
 
