@@ -53,6 +53,19 @@ def checkout(name: str, *, rev: str = "HEAD", files: bool = False) -> Path:
     return target
 
 
+def first_parent(repo: Path, head: str, count: int, hint: str = "") -> list[str]:
+    """`head` and its first-parent ancestors, `count` commits in all (head first)."""
+    out = subprocess.run(
+        ["git", "-C", str(repo), "rev-list", "--first-parent", f"--max-count={count}", head],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    if len(out) < count:
+        raise SystemExit(f"{head} has only {len(out)} first-parent commits{hint}")
+    return out
+
+
 def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 

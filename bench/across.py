@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -37,7 +36,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import quality  # noqa: E402
-from _common import checkout, persistent_xdg, table  # noqa: E402
+from _common import checkout, first_parent, persistent_xdg, table  # noqa: E402
 
 QUERY = "retry the request with exponential backoff"
 
@@ -53,15 +52,7 @@ def _median_ms(fn: Callable[[], Any], rounds: int) -> tuple[float, Any]:
 
 
 def _commits(repo: Path, head: str, n: int) -> list[str]:
-    out = subprocess.run(
-        ["git", "-C", str(repo), "rev-list", "--first-parent", f"--max-count={n}", head],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.split()
-    if len(out) < n:
-        raise SystemExit(f"{head} has only {len(out)} first-parent commits; pass --labels-max {len(out)}")
-    return out
+    return first_parent(repo, head, n, hint="; pass a smaller --labels-max")
 
 
 def _stages(most: int) -> list[int]:

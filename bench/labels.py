@@ -36,7 +36,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import quality  # noqa: E402
-from _common import checkout, table  # noqa: E402
+from _common import checkout, first_parent, table  # noqa: E402
 
 XDG_KEYS = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR")
 QUERIES = [
@@ -155,18 +155,6 @@ def paired(builds: tuple[Build, Build], rounds: int) -> tuple[tuple[float, float
     return cli_p50, (statistics.median(inproc[0]), statistics.median(inproc[1]))
 
 
-def _first_parent(repo: Path, head: str, n: int) -> list[str]:
-    out = subprocess.run(
-        ["git", "-C", str(repo), "rev-list", "--first-parent", f"--max-count={n + 1}", head],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.split()
-    if len(out) <= n:
-        raise SystemExit(f"{head} has only {len(out)} first-parent commits")
-    return out
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--baseline", help="the interpreter of the build before issue 25 (its .venv/bin/python)")
@@ -176,7 +164,7 @@ def main() -> None:
     args = ap.parse_args()
     mirror, commit, part = quality.TARGETS["rushstack"]
     repo = checkout(mirror, rev=commit)
-    chain = _first_parent(repo, commit, max(args.far, args.labels))
+    chain = first_parent(repo, commit, max(args.far, args.labels) + 1)
     builds = [("this build", sys.executable)] + ([("baseline", args.baseline)] if args.baseline else [])
     create: list[list[object]] = []
     scale: list[list[object]] = []
