@@ -8,7 +8,10 @@ build before, e.g. a `git worktree` at febaea1 with its own .venv) gets a fresh 
 the same steps, through its own `python -m monodex` (phase one only: `--no-wait-dense`, no
 runner, so no fill job competes):
 1. `main` at rushstack's evaluation commit (bench/quality.py's, with its policy), untimed;
-2. a label 1, 25 and --far commits (first parent) away from `main`: the crawl's wall time;
+2. a label 1, 25 and --far commits (first parent) away from `main`: the crawl's wall time, as a
+   command alone and as a command handed to a running runner (on a copy of the one-label
+   installation; its fill job is filling main's vectors meanwhile and yields, as after any
+   phase-one crawl: how a hook's refresh or an agent's crawl meets it);
 3. at 10 and --labels labels (`main`, then labels at main~1, main~2, ...): the search p50 of
    `main` as a new process (`monodex search`, lexical: no dense vectors in a phase-one index)
    and in a long-lived process (`ops.run` of a SearchRequest: what the runner answers over its
@@ -25,6 +28,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -37,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import quality  # noqa: E402
 from _common import checkout, first_parent, table  # noqa: E402
+from monodex.scheduler.server import wait_listening  # noqa: E402
 
 XDG_KEYS = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR")
 QUERIES = [
@@ -118,6 +123,19 @@ class Build:
             0
         ]
 
+    def runner(self) -> subprocess.Popen[bytes]:
+        """This installation's runner, listening (its fill job starts on the pending vectors, as
+        after any phase-one crawl: creations below are preempting it, as a hook's refresh would)."""
+        proc = subprocess.Popen(
+            [self.python, "-m", "monodex", "runner"], env=self.env, cwd=tempfile.gettempdir(),
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        sock = Path(self.env["XDG_RUNTIME_DIR"]) / "monodex" / "runner.sock"
+        if not wait_listening(sock, timeout=60):  # a plain connect: the same for either build
+            proc.kill()
+            raise SystemExit(f"{self.name}: the runner never listened on {sock}")
+        return proc
+
     def in_process(self, rounds: int) -> dict[str, Any]:
         argv = [self.python, "-c", _IN_PROCESS, CAT, "main", str(rounds), json.dumps(QUERIES)]
         done = subprocess.run(
@@ -183,10 +201,23 @@ def main() -> None:
                 wall, crawl = b.crawl(f"away-{k}", chain[k])
                 row.append(f"{wall:.2f} ({crawl:.2f})")
                 print(f"{name}: label {k} commits away: {row[-1]} s", flush=True)
-            create.append(row)
             for k in (1, 25, args.far):  # not part of the search stages
                 b.mdx("labels", "rm", "--catalog", CAT, "--label", f"away-{k}")
             b.mdx("gc", "--catalog", CAT)
+            # the same creations handed to a runner (how hooks create labels), on a copy
+            served = Build(f"{b.name}-runner", python, Path(tmp), repo)
+            shutil.copytree(Path(tmp) / b.name, Path(tmp) / served.name, dirs_exist_ok=True)
+            proc = served.runner()
+            try:
+                for k in (1, 25, args.far):
+                    wall, crawl = served.crawl(f"runner-{k}", chain[k])
+                    row.append(f"{wall:.2f} ({crawl:.2f})")
+                    print(f"{name}: label {k} commits away, through the runner: {row[-1]} s", flush=True)
+            finally:
+                proc.send_signal(signal.SIGTERM)
+                proc.wait(timeout=120)
+                shutil.rmtree(Path(tmp) / served.name, ignore_errors=True)
+            create.append(row)
             # the installation at one label, copied: every later stage is timed against it, paired
             one = Build(f"{b.name}-one", python, Path(tmp), repo)
             shutil.copytree(Path(tmp) / b.name, Path(tmp) / one.name, dirs_exist_ok=True)
@@ -209,8 +240,12 @@ def main() -> None:
                 )  # fmt: skip
                 print(f"{name}: {n} labels: {scale[-1]}", flush=True)
     print()
-    print("label creation: wall seconds of `monodex crawl` (the crawl's own seconds)")
-    print(table(create, ["build", "1 commit away", "25 away", f"{args.far} away"]))
+    print(
+        "label creation: wall seconds of `monodex crawl` (the crawl's own seconds), alone and handed to a runner"
+    )
+    far = f"{args.far} away"
+    header = ["build", "1 commit away", "25 away", far, "runner: 1 away", "runner: 25 away", f"runner: {far}"]
+    print(table(create, header))
     print()
     print(
         "search p50 ms at n labels / at 1 label (paired, same run); chunks x1: distinct chunks against 1 label"

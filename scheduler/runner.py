@@ -192,7 +192,7 @@ class Runner:
         s = self.schedules
         try:
             self.session.store.info()  # take the shard now: it stays ours until we stop
-            self.session.engine  # noqa: B018 - load the model once, before the first query
+            self.session.engine.embedder.load()  # the model loaded once, before the first query
             self.server.start()
         except BaseException:
             self.session.close()

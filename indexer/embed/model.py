@@ -38,15 +38,48 @@ class Embedder:
         self.tokenizer, self._pad_id = _tokenizer(spec)
         self._specials = self.tokenizer.num_special_tokens_to_add(False)
         self._plain: Tokenizer | None = None
-        self.session = _session(spec.model_path, threads)
-        self.inputs = _inputs(self.session, spec.model_path)
-        self.output = _output(self.session)
-        self.spec = spec  # dim resolved below, which may need the tokenizer and session
-        self.spec = replace(spec, dim=self._resolve_dim(spec))
+        self._threads = threads
+        self._session: ort.InferenceSession | None = None
+        self._inputs: tuple[str, ...] = ()
+        self._output = ""
+        self.spec = spec
+        if spec.dim is None:  # only the graph (or one inference) tells
+            self.spec = replace(spec, dim=self._resolve_dim(spec))
+        elif spec.sha256 is None:  # a folder's declared dim, checked against its graph now
+            self.load()
+        # else a pinned file (the shipped default): its graph was checked when the spec was
+        # written, and a phase-one crawl, a lexical search or token counting never load it
+
+    @property
+    def session(self) -> ort.InferenceSession:
+        """The ONNX session (0.2 s to load); a declared dim is checked against the graph as it loads."""
+        if self._session is None:
+            session = _session(self.spec.model_path, self._threads)
+            self._inputs = _inputs(session, self.spec.model_path)
+            self._output = _output(session)
+            self._graph_dim(session)
+            self._session = session
+        return self._session
+
+    @property
+    def inputs(self) -> tuple[str, ...]:
+        """The graph inputs fed (loads the model)."""
+        self.load()
+        return self._inputs
+
+    @property
+    def output(self) -> str:
+        """The graph output read (loads the model)."""
+        self.load()
+        return self._output
+
+    def load(self) -> None:
+        """Load the model now (the runner does, before its first query)."""
+        self.session  # noqa: B018
 
     @property
     def dim(self) -> int:
-        assert self.spec.dim is not None  # resolved in __init__
+        assert self.spec.dim is not None  # declared, or resolved in __init__
         return self.spec.dim
 
     def count_tokens(self, text: str) -> int:
@@ -111,19 +144,25 @@ class Embedder:
             )
         return pooled
 
-    def _resolve_dim(self, spec: ModelSpec) -> int:
-        shape = next(o.shape for o in self.session.get_outputs() if o.name == self.output)
+    def _graph_dim(self, session: ort.InferenceSession) -> int | None:
+        """The graph's output dimension, checked against a declared dim; None when dynamic."""
+        shape = next(o.shape for o in session.get_outputs() if o.name == self._output)
         graph_dim = shape[-1] if isinstance(shape[-1], int) else None
+        spec = self.spec
         if spec.dim is not None and graph_dim is not None and spec.dim != graph_dim:
             raise UsageError(
                 f"{spec.model_path} outputs {graph_dim} dimensions, but its {SPEC_FILE} says dim {spec.dim}",
                 f"fix dim in {SPEC_FILE} (or leave it out)",
             )
-        if spec.dim is not None or graph_dim is not None:
-            return int(spec.dim or graph_dim or 0)
-        # A dynamic output dimension: one inference tells.
+        return graph_dim
+
+    def _resolve_dim(self, spec: ModelSpec) -> int:
+        """An undeclared dim: the graph's, or (dynamic) one inference tells."""
+        session = self.session
+        if (graph_dim := self._graph_dim(session)) is not None:
+            return graph_dim
         ids, mask = _pad(self._encode(["probe"]), self._pad_id)
-        return int(self.session.run([self.output], _feed(self.inputs, ids, mask))[0].shape[-1])
+        return int(session.run([self.output], _feed(self.inputs, ids, mask))[0].shape[-1])
 
 
 def _tokenizer(spec: ModelSpec) -> tuple[Tokenizer, int]:

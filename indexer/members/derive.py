@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,10 +72,17 @@ def own(store: Store, state: LabelState, fact_names: Sequence[str] = FACT_NAMES)
 
 
 def nearest(
-    store: Store, catalog: str, facts: Mapping[str, Any], repo: GitRepo, target: str
+    store: Store,
+    catalog: str,
+    facts: Mapping[str, Any],
+    repo: GitRepo,
+    target: str,
+    indexed: Callable[[str], bool] = lambda _: True,
 ) -> tuple[Start, int] | None:
     """The base nearest `target` among the catalog's complete commit labels built the same way,
-    as a start with nothing changed yet, and how many paths differ; None when none is near."""
+    as a start with nothing changed yet, and how many paths differ; None when none is near.
+    Only paths the policy indexes (`indexed`) count: a release commit that deletes 250 change
+    files (`common/changes/**/*.json`) changes no label of a policy that leaves them out."""
     wanted = facts_key(facts)
     seen: dict[str, Start] = {}
     states = sorted(labelmeta.list_all(store, catalog), key=lambda st: -st.updated_at_unix_secs)
@@ -94,7 +101,10 @@ def nearest(
     best: tuple[Start, int] | None = None
     for start in seen.values():
         paths = {
-            p for ch in repo.diff_trees(start.base_commit, target) for p in (ch.old_path, ch.new_path) if p
+            p
+            for ch in repo.diff_trees(start.base_commit, target)
+            for p in (ch.old_path, ch.new_path)
+            if p and indexed(p)
         }
         if len(paths) <= limit(start.base_files) and (best is None or len(paths) < best[1]):
             best = (start, len(paths))

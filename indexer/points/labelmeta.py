@@ -90,9 +90,9 @@ def mark_branch_deleted(store: Store, label_id: str, now: float) -> None:
 def require_label(store: Store, catalog: str, label: str) -> LabelState:
     """The label's metadata, or an error that says what to run."""
     crawl = f"monodex crawl --catalog {catalog} --label {label} --commit HEAD"
-    if store.info() is None:
-        raise MonodexError("the index is empty", f"index something first: '{crawl}'")
     state = read(store, names.label_id(catalog, label))
+    if state is None and store.info() is None:  # asked only then: Edge counts every point for it
+        raise MonodexError("the index is empty", f"index something first: '{crawl}'")
     if state is None:
         raise UsageError(
             f"label {label!r} of catalog {catalog!r} is not indexed",

@@ -107,7 +107,6 @@ class Scored:
 class CollectionInfo:
     dim: int
     embedder_id: str | None
-    points: int
     has_sparse: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 

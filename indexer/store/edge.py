@@ -43,6 +43,7 @@ from monodex.errors import MonodexError
 META = "monodex-collection.json"
 LOCK = "monodex.lock"
 LOCK_WAIT_SECONDS = 10.0
+COUNT_CACHE = 256  # filters whose counts are kept between writes (a search uses two a label)
 
 
 class Busy(MonodexError):
@@ -122,6 +123,10 @@ class EdgeStore:
         self.collection = collection
         self._shard: Any = None
         self._lock_fd: int | None = None
+        # Exact counts by filter, valid while this process holds the lock and writes nothing:
+        # every search counts its label's chunks and those waiting for a vector (two exact counts,
+        # 4-5 ms of a 10 ms search at 12,597 chunks), and a runner answers many searches between writes.
+        self._counts: dict[Filter, int] = {}
 
     # --- lifecycle -------------------------------------------------------------------------
     def _meta(self) -> dict[str, Any] | None:
@@ -199,6 +204,7 @@ class EdgeStore:
             return
 
     def _release(self) -> None:
+        self._counts.clear()  # another process may write once the lock is gone
         if self._lock_fd is not None:
             os.close(self._lock_fd)  # closing the descriptor drops the flock
             self._lock_fd = None
@@ -290,10 +296,8 @@ class EdgeStore:
         meta = self._meta()
         if meta is None:
             return None
-        points = self.count(Filter())
-        return CollectionInfo(
-            dim=int(meta["dim"]), embedder_id=meta.get("embedder_id"), points=points, has_sparse=True
-        )
+        self._open()  # the shard is taken here, as every reader of info expects to use it next
+        return CollectionInfo(dim=int(meta["dim"]), embedder_id=meta.get("embedder_id"), has_sparse=True)
 
     def optimize(self) -> bool:
         """Build HNSW and merge segments (blocking).
@@ -319,6 +323,7 @@ class EdgeStore:
         if shard is None:
             raise MonodexError("the collection does not exist yet", "crawl a label first")
         diskspace.require(self.dir, need=diskspace.RESERVE_BYTES + 3 * size, doing=what)
+        self._counts.clear()
         self._call(shard.update, op)
 
     def upsert(self, points: Sequence[Point]) -> None:
@@ -392,7 +397,13 @@ class EdgeStore:
         shard = self._open()
         if shard is None:
             return 0
-        return int(self._call(shard.count, qe.CountRequest(exact=True, filter=_filter(flt))))
+        if (known := self._counts.get(flt)) is not None:
+            return known
+        n = int(self._call(shard.count, qe.CountRequest(exact=True, filter=_filter(flt))))
+        if len(self._counts) >= COUNT_CACHE:
+            self._counts.clear()
+        self._counts[flt] = n
+        return n
 
     def search(self, vector: Sequence[float], flt: Filter, *, limit: int) -> list[Scored]:
         return self._query(qe.Query.Nearest([float(x) for x in vector], using=DENSE), flt, limit=limit)

@@ -184,9 +184,7 @@ class ServerStore:
         dim = int(vectors[DENSE].size) if isinstance(vectors, dict) else int(vectors.size)
         meta: dict[str, Any] = dict(getattr(got.config, "metadata", None) or {})
         sparse = bool(got.config.params.sparse_vectors)
-        return CollectionInfo(
-            dim=dim, embedder_id=meta.get("embedder_id"), points=self.count(Filter()), has_sparse=sparse
-        )
+        return CollectionInfo(dim=dim, embedder_id=meta.get("embedder_id"), has_sparse=sparse)
 
     def upsert(self, points: Sequence[Point]) -> None:
         if not points:

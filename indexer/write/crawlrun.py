@@ -167,7 +167,8 @@ def crawl(
             start = derive.own(s.store, state) if bases and state is not None else None
             if start is None:  # a new label, or one incremental cannot follow: the nearest base
                 bases, widen = [], set()
-                near = derive.nearest(s.store, req.catalog.name, facts, source.repo, target.commit_oid)
+                indexed, at = source.policy.should_crawl, target.commit_oid
+                near = derive.nearest(s.store, req.catalog.name, facts, source.repo, at, indexed)
                 if near is not None:
                     start, bases = near[0], [near[0].base_commit]
         if bases:

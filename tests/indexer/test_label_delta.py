@@ -159,6 +159,29 @@ def test_a_label_far_from_its_base_gets_its_own(world, monkeypatch) -> None:  # 
     assert files_of(live, "acme:main") == reference(main)
 
 
+def test_paths_the_policy_leaves_out_do_not_push_a_label_off_its_base(world, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A release commit that deletes hundreds of change files (JSON the policy leaves out) and
+    touches one module is one path away from main's base, not hundreds (rushstack: a label six
+    commits from main was crawled whole)."""
+    repo, live, crawl, reference = world
+    for i in range(6):
+        repo.write(f"common/changes/pkg/change{i}.json", "{}")
+    repo.commit("change files")
+    main = repo.head()
+    crawl("main", main)
+    monkeypatch.setattr(derive, "limit", lambda base_files: 2)
+    repo.git("checkout", "-q", "-b", "release")
+    for i in range(6):
+        repo.remove(f"common/changes/pkg/change{i}.json")
+    repo.write("src/mod3.ts", _module(3, "released"))
+    release = repo.commit("publish")
+    summary = crawl("release", release)
+    assert summary["mode"] == "derived" and summary["files_embedded"] == 1
+    state = labelmeta.read(live, "acme:release")
+    assert state is not None and state.extra[membership.CHANGED] == 1
+    assert files_of(live, "acme:release") == reference(release)
+
+
 def test_removing_a_label_others_stand_on_keeps_them_whole(world, tmp_path) -> None:  # type: ignore[no-untyped-def]
     repo, live, crawl, reference = world
     crawl("main", repo.head())

@@ -346,3 +346,25 @@ def test_a_point_stored_without_its_dense_vector_gets_one_later(store: Store) ->
     got = {r.id: r for r in store.retrieve([p.id for p in bare], with_vectors=True)}
     assert got[bare[1].id].dense == [0.0, 1.0, 0.0, 0.0] and got[bare[1].id].payload[PENDING] is False
     assert bare[0].id in {h.id for h in store.search([0.0, 1.0, 0.0, 0.0], Filter(), limit=10)}
+
+
+def test_edge_counts_kept_between_writes_follow_every_write_and_owner(tmp_path: Path) -> None:
+    """Edge keeps a filter's count until the next write (a search counts its label twice): every
+    kind of write, and another process owning the shard in between, must show in the next count."""
+    s = EdgeStore(tmp_path, "monodex")
+    s.ensure_collection(dim=DIM, embedder_id="e")
+    main = Filter(must=(Match("active_label_ids", "acme:main"),))
+    s.upsert([_pt(i, ["acme:main"]) for i in range(6)])
+    assert s.count(main) == 6 and s.count(main) == 6
+    s.upsert([_pt(i, ["acme:main"]) for i in range(6, 9)])
+    assert s.count(main) == 9
+    s.set_payload([str(uuid.UUID(int=1))], {"active_label_ids": ["acme:v2"]})
+    assert s.count(main) == 8
+    s.delete([str(uuid.UUID(int=2))])
+    assert s.count(main) == 7
+    s.close()  # another owner writes while this one is closed
+    other = EdgeStore(tmp_path, "monodex")
+    other.upsert([_pt(i, ["acme:main"]) for i in range(20, 24)])
+    other.close()
+    assert s.count(main) == 11
+    s.close()
