@@ -16,9 +16,11 @@ runner, so no fill job competes):
    `main` as a new process (`monodex search`, lexical: no dense vectors in a phase-one index)
    and in a long-lived process (`ops.run` of a SearchRequest: what the runner answers over its
    socket, minus the socket), each paired with a copy of the installation made at one label
-   (interleaved, same queries: the machine's drift falls on both), and the size of the shard
-   folder; then again after the nightly job's compaction (`store.optimize()`, upkeep/nightly.py). "Distinct content" is the size at one
-   label scaled by the distinct chunks the labels hold (chunk points at n labels / at one).
+   (interleaved, same queries: the machine's drift falls on both; copies keep the shard's
+   sparse files sparse), and the index's size on disk (allocated blocks, as `du`); then again
+   after the nightly job's compaction (`store.optimize()`, upkeep/nightly.py). "Distinct
+   content" is the size at one label scaled by the distinct chunks the labels hold (chunk
+   points at n labels / at one).
 Run it with the machine to itself: the figures go to docs/benchmarks.md ("Many branches").
 """
 
@@ -151,8 +153,17 @@ class Build:
         return float(json.loads(done.stdout.strip().splitlines()[-1])["seconds"])
 
     def size_mb(self) -> float:
-        total = sum(f.stat().st_size for f in (self.data / "monodex").rglob("*") if f.is_file())
+        """What the index takes on disk (allocated blocks, as `du`): Qdrant's mmap files are
+        sparse, and their apparent size counts the holes."""
+        total = sum(f.stat().st_blocks * 512 for f in (self.data / "monodex").rglob("*") if f.is_file())
         return total / 1e6
+
+
+def sparse_copy(src: Path, dst: Path) -> None:
+    """An installation copied with its holes kept: a dense copy (shutil's) of Qdrant's sparse
+    mmap files is slower to open, and its searches were slower than the original's."""
+    dst.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["cp", "-a", "--sparse=always", f"{src}/.", str(dst)], check=True)
 
 
 def paired(builds: tuple[Build, Build], rounds: int) -> tuple[tuple[float, float], tuple[float, float]]:
@@ -166,7 +177,7 @@ def paired(builds: tuple[Build, Build], rounds: int) -> tuple[tuple[float, float
             for i in (0, 1) if r % 2 == 0 else (1, 0):
                 cli[i].append(builds[i].search_wall(q) * 1e3)
     inproc: tuple[list[float], list[float]] = ([], [])
-    for r in range(3):
+    for r in range(5):  # a few ms a search: each run's p50 drifts with the machine, so five, alternated
         for i in (0, 1) if r % 2 == 0 else (1, 0):
             inproc[i].append(builds[i].in_process(rounds)["p50_ms"])
     cli_p50 = (statistics.median(cli[0]), statistics.median(cli[1]))
@@ -206,7 +217,7 @@ def main() -> None:
             b.mdx("gc", "--catalog", CAT)
             # the same creations handed to a runner (how hooks create labels), on a copy
             served = Build(f"{b.name}-runner", python, Path(tmp), repo)
-            shutil.copytree(Path(tmp) / b.name, Path(tmp) / served.name, dirs_exist_ok=True)
+            sparse_copy(Path(tmp) / b.name, Path(tmp) / served.name)
             proc = served.runner()
             try:
                 for k in (1, 25, args.far):
@@ -220,7 +231,7 @@ def main() -> None:
             create.append(row)
             # the installation at one label, copied: every later stage is timed against it, paired
             one = Build(f"{b.name}-one", python, Path(tmp), repo)
-            shutil.copytree(Path(tmp) / b.name, Path(tmp) / one.name, dirs_exist_ok=True)
+            sparse_copy(Path(tmp) / b.name, Path(tmp) / one.name)
             one_size, one_chunks = b.size_mb(), b.in_process(1)["chunks"]
             print(f"{name}: 1 label: {one_size:.0f} MB, {one_chunks} chunks", flush=True)
             made = 1

@@ -328,6 +328,23 @@ class GitRepo:
         self._walk(sha, folder + "/", out)
         return out
 
+    def changed_paths(
+        self, old_commit: str, new_commit: str, *, counted: Callable[[str], bool], stop_after: int
+    ) -> set[str]:
+        """The `counted` paths that differ between two commits (a rename: both paths), read
+        only until more than `stop_after` are found: a label far from a base learns so early."""
+        store = self.repo.object_store
+        old_tree, new_tree = self._commit(old_commit).tree, self._commit(new_commit).tree
+        found: set[str] = set()
+        for ch in tree_changes(store, old_tree, new_tree):
+            for side in (ch.old, ch.new):
+                path = _side(side)[0]
+                if path is not None and counted(path):
+                    found.add(path)
+            if len(found) > stop_after:
+                break
+        return found
+
     def diff_trees(self, old_commit: str, new_commit: str) -> list[Change]:
         """Changed non-tree entries between two commits, with exact renames detected."""
         store = self.repo.object_store

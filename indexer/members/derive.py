@@ -100,13 +100,9 @@ def nearest(
         seen[base] = Start(Held("", start.held.base), start.base_commit, start.base_files, wanted)
     best: tuple[Start, int] | None = None
     for start in seen.values():
-        paths = {
-            p
-            for ch in repo.diff_trees(start.base_commit, target)
-            for p in (ch.old_path, ch.new_path)
-            if p and indexed(p)
-        }
-        if len(paths) <= limit(start.base_files) and (best is None or len(paths) < best[1]):
+        most = limit(start.base_files) if best is None else min(limit(start.base_files), best[1] - 1)
+        paths = repo.changed_paths(start.base_commit, target, counted=indexed, stop_after=most)
+        if len(paths) <= most:
             best = (start, len(paths))
     return best
 

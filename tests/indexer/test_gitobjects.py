@@ -147,6 +147,11 @@ def test_branches_history_and_diff(repo) -> None:  # type: ignore[no-untyped-def
     }
     modify = next(c for c in g.diff_trees(head, new) if c.kind == "modify")
     assert modify.new_blob == repo.git("rev-parse", "HEAD:a.ts") and modify.old_mode == 0o100644
+    every = g.changed_paths(head, new, counted=lambda p: True, stop_after=100)
+    assert every == {"a.ts", "c.ts", "docs/b.md", "docs/renamed.md", "vendor/sub"}
+    ts = g.changed_paths(head, new, counted=lambda p: p.endswith(".ts"), stop_after=100)
+    assert ts == {"a.ts", "c.ts"}
+    assert len(g.changed_paths(head, new, counted=lambda p: True, stop_after=1)) == 2  # stopped early
 
 
 def test_detached_head_and_origin_head(repo) -> None:  # type: ignore[no-untyped-def]
