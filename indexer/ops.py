@@ -91,15 +91,15 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
         answer["on_demand"] = {k: v for k, v in made.items() if k != "note"}
         found["notes"].insert(0, made["note"])
     if scope is not None:
-        across.annotate(store, results, scope.label_ids)
+        across.annotate(store, results, scope.held)
         heads = gitrefs.branch_heads(cat.path)  # once for all the labels
         whole = found["dense_coverage"] == 1.0  # then every label's is: no count a label
         answer["freshness_by_label"] = {
             st.label: {
                 **freshness.describe(s, cat, st, heads=heads),
-                "dense_coverage": 1.0 if whole else searching.coverage(store, st.label_id)[0],
+                "dense_coverage": 1.0 if whole else searching.coverage(store, st.label_id, held=held)[0],
             }
-            for st in scope.states
+            for st, held in zip(scope.states, scope.held, strict=True)
         }
     else:
         if not results and (filters.lang or filters.package or filters.paths):

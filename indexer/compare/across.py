@@ -15,6 +15,7 @@ from typing import Any
 from monodex.indexer.points import filters as stored
 from monodex.indexer.points import labelmeta, membership
 from monodex.indexer.points.labelmeta import LabelState
+from monodex.indexer.points.membership import Held
 from monodex.indexer.store.base import Match, MatchAny, Store
 
 from monodex import names
@@ -47,19 +48,20 @@ def _label(label_id: str) -> str:
     return label_id.partition(":")[2]
 
 
-def annotate(store: Store, results: list[dict[str, Any]], label_ids: Sequence[str]) -> None:
+def annotate(store: Store, results: list[dict[str, Any]], held: Sequence[Held]) -> None:
     """Each hit gains `labels` (the searched labels holding its chunk) and `other_versions`
-    ([{"label", "file_id"}]: searched labels holding a different version of its file)."""
-    searched = set(label_ids)
+    ([{"label", "file_id"}]: searched labels holding a different version of its file); `held`:
+    the searched labels' membership, as the search read it."""
+    searched = {h.label_id for h in held}
     paths = sorted({str(r["relative_path"]) for r in results})
-    versions = _versions(store, paths, label_ids)
+    versions = _versions(store, paths, held)
     for r in results:
-        held = versions[str(r["relative_path"])]
-        r["labels"] = sorted(_label(lid) for lid in held.get(str(r["file_id"]), ()) if lid in searched)
+        holders = versions[str(r["relative_path"])]
+        r["labels"] = sorted(_label(lid) for lid in holders.get(str(r["file_id"]), ()) if lid in searched)
         r["other_versions"] = sorted(
             (
                 {"label": _label(lid), "file_id": fid}
-                for fid, lids in held.items()
+                for fid, lids in holders.items()
                 if fid != r["file_id"]
                 for lid in lids
             ),
@@ -67,12 +69,9 @@ def annotate(store: Store, results: list[dict[str, Any]], label_ids: Sequence[st
         )
 
 
-def _versions(
-    store: Store, paths: Sequence[str], label_ids: Sequence[str]
-) -> dict[str, dict[str, list[str]]]:
-    """{path: {file_id: label ids among label_ids holding that version}}, from the sentinels."""
+def _versions(store: Store, paths: Sequence[str], held: Sequence[Held]) -> dict[str, dict[str, list[str]]]:
+    """{path: {file_id: label ids among `held` holding that version}}, from the sentinels."""
     out: dict[str, dict[str, list[str]]] = defaultdict(dict)
-    held = membership.of_all(store, label_ids)
     for i in range(0, len(paths), _PATH_BATCH):
         part = tuple(paths[i : i + _PATH_BATCH])
         flt = stored.labels_chunks(held, MatchAny("relative_path", part), Match("chunk_ordinal", 1))
@@ -95,13 +94,14 @@ def containing(
     """Which labels of the catalog hold a file version (FILE_ID, or PATH as `label` has it), or a
     chunk (FILE_ID:N, PATH:LINE): `labels` hold it exactly, `other_versions` lists the labels
     holding the path with other content ([{"label", "file_id"}]), `versions` every version."""
-    all_ids = [st.label_id for st in labelmeta.list_all(store, catalog)]
-    if not all_ids:
+    states = labelmeta.list_all(store, catalog)
+    if not states:
         raise UsageError(f"catalog {catalog!r} has no indexed label", "index one with 'monodex crawl'")
+    every = membership.many_from_metadata([(st.label_id, st.extra) for st in states], store)
     if file_id is not None:
-        path = _path_of(store, file_id, all_ids)
+        path = _path_of(store, file_id, every)
     assert path is not None
-    versions = _versions(store, [path], all_ids).get(path, {})
+    versions = _versions(store, [path], every).get(path, {})
     if not versions:
         raise UsageError(
             f"{path} is in no label of catalog {catalog!r}",
@@ -127,8 +127,8 @@ def containing(
     return answer
 
 
-def _path_of(store: Store, file_id: str, label_ids: Sequence[str]) -> str:
-    flt = stored.labels_chunks(membership.of_all(store, label_ids), Match("file_id", file_id))
+def _path_of(store: Store, file_id: str, held: Sequence[Held]) -> str:
+    flt = stored.labels_chunks(held, Match("file_id", file_id))
     for rec in store.scroll(flt, payload_keys=("relative_path",), batch=1):
         return str(rec.payload["relative_path"])
     raise UsageError(

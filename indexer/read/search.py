@@ -103,7 +103,7 @@ class Scope:
         without: Sequence[str] = (),
         overlay: Overlay | None = None,
     ) -> Scope:
-        held = tuple(membership.from_metadata(st.label_id, st.extra, store) for st in states)
+        held = tuple(membership.many_from_metadata([(st.label_id, st.extra) for st in states], store))
         return cls(tuple(states), held, tuple(membership.of_all(store, without)), overlay)
 
     @property
@@ -275,10 +275,12 @@ def search(
     return {"results": results, "mode": mode, "notes": notes, "dense_coverage": covered}
 
 
-def coverage(store: Store, label_id: str, overlay: Overlay | None = None) -> tuple[float, int, int]:
+def coverage(
+    store: Store, label_id: str, overlay: Overlay | None = None, *, held: Held | None = None
+) -> tuple[float, int, int]:
     """(share of the label's chunks with a dense vector, chunks waiting for one, chunks), with
-    the overlay's chunks when one is laid over the label."""
-    held = membership.of(store, label_id)
+    the overlay's chunks when one is laid over the label; `held`: its membership, when read."""
+    held = held or membership.of(store, label_id)
     flt = overlay.chunks(held) if overlay is not None else stored.label_chunks(held)
     return _coverage(store, flt)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fcntl
+import functools
 import json
 import os
 import shlex
@@ -68,6 +69,20 @@ def _condition(c: Condition) -> Any:
 def _filter(f: Filter | None) -> Any:
     if f is None or (not f.must and not f.must_not and not f.should):
         return None
+    try:
+        return _translated(f)
+    except TypeError:  # unhashable values (a list for a tuple): translated each time
+        return _translate(f)
+
+
+@functools.lru_cache(maxsize=64)
+def _translated(f: Filter) -> Any:
+    """A search reuses its filter for each count and query, and a search of 100 labels builds one
+    of ~400 conditions: translated once (18 ms of a 90 ms search, cProfile)."""
+    return _translate(f)
+
+
+def _translate(f: Filter) -> Any:
     return qe.Filter(
         must=[_condition(c) for c in f.must] or None,
         must_not=[_condition(c) for c in f.must_not] or None,
