@@ -412,7 +412,11 @@ class EdgeStore:
         shard = self._open()
         if shard is None:
             return 0
-        if (known := self._counts.get(flt)) is not None:
+        try:
+            known = self._counts.get(flt)
+        except TypeError:  # unhashable values (a list for a tuple): counted, not kept
+            return int(self._call(shard.count, qe.CountRequest(exact=True, filter=_filter(flt))))
+        if known is not None:
             return known
         n = int(self._call(shard.count, qe.CountRequest(exact=True, filter=_filter(flt))))
         if len(self._counts) >= COUNT_CACHE:

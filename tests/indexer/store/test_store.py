@@ -356,6 +356,8 @@ def test_edge_counts_kept_between_writes_follow_every_write_and_owner(tmp_path: 
     main = Filter(must=(Match("active_label_ids", "acme:main"),))
     s.upsert([_pt(i, ["acme:main"]) for i in range(6)])
     assert s.count(main) == 6 and s.count(main) == 6
+    listed = Filter(must=(MatchAny("file_id", ["f1", "f2"]),))  # type: ignore[arg-type]  # a list
+    assert s.count(listed) == 2 and s.count(listed) == 2  # unhashable: counted each time, not kept
     s.upsert([_pt(i, ["acme:main"]) for i in range(6, 9)])
     assert s.count(main) == 9
     s.set_payload([str(uuid.UUID(int=1))], {"active_label_ids": ["acme:v2"]})
