@@ -295,7 +295,12 @@ def collect_garbage(s: Session, r: rq.GcRequest) -> dict[str, Any]:
     from monodex.indexer.upkeep import gc
 
     _registered_or_left(s, r.catalog)
-    return gc.collect(s.store, r.catalog, dry_run=r.dry_run, now=time.time()).as_json()
+    result = gc.collect(s.store, r.catalog, dry_run=r.dry_run, now=time.time()).as_json()
+    if r.compact and not r.dry_run:
+        started = time.monotonic()
+        result["compacted"] = s.store.optimize()
+        result["compact_seconds"] = round(time.monotonic() - started, 2)
+    return result
 
 
 def old_models(s: Session, r: rq.OldModelsRequest) -> dict[str, Any]:

@@ -368,6 +368,7 @@ class GcRequest:
 
     catalog: str
     dry_run: bool = False
+    compact: bool = False  # then what the runner does nightly: Edge merges segments, builds HNSW
 
     def __post_init__(self) -> None:
         names.validate_catalog(self.catalog)

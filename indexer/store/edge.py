@@ -45,6 +45,14 @@ META = "monodex-collection.json"
 LOCK = "monodex.lock"
 LOCK_WAIT_SECONDS = 10.0
 COUNT_CACHE = 256  # filters whose counts are kept between writes (a search uses two a label)
+# How compacted segments keep their data: "mmap-v1" = vectors, HNSW, sparse index, id tracker and
+# payload indexes memory-mapped and read on demand. Opening a shard built every in-memory structure
+# of every point (0.34 s at 36,252 points, 100 rushstack labels: a CLI search without a runner paid
+# it each time); a compacted mmap segment opens in 0.11 s and its searches were no slower
+# (in-process p50 6.2 ms against 8.0). The appendable segment, where writes land until the next
+# compaction, stays in RAM either way.
+LAYOUT = "mmap-v1"
+MOVING = "moving to " + LAYOUT
 
 
 class Busy(MonodexError):
@@ -95,6 +103,30 @@ def _vector(p: Point) -> dict[str, Any]:
     if p.sparse is not None and p.sparse.indices:
         vec[LEXICAL] = qe.SparseVector(list(p.sparse.indices), list(p.sparse.values))
     return vec
+
+
+def _config(dim: int) -> Any:
+    cold = qe.Memory.Cold
+    return qe.EdgeConfig(
+        vectors={
+            DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine, on_disk=True, memory=cold)
+        },
+        sparse_vectors={
+            LEXICAL: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf, on_disk=True, memory=cold)
+        },
+        # Qdrant's defaults (m 16, ef_construct 100, full scan below 10,000 KB), only kept on disk
+        hnsw_config=qe.HnswIndexConfig(16, 100, 10_000, on_disk=True, memory=cold),
+        payload_memory=cold,
+        id_tracker_memory=cold,
+    )
+
+
+def _index_params(key: str) -> Any:
+    if key in INTEGER_INDEXES:
+        return qe.IntegerIndexParams(lookup=True, range=True, on_disk=True)
+    if key in BOOL_INDEXES:
+        return qe.BoolIndexParams(on_disk=True)
+    return qe.KeywordIndexParams(on_disk=True, memory=qe.Memory.Cold)
 
 
 def _command() -> str:
@@ -161,6 +193,8 @@ class EdgeStore:
                 self._release()
                 raise
             self._add_bool_indexes()
+            if (self._meta() or {}).get("layout") == MOVING:  # a move to LAYOUT was killed
+                self._relayout()
         return self._shard
 
     def _add_bool_indexes(self) -> None:
@@ -172,9 +206,7 @@ class EdgeStore:
         if not missing:
             return
         for key in missing:
-            self._call(
-                self._shard.update, qe.UpdateOperation.create_field_index(key, qe.PayloadSchemaType.Bool)
-            )
+            self._call(self._shard.update, qe.UpdateOperation.create_field_index(key, _index_params(key)))
         jsonfile.write_atomic(self.dir / META, {**meta, "bool_indexes": list(BOOL_INDEXES)})
 
     def _busy(self, detail: str, *, pid: str = "", command: str = "") -> Busy:
@@ -274,7 +306,7 @@ class EdgeStore:
         have = meta.get("keyword_indexes", [k for k in KEYWORD_INDEXES if k != "embedded_text_hash"])
         if missing := [k for k in KEYWORD_INDEXES if k not in have]:  # shards made by older versions
             for key in missing:
-                self._update(qe.UpdateOperation.create_field_index(key, qe.PayloadSchemaType.Keyword))
+                self._update(qe.UpdateOperation.create_field_index(key, _index_params(key)))
             meta = self._meta() or meta  # _open may have added the bool indexes meanwhile
             jsonfile.write_atomic(self.dir / META, {**meta, "keyword_indexes": list(KEYWORD_INDEXES)})
 
@@ -282,21 +314,13 @@ class EdgeStore:
         for leftover in self.dir.iterdir():  # an interrupted create: no META, so never any data
             if leftover.name != LOCK:
                 shutil.rmtree(leftover) if leftover.is_dir() else leftover.unlink()
-        config = qe.EdgeConfig(
-            vectors={DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine)},
-            sparse_vectors={LEXICAL: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
-        )
         try:
-            self._shard = self._call(qe.EdgeShard.create, str(self.dir), config)
+            self._shard = self._call(qe.EdgeShard.create, str(self.dir), _config(dim))
         except BaseException:
             self._release()
             raise
-        for key in KEYWORD_INDEXES:
-            self._update(qe.UpdateOperation.create_field_index(key, qe.PayloadSchemaType.Keyword))
-        for key in INTEGER_INDEXES:
-            self._update(qe.UpdateOperation.create_field_index(key, qe.PayloadSchemaType.Integer))
-        for key in BOOL_INDEXES:
-            self._update(qe.UpdateOperation.create_field_index(key, qe.PayloadSchemaType.Bool))
+        for key in (*KEYWORD_INDEXES, *INTEGER_INDEXES, *BOOL_INDEXES):
+            self._update(qe.UpdateOperation.create_field_index(key, _index_params(key)))
         self._call(self._shard.flush)
         # Written last: a crash before this leaves no half-made collection that looks complete.
         meta = {
@@ -304,6 +328,7 @@ class EdgeStore:
             "embedder_id": embedder_id,
             "keyword_indexes": list(KEYWORD_INDEXES),
             "bool_indexes": list(BOOL_INDEXES),
+            "layout": LAYOUT,
         }
         jsonfile.write_atomic(self.dir / META, meta)
 
@@ -318,9 +343,33 @@ class EdgeStore:
         """Build HNSW and merge segments (blocking).
 
         Until this runs every point sits in one plain segment and a search scans it: at 50,000
-        points a filtered top-10 took 10.6 ms before and 1.5 ms after (optimize: 72 s, 2 cores)."""
+        points a filtered top-10 took 10.6 ms before and 1.5 ms after (optimize: 72 s, 2 cores).
+        A shard made before LAYOUT is moved to it first, so its compacted segments are mmap too."""
         shard = self._open()
-        return bool(self._call(shard.optimize)) if shard is not None else False
+        if shard is None:
+            return False
+        moved = (self._meta() or {}).get("layout") != LAYOUT
+        if moved:
+            shard = self._relayout()
+        return bool(self._call(shard.optimize)) or moved
+
+    def _relayout(self) -> Any:
+        """Reopen with LAYOUT's config (it persists) and rebuild each payload index with its
+        params (an index keeps the params it was made with); no vector or payload is rewritten.
+        Marked MOVING first: a kill between an index's delete and its create leaves that field
+        unindexed, and the next open finishes the move (every step can be repeated)."""
+        meta = self._meta() or {}
+        jsonfile.write_atomic(self.dir / META, {**meta, "layout": MOVING})
+        shard, self._shard = self._shard, None
+        self._call(shard.flush)
+        self._call(shard.close)
+        self._shard = self._call(qe.EdgeShard.load, str(self.dir), _config(int(meta["dim"])))
+        for key in (*KEYWORD_INDEXES, *INTEGER_INDEXES, *BOOL_INDEXES):
+            self._update(qe.UpdateOperation.delete_field_index(key))
+            self._update(qe.UpdateOperation.create_field_index(key, _index_params(key)))
+        self._call(self._shard.flush)
+        jsonfile.write_atomic(self.dir / META, {**(self._meta() or meta), "layout": LAYOUT})
+        return self._shard
 
     def close(self) -> None:
         try:

@@ -16,6 +16,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--catalog", help="catalog to clean (default: from 'monodex use')")
     parser.add_argument("--dry-run", action="store_true", help="report what would go; delete nothing")
     parser.add_argument(
+        "--compact",
+        action="store_true",
+        help="then compact the index as the runner does nightly (merge segments, build the vector "
+        "index): later commands open it faster; seconds to minutes, the index is busy meanwhile",
+    )
+    parser.add_argument(
         "--old-models",
         action="store_true",
         help="list the collections of models used before the configured one, with their size, and "
@@ -33,6 +39,9 @@ def _render(r: dict[str, Any]) -> str:
     )
     if r["skipped_incomplete_because_crawl_in_progress"]:
         text += "\nincomplete files were kept: a crawl of this catalog is in progress"
+    if "compacted" in r:
+        state = "compacted" if r["compacted"] else "already compact"
+        text += f"\nindex {state} in {r['compact_seconds']:.1f} s"
     return text
 
 
@@ -70,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
     if not catalog:
         catalog, _ = context.resolve(p, None, None)
     # the index decides whether the catalog is known: it may hold one no longer registered
-    result = route.execute(p, rq.GcRequest(catalog, dry_run=args.dry_run), quiet=args.json)
+    result = route.execute(
+        p, rq.GcRequest(catalog, dry_run=args.dry_run, compact=args.compact), quiet=args.json
+    )
     output.emit(result, as_json=args.json, render=_render)
     return 0

@@ -205,7 +205,22 @@ def test_gc_command_dry_run_and_real(monorepo, run_json) -> None:  # type: ignor
     assert code == 0, err
     assert dry["dry_run"] is True and dry["deleted_chunks"] == 0
     code, text, _ = run_json("gc", "--catalog", "acme")
-    assert code == 0 and "deleted 0 chunks" in text
+    assert code == 0 and "deleted 0 chunks" in text and "compact" not in text
+
+
+def test_gc_compact_compacts_the_index_and_every_answer_stays(monorepo, run_json) -> None:  # type: ignore[no-untyped-def]
+    """What the runner does nightly, for a user without a runner (issue 25)."""
+    assert run_json(*CRAWL, "--label", "main", "--commit", "HEAD")[0] == 0
+    query = ("search", "--catalog", "acme", "--label", "main", "--text", "retry request", "--json")
+    before = run_json(*query)[1]["results"]
+    code, result, err = run_json("gc", "--catalog", "acme", "--compact", "--json")
+    assert code == 0, err
+    assert isinstance(result["compacted"], bool) and result["compact_seconds"] >= 0
+    assert run_json(*query)[1]["results"] == before
+    code, text, _ = run_json("gc", "--catalog", "acme", "--compact")
+    assert code == 0 and "index " in text and " compact" in text
+    code, dry, _ = run_json("gc", "--catalog", "acme", "--compact", "--dry-run", "--json")
+    assert code == 0 and "compacted" not in dry  # a dry run changes nothing
 
 
 def test_catalogs_sharing_files_each_see_their_own_labels_only(monorepo, run_json, git_repo) -> None:  # type: ignore[no-untyped-def]
