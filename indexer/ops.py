@@ -331,9 +331,17 @@ def crawl(
     # In the runner (s.wake set) its fill job adds the vectors after this returns; elsewhere
     # nobody else would, so the command does it unless told not to wait.
     wait = r.wait_dense if r.wait_dense is not None else s.wake is None
-    return crawlrun.crawl(
+    result = crawlrun.crawl(
         s, req, progress=progress, cancel=cancel, dense="fill" if wait else "later"
     ).as_json()
+    if s.wake is None:  # no runner: nobody compacts tonight, and each search opens what is written
+        from monodex.indexer.upkeep import compaction
+
+        announce = (lambda written: progress(0, 0, written, "compact")) if progress else None
+        done = compaction.when_it_helps(s.store, announce)
+        if done is not None:
+            result["compacted"] = done
+    return result
 
 
 def _checkout(catalog: Catalog, worktree: str | None) -> Catalog:

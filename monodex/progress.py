@@ -18,6 +18,8 @@ def line(files: int, total: int, chunks: int, elapsed: float, phase: str = "inde
     rate = chunks / elapsed if elapsed > 0 else 0.0
     eta = (total - files) * elapsed / files if files else None
     eta_text = duration(eta) if eta is not None else "?"
+    if phase == "compact":  # one blocking call: no rate, no ETA
+        return f"compacting the index ({chunks} points written since the last compaction)"
     if phase == "dense":  # phase two: the label is searchable already, vectors fill in
         return f"searchable · dense vectors {files}/{total} · {rate:.1f} chunks/s · ETA {eta_text}"
     return f"files {files}/{total} · chunks {chunks} · {rate:.1f} chunks/s · ETA {eta_text}"

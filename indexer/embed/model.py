@@ -6,14 +6,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import onnxruntime as ort
 from monodex.indexer.embed.spec import SPEC_FILE, ModelSpec
 from monodex.indexer.embed.stamp import check_files
 from tokenizers import Encoding, Tokenizer
 
 from monodex.errors import MonodexError, UsageError
+
+if TYPE_CHECKING:
+    import onnxruntime as ort
 
 FEEDABLE = ("input_ids", "attention_mask", "token_type_ids")
 
@@ -186,6 +189,10 @@ def _pad_token_id(tok: Tokenizer) -> int:
 
 
 def _session(model: Path, threads: int) -> ort.InferenceSession:
+    # Imported here: 32 ms that a phase-one crawl or a lexical search, which never run the
+    # model, would pay at every start.
+    import onnxruntime as ort
+
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = max(1, threads)
     opts.inter_op_num_threads = 1  # one graph at a time: a second pool only competes for the cores

@@ -169,6 +169,10 @@ class Store(Protocol):
     ) -> list[Scored]:
         """Dense and sparse prefetches fused by Qdrant's own RRF, weighted (dense, lexical)."""
 
+    def uncompacted(self) -> tuple[int, int]:
+        """(points written since the last compaction, points stored): what `optimize` would merge,
+        against the whole (a Qdrant server compacts by itself: (0, 0))."""
+
     def optimize(self) -> bool:
         """Build the vector index and merge segments now, blocking; whether there was anything to
         do (Edge does this only when asked; a Qdrant server optimizes by itself: always False)."""

@@ -53,6 +53,12 @@ COUNT_CACHE = 256  # filters whose counts are kept between writes (a search uses
 # compaction, stays in RAM either way.
 LAYOUT = "mmap-v1"
 MOVING = "moving to " + LAYOUT
+# Edge compacts an appendable segment only once its vectors outgrow this (Qdrant's default is
+# 10,000 KB): rushstack's 12,597 phase-one points stayed appendable through optimize(), and every
+# new process kept building them in memory (0.20 s to open; 0.11 s compacted, in 2.4 s). 1,000 KB
+# is ~670 dense vectors: what a compaction "when it helps" (upkeep/compaction.py) finds written is
+# always above it, so asking to compact compacts.
+INDEXING_KB = 1_000
 
 
 class Busy(MonodexError):
@@ -116,6 +122,7 @@ def _config(dim: int) -> Any:
         },
         # Qdrant's defaults (m 16, ef_construct 100, full scan below 10,000 KB), only kept on disk
         hnsw_config=qe.HnswIndexConfig(16, 100, 10_000, on_disk=True, memory=cold),
+        optimizers=qe.EdgeOptimizersConfig(indexing_threshold=INDEXING_KB),
         payload_memory=cold,
         id_tracker_memory=cold,
     )
@@ -174,6 +181,9 @@ class EdgeStore:
         # every search counts its label's chunks and those waiting for a vector (two exact counts,
         # 4-5 ms of a 10 ms search at 12,597 chunks), and a runner answers many searches between writes.
         self._counts: dict[Filter, int] = {}
+        # Points written by this process since it opened the shard, added to META's "written" at
+        # close: what a compaction would merge (see uncompacted).
+        self._written = 0
 
     # --- lifecycle -------------------------------------------------------------------------
     def _meta(self) -> dict[str, Any] | None:
@@ -329,6 +339,7 @@ class EdgeStore:
             "keyword_indexes": list(KEYWORD_INDEXES),
             "bool_indexes": list(BOOL_INDEXES),
             "layout": LAYOUT,
+            "indexing_kb": INDEXING_KB,
         }
         jsonfile.write_atomic(self.dir / META, meta)
 
@@ -339,6 +350,16 @@ class EdgeStore:
         self._open()  # the shard is taken here, as every reader of info expects to use it next
         return CollectionInfo(dim=int(meta["dim"]), embedder_id=meta.get("embedder_id"), has_sparse=True)
 
+    def uncompacted(self) -> tuple[int, int]:
+        """(points written since the last compaction, points stored). Counted by monodex, not
+        asked of Edge: its ShardInfo has no per-segment counts. A process killed before close
+        loses its share of the count, and the nightly compaction still comes."""
+        shard = self._open()
+        if shard is None:
+            return 0, 0
+        written = int((self._meta() or {}).get("written", 0)) + self._written
+        return written, int(self._call(shard.info).points_count)
+
     def optimize(self) -> bool:
         """Build HNSW and merge segments (blocking).
 
@@ -348,10 +369,18 @@ class EdgeStore:
         shard = self._open()
         if shard is None:
             return False
-        moved = (self._meta() or {}).get("layout") != LAYOUT
+        meta = self._meta() or {}
+        moved = meta.get("layout") != LAYOUT
         if moved:
             shard = self._relayout()
-        return bool(self._call(shard.optimize)) or moved
+        elif meta.get("indexing_kb") != INDEXING_KB:  # made before INDEXING_KB: the config persists
+            shard = self._reload(meta)
+            jsonfile.write_atomic(self.dir / META, {**meta, "indexing_kb": INDEXING_KB})
+        done = bool(self._call(shard.optimize)) or moved
+        self._call(shard.flush)
+        self._written = 0
+        jsonfile.write_atomic(self.dir / META, {**(self._meta() or {}), "written": 0})
+        return done
 
     def _relayout(self) -> Any:
         """Reopen with LAYOUT's config (it persists) and rebuild each payload index with its
@@ -360,15 +389,21 @@ class EdgeStore:
         unindexed, and the next open finishes the move (every step can be repeated)."""
         meta = self._meta() or {}
         jsonfile.write_atomic(self.dir / META, {**meta, "layout": MOVING})
-        shard, self._shard = self._shard, None
-        self._call(shard.flush)
-        self._call(shard.close)
-        self._shard = self._call(qe.EdgeShard.load, str(self.dir), _config(int(meta["dim"])))
+        self._reload(meta)
         for key in (*KEYWORD_INDEXES, *INTEGER_INDEXES, *BOOL_INDEXES):
             self._update(qe.UpdateOperation.delete_field_index(key))
             self._update(qe.UpdateOperation.create_field_index(key, _index_params(key)))
         self._call(self._shard.flush)
-        jsonfile.write_atomic(self.dir / META, {**(self._meta() or meta), "layout": LAYOUT})
+        done = {"layout": LAYOUT, "indexing_kb": INDEXING_KB}
+        jsonfile.write_atomic(self.dir / META, {**(self._meta() or meta), **done})
+        return self._shard
+
+    def _reload(self, meta: dict[str, Any]) -> Any:
+        """Close and open again with today's config, which Edge persists in the shard."""
+        shard, self._shard = self._shard, None
+        self._call(shard.flush)
+        self._call(shard.close)
+        self._shard = self._call(qe.EdgeShard.load, str(self.dir), _config(int(meta["dim"])))
         return self._shard
 
     def close(self) -> None:
@@ -377,32 +412,41 @@ class EdgeStore:
                 shard, self._shard = self._shard, None
                 self._call(shard.flush)
                 self._call(shard.close)
+                meta = self._meta()
+                if self._written and meta is not None:
+                    written = int(meta.get("written", 0)) + self._written
+                    jsonfile.write_atomic(self.dir / META, {**meta, "written": written})
+                self._written = 0
         finally:
             self._release()
 
     # --- writes ----------------------------------------------------------------------------
-    def _update(self, op: Any, *, size: int = 0, what: str = "a write") -> None:
-        """size: the bytes the operation carries; it lands in the WAL and then in the segments."""
+    def _update(self, op: Any, *, size: int = 0, what: str = "a write", points: int = 0) -> None:
+        """size: the bytes the operation carries; it lands in the WAL and then in the segments;
+        points: how many points it writes (each lands in the appendable segment)."""
         shard = self._open()
         if shard is None:
             raise MonodexError("the collection does not exist yet", "crawl a label first")
         diskspace.require(self.dir, need=diskspace.RESERVE_BYTES + 3 * size, doing=what)
         self._counts.clear()
         self._call(shard.update, op)
+        self._written += points
 
     def upsert(self, points: Sequence[Point]) -> None:
         if points:
             pts = [qe.Point(id=uuid.UUID(p.id), vector=_vector(p), payload=p.payload) for p in points]
             op = qe.UpdateOperation.upsert_points(pts)
-            self._update(op, size=sum(_size(p) for p in points), what=f"storing {len(points)} chunks")
+            size = sum(_size(p) for p in points)
+            self._update(op, size=size, what=f"storing {len(points)} chunks", points=len(points))
 
     def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
         if ids:
-            self._update(qe.UpdateOperation.set_payload([uuid.UUID(i) for i in ids], payload))
+            op = qe.UpdateOperation.set_payload([uuid.UUID(i) for i in ids], payload)
+            self._update(op, points=len(ids))
 
     def delete(self, ids: Sequence[str]) -> None:
         if ids:
-            self._update(qe.UpdateOperation.delete_points([uuid.UUID(i) for i in ids]))
+            self._update(qe.UpdateOperation.delete_points([uuid.UUID(i) for i in ids]), points=len(ids))
 
     def set_dense(self, vectors: Sequence[tuple[str, Sequence[float]]]) -> int:
         # Edge refuses the whole operation when one id is gone (after updating those before it):
@@ -413,7 +457,10 @@ class EdgeStore:
             pvs = [qe.PointVectors(id=uuid.UUID(i), vector={DENSE: [float(x) for x in v]}) for i, v in kept]
             size = sum(4 * len(v) for _, v in kept)
             self._update(
-                qe.UpdateOperation.update_vectors(pvs), size=size, what=f"adding {len(kept)} vectors"
+                qe.UpdateOperation.update_vectors(pvs),
+                size=size,
+                what=f"adding {len(kept)} vectors",
+                points=len(kept),
             )
             ids: list[int | uuid.UUID | str] = [uuid.UUID(i) for i, _ in kept]
             self._update(qe.UpdateOperation.set_payload(ids, {PENDING: np.bool_(False)}))

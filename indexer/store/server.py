@@ -306,6 +306,9 @@ class ServerStore:
         fusion = m.RrfQuery(rrf=m.Rrf(k=RRF_K, weights=list(weights)))
         return self._query(query=fusion, using=None, flt=flt, limit=limit, prefetch=prefetch)
 
+    def uncompacted(self) -> tuple[int, int]:
+        return 0, 0  # nothing waits for monodex to merge: the server optimizes its segments itself
+
     def optimize(self) -> bool:
         return False  # the server optimizes its segments itself
 

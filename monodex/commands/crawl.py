@@ -64,11 +64,17 @@ def _render(r: dict[str, Any], *, files: bool = False) -> str:
     )
     pending = r.get("chunks_pending", 0)
     if pending:
-        return text + (
+        text += (
             f"; {pending} chunks wait for their dense vector (found by their words until then): "
             "the runner adds them, or run the same crawl with --wait-dense"
         )
-    return text + f", fully hybrid after {r['seconds']:.1f}s"
+    else:
+        text += f", fully hybrid after {r['seconds']:.1f}s"
+    if "compacted" in r:
+        c = r["compacted"]
+        text += f"\nindex compacted in {c['seconds']:.1f} s"
+        text += f" ({c['written']} points written since the previous compaction)"
+    return text
 
 
 def _target(p: Paths, args: argparse.Namespace) -> tuple[str, str, str | None]:

@@ -223,6 +223,47 @@ def test_gc_compact_compacts_the_index_and_every_answer_stays(monorepo, run_json
     assert code == 0 and "compacted" not in dry  # a dry run changes nothing
 
 
+def test_a_crawl_without_a_runner_compacts_once_its_writes_outgrow_a_share(
+    monorepo, run_json, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """Issue 25: with no runner nobody compacts tonight, and each `monodex search` opens what was
+    written since the last compaction, so the write command compacts when that is a share."""
+    from monodex.indexer.upkeep import compaction
+
+    code, first, err = run_json(*CRAWL, "--label", "main", "--commit", "HEAD")
+    assert code == 0 and "compacted" not in first, err  # a small index: below MIN_WRITES
+    query = ("search", "--catalog", "acme", "--label", "main", "--text", "retry request", "--json")
+    before = run_json(*query)[1]["results"]
+    monkeypatch.setattr(compaction, "MIN_WRITES", 1)
+    code, again, err = run_json(*CRAWL, "--label", "dev", "--commit", "HEAD")
+    assert code == 0, err
+    assert again["compacted"]["written"] > 0 and again["compacted"]["seconds"] >= 0
+    assert run_json(*query)[1]["results"] == before
+    code, text, _ = run_json("crawl", "--catalog", "acme", "--label", "dev", "--commit", "HEAD")
+    assert code == 0 and "index compacted" not in text  # nothing written since
+
+
+def test_a_crawl_handed_to_the_runner_never_compacts(monorepo, run_json, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Edge's optimize holds the GIL for its whole run: every client of the runner would wait.
+    The runner compacts at night; its searches never open the shard anew."""
+    from monodex.indexer.upkeep import compaction
+    from monodex.scheduler.runner import Runner
+
+    monkeypatch.setattr(compaction, "MIN_WRITES", 1)
+    runner = Runner(paths.resolve())
+    runner.session.wake = lambda: None
+    runner.server.start()
+    try:
+        code, summary, err = run_json(*CRAWL, "--label", "main", "--commit", "HEAD", "--no-wait-dense")
+        assert code == 0, err
+        assert summary["files_embedded"] == 9 and "compacted" not in summary
+    finally:
+        runner.server.close()
+        runner.session.close()
+    code, summary, err = run_json(*CRAWL, "--label", "main", "--commit", "HEAD")  # no runner now
+    assert code == 0 and summary["compacted"]["written"] > 0, err
+
+
 def test_catalogs_sharing_files_each_see_their_own_labels_only(monorepo, run_json, git_repo) -> None:  # type: ignore[no-untyped-def]
     """Identical files in two catalogs share chunks (file ids exclude the catalog, as in monodex
     0.4), yet each catalog's search sees exactly its own label's files."""
