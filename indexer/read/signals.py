@@ -146,6 +146,22 @@ _CONFIG_LANGS = frozenset({"json", "yaml", "toml"})
 _MANIFESTS = frozenset({"package.json", "cargo.toml", "pyproject.toml", "go.mod"})
 
 
+# CI pipeline definitions are YAML, yet they hold the commands a build runs: a question about CI
+# names them as it would name a file (the original line chunker's index ranked them as text).
+_PIPELINES = re.compile(
+    r"(^|/)(\.github/workflows|\.circleci|\.buildkite|azure-pipelines|\.azure-pipelines)/"
+    r"|(^|/)(\.gitlab-ci|azure-pipelines[^/]*|bitbucket-pipelines|\.travis)\.ya?ml$",
+    re.IGNORECASE,
+)
+_CI_WORDS = frozenset({"ci", "workflow", "workflows", "pipeline", "pipelines"})
+_CI_PHRASES = ("continuous integration", "github action")
+
+
+def _asks_about_ci(text: str) -> bool:
+    lowered = text.lower()
+    return bool(_CI_WORDS & query_words(text)) or any(p in lowered for p in _CI_PHRASES)
+
+
 def apply_config(cands: list[Candidate], text: str, w: Weights) -> None:
     """Config files describe settings in the words of a question (schemas, commented JSON) and
     match "how does X work" questions the code answers; one the query names (`rush.json`,
@@ -153,9 +169,14 @@ def apply_config(cands: list[Candidate], text: str, w: Weights) -> None:
     if w.config == 1.0:
         return
     lowered = text.lower()
+    ci = _asks_about_ci(text)
     for c in cands:
         name = c.path.rsplit("/", 1)[-1].lower()
-        if c.hit.payload.get("lang") in _CONFIG_LANGS and name not in lowered and name not in _MANIFESTS:
+        if c.hit.payload.get("lang") not in _CONFIG_LANGS or name in _MANIFESTS:
+            continue
+        if ci and _PIPELINES.search(c.path):
+            continue
+        if name not in lowered:
             c.scale("config", w.config, "a config file the query does not name")
             if w.config_down:
                 c.role = "config"

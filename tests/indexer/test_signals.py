@@ -264,6 +264,36 @@ def test_a_config_file_the_query_does_not_name_moves_down_like_a_test() -> None:
     assert _order(signals.apply(cands(), "windows", Weights(config=0.5, config_down=False)))[0] == "rush.json"
 
 
+def test_a_ci_pipeline_keeps_its_place_when_the_query_asks_about_ci() -> None:
+    """A workflow YAML holds the commands CI runs: "what does the continuous integration
+    workflow run" is answered by it (sparo's .github/workflows/ci.yml fell to 7th as config)."""
+    w = Weights(config=0.5)
+
+    def cands(path: str) -> list[Candidate]:
+        return [_cand(path, 0.30, lang="yaml"), _cand("README.md", 0.25), _cand("src/GitService.ts", 0.20)]
+
+    pipelines = (
+        ".github/workflows/ci.yml",
+        "common/config/azure-pipelines/npm-publish.yaml",
+        ".gitlab-ci.yml",
+        ".circleci/config.yml",
+    )
+    for path in pipelines:
+        for query in (
+            "what does the continuous integration workflow run for pull requests",
+            "which Node versions does CI test on",
+            "ci: add Node 26 to the matrix",
+        ):
+            assert _order(signals.apply(cands(path), query, w))[0] == path, (path, query)
+        # a question about the code is not about CI: the pipeline is config as before
+        assert _order(signals.apply(cands(path), "how does sparo run git fetch", w))[-1] == path
+    # only pipelines: other YAML config stays moved down for a CI question
+    other = signals.apply(
+        cands("common/config/rush/pnpm-config.yaml"), "which Node versions does CI test on", w
+    )
+    assert _order(other)[-1] == "common/config/rush/pnpm-config.yaml"
+
+
 def test_a_documentation_sites_scripts_count_as_its_pages() -> None:
     w = Weights(site=0.5)
     for path in ("apps/website/sidebars.js", "website/docusaurus.config.ts", "docs-site/sidebars.ts"):
