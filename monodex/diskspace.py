@@ -81,6 +81,29 @@ def holes(folder: Path) -> int:
     return total
 
 
+def allocated(folder: Path) -> int:
+    """Bytes the files under folder take on the filesystem (as `du`)."""
+    total = 0
+    for f in folder.rglob("*"):
+        try:
+            st = f.lstat()
+        except OSError:
+            continue
+        if f.is_file():
+            total += st.st_blocks * 512
+    return total
+
+
+def need_to_compact(shard: Path) -> int:
+    """Free space a compaction may use: it writes the merged segments anew before it drops the
+    old ones, so as much again as they take (plus what opening them allocates on a memory
+    filesystem), and the reserve."""
+    segments = shard / "segments"
+    if not segments.is_dir():
+        return RESERVE_BYTES
+    return need_to_open(shard) + allocated(segments)
+
+
 def need_to_open(shard: Path) -> int:
     """Free space opening the shard may use: the reserve, plus on a memory filesystem the holes
     of its segments (Edge's opening reads them all). On a disk, reading a hole costs nothing."""

@@ -369,6 +369,7 @@ class EdgeStore:
         shard = self._open()
         if shard is None:
             return False
+        diskspace.require(self.dir, need=diskspace.need_to_compact(self.dir), doing="compacting the index")
         meta = self._meta() or {}
         moved = meta.get("layout") != LAYOUT
         if moved:

@@ -17,6 +17,9 @@ from typing import Any
 
 from monodex.indexer.store.base import Store
 
+from monodex import logs
+from monodex.errors import MonodexError
+
 # A compaction rewrites the whole shard (3-6 s at 12,597-36,252 rushstack points without vectors),
 # so it waits until the writes since the last one reach a quarter of the points: amortized, a
 # point written costs four points compacted, and a new process never opens more than a quarter
@@ -40,5 +43,10 @@ def when_it_helps(store: Store, announce: Callable[[int], None] | None = None) -
     if announce is not None:
         announce(written)
     started = time.monotonic()
-    store.optimize()
-    return {"written": written, "points": points, "seconds": round(time.monotonic() - started, 2)}
+    done: dict[str, Any] = {"written": written, "points": points}
+    try:
+        store.optimize()
+    except MonodexError as exc:  # the write it follows succeeded: it must not fail the command
+        logs.get("monodex.compaction").warning("compaction.skipped", problem=exc.problem, hint=exc.hint)
+        return {**done, "skipped": f"{exc.problem} ({exc.hint})"}
+    return {**done, "seconds": round(time.monotonic() - started, 2)}

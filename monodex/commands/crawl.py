@@ -72,8 +72,11 @@ def _render(r: dict[str, Any], *, files: bool = False) -> str:
         text += f", fully hybrid after {r['seconds']:.1f}s"
     if "compacted" in r:
         c = r["compacted"]
-        text += f"\nindex compacted in {c['seconds']:.1f} s"
-        text += f" ({c['written']} points written since the previous compaction)"
+        if "skipped" in c:  # the label is done; only the compaction waits for the next crawl
+            text += f"\nindex not compacted: {c['skipped']}"
+        else:
+            text += f"\nindex compacted in {c['seconds']:.1f} s"
+            text += f" ({c['written']} points written since the previous compaction)"
     return text
 
 

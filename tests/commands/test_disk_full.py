@@ -187,3 +187,38 @@ def test_any_other_write_on_a_full_disk_says_so_without_a_crash_log(small_fs, mo
     assert proc.returncode == 1, proc.stderr
     assert "error: the disk is full: No space left on device" in proc.stderr and "df -h" in proc.stderr
     assert "unexpected" not in proc.stderr
+
+
+def test_a_crawl_with_no_room_to_compact_still_moves_the_label_and_compacts_later(  # type: ignore[no-untyped-def]
+    small_fs, monorepo, run_json, monkeypatch
+) -> None:
+    """Compaction when it helps (issue 25) writes the merged segments anew: on a disk without that
+    room the crawl it follows must still succeed, and the next crawl with room compacts."""
+    from monodex.indexer.upkeep import compaction
+
+    monkeypatch.setattr(compaction, "MIN_WRITES", 1)
+    argv = (*CRAWL, "--json")
+    code, first, err = run_json(*argv)
+    assert code == 0 and "seconds" in first["compacted"], err
+    shard = small_fs / "data" / "monodex" / "qdrant" / "monodex"
+    room = diskspace.need_to_open(shard) + (2 << 20)  # enough to open and write, not to compact
+    assert diskspace.need_to_compact(shard) > room
+    monorepo.write("libraries/net/src/extra.ts", "export function extraRetry(): number { return 1; }\n")
+    new_head = monorepo.commit("extra")
+    filler = _fill(small_fs, leave=room)
+
+    code, moved, err = run_json(*argv)
+    assert code == 0, err
+    assert moved["commit"] == new_head and moved["files_embedded"] >= 1
+    assert f"MB free on {small_fs}" in moved["compacted"]["skipped"]
+    code, text, _ = run_json(*CRAWL)
+    assert code == 0 and "index not compacted: " in text
+
+    filler.unlink()
+    code, later, err = run_json(*argv)  # nothing new to index; what was written still counts
+    assert code == 0 and later["files_embedded"] == 0, err
+    assert later["compacted"]["written"] > 0 and "seconds" in later["compacted"]
+    code, found, _ = run_json(
+        "search", "--catalog", "acme", "--label", "main", "--text", "extraRetry", "--json"
+    )
+    assert code == 0 and found["results"][0]["relative_path"] == "libraries/net/src/extra.ts"
