@@ -11,6 +11,8 @@ from __future__ import annotations
 import errno
 import os
 import signal
+import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 from monodex.errors import MonodexError
@@ -68,30 +70,24 @@ def _memory_backed(mount: Path) -> bool:
         return False
 
 
-def holes(folder: Path) -> int:
-    """Bytes of the files under folder that are not allocated yet (sparse)."""
-    total = 0
+def _files(folder: Path) -> Iterator[os.stat_result]:
     for f in folder.rglob("*"):
         try:
             st = f.lstat()
         except OSError:
-            continue
-        if f.is_file():
-            total += max(0, st.st_size - st.st_blocks * 512)
-    return total
+            continue  # removed meanwhile
+        if stat.S_ISREG(st.st_mode):
+            yield st
+
+
+def holes(folder: Path) -> int:
+    """Bytes of the files under folder that are not allocated yet (sparse)."""
+    return sum(max(0, st.st_size - st.st_blocks * 512) for st in _files(folder))
 
 
 def allocated(folder: Path) -> int:
     """Bytes the files under folder take on the filesystem (as `du`)."""
-    total = 0
-    for f in folder.rglob("*"):
-        try:
-            st = f.lstat()
-        except OSError:
-            continue
-        if f.is_file():
-            total += st.st_blocks * 512
-    return total
+    return sum(st.st_blocks * 512 for st in _files(folder))
 
 
 def need_to_compact(shard: Path) -> int:
