@@ -334,7 +334,7 @@ def crawl(
     result = crawlrun.crawl(
         s, req, progress=progress, cancel=cancel, dense="fill" if wait else "later"
     ).as_json()
-    if s.wake is None:  # no runner: nobody compacts tonight, and each search opens what is written
+    if s.wake is None and r.compact:  # no runner: nobody compacts tonight, and each search opens it
         from monodex.indexer.upkeep import compaction
 
         announce = (lambda written: progress(0, 0, written, "compact")) if progress else None

@@ -420,6 +420,8 @@ class CrawlRequest:
     # The checkout to read (absolute top folder of a linked or the main worktree): its HEAD for
     # --commit HEAD, its files for --working-dir. None: the catalog's registered path.
     worktree: str | None = None
+    # Run here (no runner): end by compacting the index when it helps (upkeep/compaction.py).
+    compact: bool = True
 
     def __post_init__(self) -> None:
         _names(self.catalog, self.label)

@@ -44,6 +44,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="return only once every chunk has its dense vector (phase two); the default waits when "
         "no runner is up and returns as soon as the label is searchable when the runner fills them",
     )
+    parser.add_argument(
+        "--no-compact",
+        dest="compact",
+        action="store_false",
+        help="do not end by compacting the index, even when what was written since the last "
+        "compaction has outgrown a quarter of it (no runner only: the runner never compacts a crawl)",
+    )
     add_json(parser)
 
 
@@ -129,6 +136,7 @@ def run(args: argparse.Namespace) -> int:
             full=args.full,
             wait_dense=args.wait_dense,
             worktree=worktree,
+            compact=args.compact,
         )
         progress = Progress(enabled=None if not args.json else False)
         try:  # handed to the runner when it is up (it owns the shard), else run here

@@ -241,6 +241,10 @@ def test_a_crawl_without_a_runner_compacts_once_its_writes_outgrow_a_share(
     assert run_json(*query)[1]["results"] == before
     code, text, _ = run_json("crawl", "--catalog", "acme", "--label", "dev", "--commit", "HEAD")
     assert code == 0 and "index compacted" not in text  # nothing written since
+    code, held, err = run_json(*CRAWL, "--label", "other", "--commit", "HEAD", "--no-compact")
+    assert code == 0 and "compacted" not in held, err
+    code, later, err = run_json(*CRAWL, "--label", "other", "--commit", "HEAD")  # what it wrote counts
+    assert code == 0 and later["compacted"]["written"] > 0, err
 
 
 def test_a_crawl_handed_to_the_runner_never_compacts(monorepo, run_json, monkeypatch) -> None:  # type: ignore[no-untyped-def]
