@@ -173,9 +173,9 @@ class Store(Protocol):
         """(points written since the last compaction, points stored): what `optimize` would merge,
         against the whole (a Qdrant server compacts by itself: (0, 0))."""
 
-    def optimize(self) -> bool:
+    def optimize(self) -> bool | None:
         """Build the vector index and merge segments now, blocking; whether there was anything to
-        do (Edge does this only when asked; a Qdrant server optimizes by itself: always False)."""
+        do (Edge does this only when asked). None: a Qdrant server, which optimizes by itself."""
 
     def close(self) -> None: ...
 

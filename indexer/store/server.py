@@ -309,8 +309,8 @@ class ServerStore:
     def uncompacted(self) -> tuple[int, int]:
         return 0, 0  # nothing waits for monodex to merge: the server optimizes its segments itself
 
-    def optimize(self) -> bool:
-        return False  # the server optimizes its segments itself
+    def optimize(self) -> None:
+        return None  # the server optimizes its segments itself
 
     def close(self) -> None:
         self._call(self.client.close)

@@ -223,6 +223,18 @@ def test_gc_compact_compacts_the_index_and_every_answer_stays(monorepo, run_json
     assert code == 0 and "compacted" not in dry  # a dry run changes nothing
 
 
+def test_gc_compact_on_a_qdrant_server_says_the_server_compacts_itself() -> None:
+    """Before, it printed "index already compact", as if it had looked."""
+    from monodex.commands import gc
+
+    r = {"dry_run": False, "deleted_chunks": 0, "text_bytes": 0, "unlabeled_chunks": 0, "incomplete_chunks": 0,
+         "incomplete_files": 0, "skipped_incomplete_because_crawl_in_progress": False,
+         "compacted": None, "compact_seconds": 0.0}  # fmt: skip
+    text = gc._render(r)
+    assert "the Qdrant server compacts its segments by itself" in text and "already compact" not in text
+    assert "index already compact in 0.0 s" in gc._render({**r, "compacted": False})
+
+
 def test_a_crawl_without_a_runner_compacts_once_its_writes_outgrow_a_share(
     monorepo, run_json, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]
