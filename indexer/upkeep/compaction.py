@@ -20,10 +20,10 @@ from monodex.indexer.store.base import Store
 from monodex import logs
 from monodex.errors import MonodexError
 
-# A compaction rewrites the whole shard (3-6 s at 12,597-36,252 rushstack points without vectors),
-# so it waits until the writes since the last one reach a quarter of the points: amortized, a
-# point written costs four points compacted, and a new process never opens more than a quarter
-# of the shard uncompacted (plus the last write).
+# A compaction rewrites the whole shard (2.5-6 s at 12,597-36,252 rushstack points without
+# vectors, 4.8 s at 12,597 with them), so it waits until the writes since the last one reach a
+# quarter of the points: amortized, a point written costs four points compacted, and a new
+# process never opens more than a quarter of the shard uncompacted (plus the last write).
 SHARE = 0.25
 # Below this, opening what is uncompacted costs a few milliseconds: small repositories and tests
 # never compact on a crawl.

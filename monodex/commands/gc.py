@@ -39,11 +39,12 @@ def _render(r: dict[str, Any]) -> str:
     )
     if r["skipped_incomplete_because_crawl_in_progress"]:
         text += "\nincomplete files were kept: a crawl of this catalog is in progress"
-    if r.get("compacted") is None and "compacted" in r:
-        text += "\nindex not compacted here: the Qdrant server compacts its segments by itself"
-    elif "compacted" in r:
-        state = "compacted" if r["compacted"] else "already compact"
-        text += f"\nindex {state} in {r['compact_seconds']:.1f} s"
+    if "compacted" in r:
+        if r["compacted"] is None:
+            text += "\nindex not compacted here: the Qdrant server compacts its segments by itself"
+        else:
+            state = "compacted" if r["compacted"] else "already compact"
+            text += f"\nindex {state} in {r['compact_seconds']:.1f} s"
     return text
 
 
