@@ -1,5 +1,5 @@
 from __future__ import annotations
 
-from monodex.main import main
+from monodex.main import cli
 
-raise SystemExit(main())
+cli()

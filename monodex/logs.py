@@ -1,5 +1,8 @@
 """structlog, configured once: stderr, human lines on a TTY, JSON lines otherwise. Libraries
-that log through the standard library (APScheduler) are routed into the same stream."""
+that log through the standard library (APScheduler) are routed into the same stream.
+
+structlog is imported at the first event, not at start: most commands log nothing, and its
+import (asyncio with it) was ~35 ms of every command's start."""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import structlog
+_pending: dict[str, Any] | None = None  # configure()'s settings until structlog is imported
 
 
 def configure(
@@ -31,22 +34,10 @@ def configure(
     if json_lines is None:
         json_lines = not tty
     level = logging.DEBUG if verbose else logging.WARNING if cli and tty else logging.INFO
-    renderer: Any = (
-        structlog.processors.JSONRenderer() if json_lines else structlog.dev.ConsoleRenderer(colors=False)
-    )
-    structlog.configure(
-        processors=[
-            structlog.contextvars.merge_contextvars,
-            structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="iso", utc=True),
-            *([structlog.processors.format_exc_info] if json_lines else []),
-            *([_tee(logging.getLogger("monodex.file"))] if log_file is not None else []),
-            renderer,
-        ],
-        wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=structlog.PrintLoggerFactory(file=_Stderr()),  # type: ignore[arg-type]
-        cache_logger_on_first_use=False,
-    )
+    global _pending
+    _pending = {"json_lines": json_lines, "level": level, "tee": log_file is not None}
+    if "structlog" in sys.modules:  # already loaded (a test, the runner): take effect now
+        _structlog()
     _route_stdlib("apscheduler")
 
 
@@ -74,7 +65,49 @@ def _route_stdlib(name: str) -> None:
 
 
 def get(name: str = "monodex") -> Any:
-    return structlog.get_logger(name)
+    return _Logger(name)
+
+
+class _Logger:
+    """A structlog logger that imports structlog when it is first used."""
+
+    __slots__ = ("_name",)
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(_structlog().get_logger(self._name), attr)
+
+
+def _structlog() -> Any:
+    """structlog, with configure()'s settings applied once."""
+    import structlog
+
+    global _pending
+    settings, _pending = _pending, None
+    if settings is not None:
+        _apply(structlog, **settings)
+    return structlog
+
+
+def _apply(structlog: Any, *, json_lines: bool, level: int, tee: bool) -> None:
+    renderer: Any = (
+        structlog.processors.JSONRenderer() if json_lines else structlog.dev.ConsoleRenderer(colors=False)
+    )
+    structlog.configure(
+        processors=[
+            structlog.contextvars.merge_contextvars,
+            structlog.processors.add_log_level,
+            structlog.processors.TimeStamper(fmt="iso", utc=True),
+            *([structlog.processors.format_exc_info] if json_lines else []),
+            *([_tee(logging.getLogger("monodex.file"))] if tee else []),
+            renderer,
+        ],
+        wrapper_class=structlog.make_filtering_bound_logger(level),
+        logger_factory=structlog.PrintLoggerFactory(file=_Stderr()),
+        cache_logger_on_first_use=False,
+    )
 
 
 def _tee(file_logger: logging.Logger) -> Any:
@@ -82,6 +115,8 @@ def _tee(file_logger: logging.Logger) -> Any:
         if event.get("level") == "debug":
             return event  # the file keeps INFO and up, also with --verbose on stderr
         # The traceback as text in the file; stderr's renderer formats exc_info its own way.
+        import structlog
+
         line = structlog.processors.format_exc_info(_logger, _name, dict(event))
         file_logger.info(json.dumps(line, default=str))
         return event

@@ -6,11 +6,14 @@ import argparse
 import difflib
 import errno
 import json
+import logging
 import os
 import sys
+import threading
 import traceback
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import NoReturn
 
 from monodex import __version__, config, logs, paths
 from monodex.commands import REGISTRY
@@ -140,3 +143,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _report(crash, as_json=as_json)
     finally:
         os.umask(umask)  # tests call main() in-process: leave their umask as it was
+
+
+def cli() -> NoReturn:
+    """The `monodex` command: main(), then exit without tearing the interpreter down. Finalizing
+    the modules a command loaded (numpy, the Edge shard's bindings, dulwich) took ~30 ms of every
+    command's ~0.6 s; the shard is closed and stdout flushed by then. With a thread still running
+    Python's own exit waits for it as before."""
+    code = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (BrokenPipeError, ValueError):  # the reader went away, or a test closed the stream
+        pass
+    if threading.active_count() > 1:
+        sys.exit(code)
+    logging.shutdown()
+    os._exit(code)

@@ -411,8 +411,7 @@ class EdgeStore:
         try:
             if self._shard is not None:
                 shard, self._shard = self._shard, None
-                self._call(shard.flush)
-                self._call(shard.close)
+                self._call(shard.close)  # Edge flushes as it closes: a flush before cost ~10 ms more
                 meta = self._meta()
                 if self._written and meta is not None:
                     written = int(meta.get("written", 0)) + self._written

@@ -20,6 +20,8 @@ def update(db: Path, repo: Path, commit: str, keep: Callable[[str], bool], polic
             text = history.log(repo, commit, table.tips())
         except subprocess.CalledProcessError:
             text = history.log(repo, commit)  # a tip no longer in the repository: walk it all
+        if not text.strip():  # reachable from a tip already: nothing to read or write
+            return 0
         seen = table.seen()
         moved: dict[str, str] = {}
         new = list(history.follow_moves((c for c in history.parse_log(text) if c.oid not in seen), moved))

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import logging
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -62,3 +64,26 @@ def test_with_verbose_the_busy_skips_are_shown_at_debug(tmp_path: Path) -> None:
         'Execution of job "%s" skipped: maximum number of running instances reached (%d)', "drain", 1
     )
     assert _lines(log_file) == []  # the file keeps INFO and up: the skip is expected, not news
+
+
+def test_structlog_is_loaded_at_the_first_event_and_configured_then(tmp_path: Path) -> None:
+    """A command that logs nothing does not import structlog; the first event still comes out as
+    configure() asked (JSON lines, INFO and up, warnings of a CLI on a pipe included)."""
+    code = (
+        "import sys\n"
+        "from monodex import logs\n"
+        "logs.configure(cli=True, log_file=sys.argv[1] and __import__('pathlib').Path(sys.argv[1]))\n"
+        "print('structlog' in sys.modules)\n"
+        "log = logs.get('monodex.test')\n"
+        "log.debug('dropped.debug')\n"
+        "log.info('kept.info', n=1)\n"
+        "print('structlog' in sys.modules)\n"
+    )
+    log_file = tmp_path / "runner.log"
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(log_file)], capture_output=True, text=True, check=True, cwd=tmp_path
+    )
+    assert done.stdout.split() == ["False", "True"]
+    [event] = [json.loads(line) for line in done.stderr.splitlines()]  # stderr is a pipe: JSON lines
+    assert event["event"] == "kept.info" and event["n"] == 1 and event["level"] == "info"
+    assert [line["event"] for line in _lines(log_file)] == ["kept.info"]  # the tee is configured too
