@@ -2,6 +2,7 @@
 pile up, with the build before issue 25 as the baseline in the same run.
 
 Usage: .venv/bin/python bench/labels.py [--baseline PYTHON] [--labels 100] [--rounds 7] [--far 500]
+           [--create-rounds 7]
 
 Each build (this checkout's interpreter, and --baseline: the interpreter of a checkout of the
 build before, e.g. a `git worktree` at febaea1 with its own .venv) gets a fresh installation and
@@ -9,7 +10,8 @@ the same steps, through its own `python -m monodex` (phase one only: `--no-wait-
 runner, so no fill job competes):
 1. `main` at rushstack's evaluation commit (bench/quality.py's, with its policy), untimed;
 2. a label 1, 25 and --far commits (first parent) away from `main`: the crawl's wall time, as a
-   command alone and as a command handed to a running runner (on a copy of the one-label
+   command alone (1 away: the median of --create-rounds, each on a fresh copy of the one-label
+   installation) and as a command handed to a running runner (on a copy of the one-label
    installation; its fill job is filling main's vectors meanwhile and yields, as after any
    phase-one crawl: how a hook's refresh or an agent's crawl meets it);
 3. at 10 and --labels labels (`main`, then labels at main~1, main~2, ...): the search p50 of
@@ -191,6 +193,7 @@ def main() -> None:
     ap.add_argument("--labels", type=int, default=100)
     ap.add_argument("--far", type=int, default=500)
     ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--create-rounds", type=int, default=7, help="label 1 away: median of this many")
     args = ap.parse_args()
     mirror, commit, part = quality.TARGETS["rushstack"]
     repo = checkout(mirror, rev=commit)
@@ -209,11 +212,24 @@ def main() -> None:
             first = b.crawl("main", commit)[0]
             print(f"{name}: main crawled in {first:.1f} s", flush=True)
             row: list[object] = [name]
-            for k in (1, 25, args.far):
+            snap = Path(tmp) / f"{b.name}-snap"
+            sparse_copy(Path(tmp) / b.name, snap)
+            trials = []
+            for _ in range(args.create_rounds):  # a few hundred ms: one sample is mostly the machine
+                trial = Build(f"{b.name}-trial", python, Path(tmp), repo)
+                sparse_copy(snap, Path(tmp) / trial.name)
+                trials.append(trial.crawl("away-1", chain[1]))
+                shutil.rmtree(Path(tmp) / trial.name)
+            shutil.rmtree(snap)
+            wall, crawl = (statistics.median(x) for x in zip(*trials, strict=True))
+            row.append(f"{wall:.2f} ({crawl:.2f})")
+            spread = ", ".join(f"{w:.2f}" for w, _ in trials)
+            print(f"{name}: label 1 commit away: {row[-1]} s, median of [{spread}]", flush=True)
+            for k in (25, args.far):
                 wall, crawl = b.crawl(f"away-{k}", chain[k])
                 row.append(f"{wall:.2f} ({crawl:.2f})")
                 print(f"{name}: label {k} commits away: {row[-1]} s", flush=True)
-            for k in (1, 25, args.far):  # not part of the search stages
+            for k in (25, args.far):  # not part of the search stages
                 b.mdx("labels", "rm", "--catalog", CAT, "--label", f"away-{k}")
             b.mdx("gc", "--catalog", CAT)
             # the same creations handed to a runner (how hooks create labels), on a copy
