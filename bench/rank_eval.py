@@ -1,7 +1,7 @@
 """Ranking quality in-process, for fast iteration on ranking signals (issue 14).
 
 Usage: .venv/bin/python bench/rank_eval.py <a bench/quality.py target> [--split tune|test|all|sanity]
-           [--set NAME=VALUE ...] [--misses] [--off SIGNAL ...] [--bm25]
+           [--set NAME=VALUE ...] [--misses] [--off SIGNAL ...] [--bm25] [--per-query OUT.json]
 
 Opens the index bench/quality.py keeps under bench/.work/xdg-<target> (crawl it there first, or
 copy the lead's) and runs `indexer/read/search.search` directly on each query of the split: no
@@ -10,6 +10,7 @@ runner, no CLI, the query embedding cached across variants. `--set` overrides on
 lists every query whose first relevant file is not first, with where the relevant files landed.
 Scores as bench/quality.py does: recall and MRR over distinct files at 10, relevant files limited
 to those indexed. Confirm final figures with bench/quality.py (the real CLI through the runner).
+`--per-query` writes each query's figures, for bench/paired.py to compare two builds query by query.
 """
 
 from __future__ import annotations
@@ -113,6 +114,7 @@ def main() -> None:
         action="store_true",
         help="also score BM25 over the same chunks on the same queries (quality.py's baseline)",
     )
+    ap.add_argument("--per-query", type=Path, help="write {query id: its figures} to this JSON file")
     ap.add_argument(
         "--explain", default=None, help="print the top 5 with --explain for queries containing this"
     )
@@ -131,7 +133,8 @@ def main() -> None:
         weights = signals.Weights()
         for item in args.set:
             key, value = item.split("=", 1)
-            weights = dataclasses.replace(weights, **{key: float(value)})
+            flag = {"true": True, "false": False}.get(value.lower())
+            weights = dataclasses.replace(weights, **{key: float(value) if flag is None else flag})
         weights = signals.switched_off(weights, args.off)
         p = paths.resolve()
         with Session(config.load(p), p) as s:
@@ -179,6 +182,11 @@ def main() -> None:
             if args.cost:
                 cost(s.store, emb, args.target, qs, weights, s.paths.state_dir)
     baseline = bm25_rows(chunks, qs) if args.bm25 else []
+    if args.per_query:
+        import json
+
+        per = {q["id"]: {**m, "set": q["set"]} for m, q in zip(rows, qs, strict=True)}
+        args.per_query.write_text(json.dumps(per, indent=1, sort_keys=True))
     print(f"{args.target} {args.split}: weights {weights}")
     for set_name in sorted({q["set"] for q in qs}):
         picked = [r for r, q in zip(rows, qs, strict=True) if q["set"] == set_name]
