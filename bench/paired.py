@@ -1,11 +1,12 @@
 """Two builds' ranking compared query by query: is a difference more than the luck of which
 questions a set happens to hold?
 
-Usage: python bench/paired.py BEFORE.json AFTER.json [--metric MRR@10 --metric R@10]
+Usage: python bench/paired.py BEFORE.json AFTER.json [--metric MRR@10 --metric R@10] [--unanswerable-as-0]
 
 Each file is `bench/rank_eval.py --per-query` output of one build on the same split. Only queries
 both answered are compared (one build may index files the other does not: their queries are
-counted apart). For each set and for all, the mean of each build, the mean paired difference
+counted apart), unless `--unanswerable-as-0`: a query one build has no indexed answer for scores
+0 there, as it does for a user who asks it. For each set and for all, the mean of each build, the mean paired difference
 (after - before), a 95 % bootstrap interval of that difference (10,000 resamples of the queries,
 fixed seed), and how many queries got better, worse or stayed. An interval that holds 0 says the
 two builds cannot be told apart on these questions.
@@ -54,15 +55,21 @@ def main() -> None:
     ap.add_argument("before", type=Path)
     ap.add_argument("after", type=Path)
     ap.add_argument("--metric", action="append", default=[])
+    ap.add_argument("--unanswerable-as-0", action="store_true")
     args = ap.parse_args()
     before, after = (json.loads(p.read_text()) for p in (args.before, args.after))
     only = {"before": sorted(set(before) - set(after)), "after": sorted(set(after) - set(before))}
+    if args.unanswerable_as_0:
+        for mine, other in ((before, after), (after, before)):
+            for q in set(other) - set(mine):
+                mine[q] = {**{k: 0.0 for k, v in other[q].items() if k != "set"}, "set": other[q]["set"]}
     for metric in args.metric or ["MRR@10", "R@10"]:
         print(f"{metric}: {args.before.name} -> {args.after.name}")
         print("\n".join(compare(before, after, metric)))
     for who, ids in only.items():
         if ids:
-            print(f"  only {who} has an indexed answer for {len(ids)}: {', '.join(ids)}")
+            counted = ", counted 0 for the other" if args.unanswerable_as_0 else ""
+            print(f"  only {who} has an indexed answer for {len(ids)}{counted}: {', '.join(ids)}")
 
 
 if __name__ == "__main__":
