@@ -1,5 +1,8 @@
 """The embedder: an ONNX sentence-embedding model run with onnxruntime, tokenized with
-tokenizers. The only importer of both (a layout test keeps them off the hook path)."""
+tokenizers. The only importer of both (a layout test keeps them off the hook path).
+
+numpy and onnxruntime are imported when something is embedded: a phase-one crawl only counts
+tokens, and their imports were ~80 ms of a command that creates a label."""
 
 from __future__ import annotations
 
@@ -8,7 +11,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
 from monodex.indexer.embed.spec import SPEC_FILE, ModelSpec
 from monodex.indexer.embed.stamp import check_files
 from tokenizers import Encoding, Tokenizer
@@ -16,6 +18,7 @@ from tokenizers import Encoding, Tokenizer
 from monodex.errors import MonodexError, UsageError
 
 if TYPE_CHECKING:
+    import numpy as np
     import onnxruntime as ort
 
 FEEDABLE = ("input_ids", "attention_mask", "token_type_ids")
@@ -110,6 +113,8 @@ class Embedder:
         return result
 
     def _embed(self, texts: list[str]) -> np.ndarray:
+        import numpy as np
+
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
             return out
@@ -130,6 +135,8 @@ class Embedder:
             raise MonodexError(f"tokenizing failed: {exc}", f"check {self.spec.tokenizer_path}") from exc
 
     def _run(self, encodings: list[Encoding]) -> np.ndarray:
+        import numpy as np
+
         ids, mask = _pad(encodings, self._pad_id)
         try:
             hidden = self.session.run([self.output], _feed(self.inputs, ids, mask))[0]
@@ -232,6 +239,8 @@ def _output(session: ort.InferenceSession) -> str:
 
 def _pad(encodings: list[Encoding], pad_id: int) -> tuple[np.ndarray, np.ndarray]:
     """Right-pad to the longest in the batch (none for a batch of one), mask 0 on padding."""
+    import numpy as np
+
     width = max(1, max(len(e.ids) for e in encodings))
     ids = np.full((len(encodings), width), pad_id, dtype=np.int64)
     mask = np.zeros_like(ids)
@@ -242,11 +251,15 @@ def _pad(encodings: list[Encoding], pad_id: int) -> tuple[np.ndarray, np.ndarray
 
 
 def _feed(inputs: tuple[str, ...], ids: np.ndarray, mask: np.ndarray) -> dict[str, np.ndarray]:
+    import numpy as np
+
     arrays = {"input_ids": ids, "attention_mask": mask}
     return {name: arrays.get(name, np.zeros_like(ids)) for name in inputs}  # token_type_ids: all 0
 
 
 def _pool(hidden: np.ndarray, mask: np.ndarray, spec: ModelSpec) -> np.ndarray:
+    import numpy as np
+
     if spec.pooling == "cls":
         pooled = hidden[:, 0, :]
     else:

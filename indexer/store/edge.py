@@ -15,7 +15,6 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import qdrant_edge as qe
 from monodex.indexer.store import sidecar
 from monodex.indexer.store.base import (
@@ -65,11 +64,26 @@ class Busy(MonodexError):
     """Another process owns the shard (its WAL is locked)."""
 
 
+@functools.cache
+def _bool(value: bool) -> Any:
+    """A bool as qdrant-edge-py 0.9.0's filters read one. Its MatchValue reads a Python bool as
+    the integer 1/0 (bool is an int), which matches no bool payload. pyo3 reads numpy's bool as
+    a bool, knowing it by its type's module and name: an object of a type named numpy.bool_
+    whose truth is `value` passes the same way, without importing numpy (~45 ms of a command).
+    What the binding made of each candidate is read back; numpy's own bool is the last resort."""
+    if qe.MatchValue(value).value is value:  # a binding that reads bools as bools
+        return value
+    stand_in = type("bool_", (), {"__module__": "numpy", "__bool__": lambda _self: value})()
+    if qe.MatchValue(stand_in).value is value:
+        return stand_in
+    import numpy as np
+
+    return np.bool_(value)
+
+
 def _condition(c: Condition) -> Any:
     if isinstance(c, Match):
-        # qdrant-edge-py 0.9.0 turns a Python bool into the integer 1/0, which matches no bool
-        # payload; numpy's bool reaches it as a real bool.
-        value: Any = np.bool_(c.value) if isinstance(c.value, bool) else c.value
+        value: Any = _bool(c.value) if isinstance(c.value, bool) else c.value
         return qe.FieldCondition(key=c.key, match=qe.MatchValue(value))
     if isinstance(c, MatchAny):
         return qe.FieldCondition(key=c.key, match=qe.MatchAny(list(c.values)))
@@ -463,7 +477,7 @@ class EdgeStore:
                 points=len(kept),
             )
             ids: list[int | uuid.UUID | str] = [uuid.UUID(i) for i, _ in kept]
-            self._update(qe.UpdateOperation.set_payload(ids, {PENDING: np.bool_(False)}))
+            self._update(qe.UpdateOperation.set_payload(ids, {PENDING: False}))  # payloads take bools
         return len(kept)
 
     # --- reads -----------------------------------------------------------------------------
