@@ -9,7 +9,17 @@ import sys
 
 from monodex.main import main
 
-NOT_LOADED = ("apscheduler", "dulwich", "tree_sitter", "onnxruntime", "tokenizers", "mcp", "pydantic")
+NOT_LOADED = (
+    "apscheduler",
+    "dulwich",
+    "tree_sitter",
+    "onnxruntime",
+    "tokenizers",
+    "mcp",
+    "pydantic",
+    "numpy",
+    "structlog",
+)
 
 
 def test_status_with_the_runner_down_loads_none_of_the_heavy_parts(git_repo, capsys) -> None:  # type: ignore[no-untyped-def]
