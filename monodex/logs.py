@@ -10,10 +10,12 @@ import json
 import logging
 import logging.handlers
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
 _pending: dict[str, Any] | None = None  # configure()'s settings until structlog is imported
+_applying = threading.Lock()
 
 
 def configure(
@@ -81,13 +83,16 @@ class _Logger:
 
 
 def _structlog() -> Any:
-    """structlog, with configure()'s settings applied once."""
+    """structlog, with configure()'s settings applied once: a second thread's first event waits
+    for them (structlog's defaults would print it to stdout)."""
     import structlog
 
     global _pending
-    settings, _pending = _pending, None
-    if settings is not None:
-        _apply(structlog, **settings)
+    if _pending is not None:
+        with _applying:
+            if _pending is not None:
+                _apply(structlog, **_pending)
+                _pending = None
     return structlog
 
 

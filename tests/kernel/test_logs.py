@@ -87,3 +87,28 @@ def test_structlog_is_loaded_at_the_first_event_and_configured_then(tmp_path: Pa
     [event] = [json.loads(line) for line in done.stderr.splitlines()]  # stderr is a pipe: JSON lines
     assert event["event"] == "kept.info" and event["n"] == 1 and event["level"] == "info"
     assert [line["event"] for line in _lines(log_file)] == ["kept.info"]  # the tee is configured too
+
+
+def test_a_second_threads_first_event_waits_for_the_configuration(tmp_path: Path) -> None:
+    """Two threads' first events at once: the one that does not apply the settings waits for
+    them instead of going out through structlog's defaults (to stdout, not as JSON)."""
+    code = (
+        "import threading, time\n"
+        "from monodex import logs\n"
+        "logs.configure(json_lines=True)\n"
+        "apply = logs._apply\n"
+        "def slow(*a, **k):\n"
+        "    time.sleep(0.3)\n"
+        "    apply(*a, **k)\n"
+        "logs._apply = slow\n"
+        "t = threading.Thread(target=lambda: logs.get('one').warning('first.thread'))\n"
+        "t.start(); time.sleep(0.1)\n"
+        "logs.get('two').warning('second.thread')\n"
+        "t.join()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path
+    )
+    assert done.stdout == ""
+    events = sorted(json.loads(line)["event"] for line in done.stderr.splitlines())
+    assert events == ["first.thread", "second.thread"]
