@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 _pending: dict[str, Any] | None = None  # configure()'s settings until structlog is imported
-_applying = threading.Lock()
+_applying = threading.RLock()  # a signal handler that logs may interrupt the applying
 
 
 def configure(

@@ -183,6 +183,11 @@ class Runner:
     def start(self) -> None:
         s = self.schedules
         gc_trigger, verify_trigger = _cron(s.gc, "gc"), _cron(s.verify, "verify")
+        # From the first moment: a SIGTERM while the shard or the model loads, or just after the
+        # socket listens (systemctl stop, a test's teardown), stops the runner cleanly once its
+        # start-up is done, instead of killing it with the shard open (exit -15).
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, self._on_signal)
         # Held from before the shard is taken until after it is released: while it is held, CLIs
         # wait for this runner's socket rather than open the shard themselves.
         with runnerpid.hold(self.paths):
@@ -203,10 +208,6 @@ class Runner:
             recovered = 0
             hint = writable.hint(self.spool.root)
             self.log.error("spool.unwritable", path=str(self.spool.root), error=str(exc), hint=hint)
-        # Before the start-up work below (it loads the indexer's refresh modules: a second or so):
-        # a SIGTERM from then on stops the runner cleanly, as one later does.
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(sig, self._on_signal)
         self.log.info("runner.started", pid=os.getpid(), recovered=recovered, socket=str(self.server.path))
         try:
             moved = refresh.queue_model_change(self.session, self.spool)

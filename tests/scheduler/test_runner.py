@@ -100,14 +100,19 @@ def test_a_failing_refresh_goes_back_with_backoff_and_shows_in_status(repo, caps
     assert "unknown catalog" in status["spool"]["errors"][0]["error"]
 
 
-def test_runner_process_drains_hooks_and_stops_cleanly_on_sigterm(repo, capsys) -> None:  # type: ignore[no-untyped-def]
-    proc = subprocess.Popen(
+def _runner(repo) -> subprocess.Popen[str]:  # type: ignore[no-untyped-def]
+    """A real runner process draining every 0.3 s; its log (stderr) kept for the test."""
+    return subprocess.Popen(
         [sys.executable, "-m", "monodex", "runner", "--drain-seconds", "0.3"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
         cwd=repo.path.parent,
     )
+
+
+def test_runner_process_drains_hooks_and_stops_cleanly_on_sigterm(repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    proc = _runner(repo)
     try:
         state = paths.resolve().state_dir
         assert wait_until(lambda: (state / "runner.pid").exists())
@@ -168,6 +173,22 @@ def _state() -> dict[str, object]:
         return json.loads((paths.resolve().state_dir / "runner-state.json").read_text())  # type: ignore[no-any-return]
     except (OSError, ValueError):
         return {}
+
+
+def test_a_sigterm_while_the_runner_starts_stops_it_cleanly(repo) -> None:  # type: ignore[no-untyped-def]
+    """systemctl stop (or a test's teardown) right after the start: the runner still opens the
+    shard and loads the model, then stops with 0 and its pid file gone; it was killed (-15)."""
+    pid_file = paths.resolve().state_dir / "runner.pid"
+    proc = _runner(repo)
+    deadline = time.monotonic() + 30
+    while not pid_file.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.002)  # the pid file is written just before the shard and the model load
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert not pid_file.exists()
+    events = [json.loads(line)["event"] for line in err.splitlines() if line.startswith("{")]
+    assert "runner.stopping" in events and events[-1] == "runner.stopped"
 
 
 def test_status_shows_the_refresh_in_progress_and_a_stop_records_it_interrupted(
