@@ -15,7 +15,10 @@ from pathlib import Path
 from typing import Any
 
 _pending: dict[str, Any] | None = None  # configure()'s settings until structlog is imported
-_applying = threading.RLock()  # a signal handler that logs may interrupt the applying
+_ready = False  # structlog imported whole and _pending applied
+_applying = threading.RLock()  # reentrant: a signal handler may log in the middle of the loading
+_here = threading.local()  # .loading: this thread is inside the import or the applying
+_deferred: list[tuple[str, str, tuple[Any, ...], dict[str, Any]]] = []
 
 
 def configure(
@@ -79,20 +82,33 @@ class _Logger:
         self._name = name
 
     def __getattr__(self, attr: str) -> Any:
+        if getattr(_here, "loading", False):
+            # A signal handler run inside the loading (SIGTERM on the runner's first event) would
+            # get a half-imported structlog: its event waits for the loading instead.
+            return lambda *args, **kwargs: _deferred.append((self._name, attr, args, kwargs))
         return getattr(_structlog().get_logger(self._name), attr)
 
 
 def _structlog() -> Any:
-    """structlog, with configure()'s settings applied once: a second thread's first event waits
+    """structlog, with configure()'s settings applied once: another thread's first event waits
     for them (structlog's defaults would print it to stdout)."""
-    import structlog
+    global _pending, _ready
+    if _ready and _pending is None:
+        return sys.modules["structlog"]
+    with _applying:
+        _here.loading = True
+        try:
+            import structlog
 
-    global _pending
-    if _pending is not None:
-        with _applying:
             if _pending is not None:
                 _apply(structlog, **_pending)
                 _pending = None
+            _ready = True
+        finally:
+            _here.loading = False
+        held, _deferred[:] = list(_deferred), []
+    for name, attr, args, kwargs in held:
+        getattr(structlog.get_logger(name), attr)(*args, **kwargs)
     return structlog
 
 

@@ -112,3 +112,28 @@ def test_a_second_threads_first_event_waits_for_the_configuration(tmp_path: Path
     assert done.stdout == ""
     events = sorted(json.loads(line)["event"] for line in done.stderr.splitlines())
     assert events == ["first.thread", "second.thread"]
+
+
+def test_a_signal_handler_that_logs_during_the_structlog_import_is_heard_after_it(tmp_path: Path) -> None:
+    """The runner's SIGTERM handler logs. A SIGTERM that lands while the first event is importing
+    structlog ran the handler inside that import: it got the half-imported module, the import
+    failed, and the runner crashed (a CI run, issue 25's lazy import). The handler's event now
+    waits for the import and comes out after it."""
+    code = (
+        "import importlib.abc, os, signal, sys\n"
+        "from monodex import logs\n"
+        "logs.configure(json_lines=True)\n"
+        "class Interrupt(importlib.abc.MetaPathFinder):\n"
+        "    def find_spec(self, name, path, target=None):\n"
+        "        if name == 'structlog.processors':\n"
+        "            os.kill(os.getpid(), signal.SIGUSR1)\n"
+        "        return None\n"
+        "sys.meta_path.insert(0, Interrupt())\n"
+        "signal.signal(signal.SIGUSR1, lambda *_: logs.get('h').warning('runner.stopping'))\n"
+        "logs.get('s').warning('socket.listening')\n"
+        "logs.get('s').warning('after')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    events = [json.loads(line)["event"] for line in done.stderr.splitlines()]
+    assert events == ["runner.stopping", "socket.listening", "after"]
