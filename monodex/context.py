@@ -75,7 +75,18 @@ def scope(
     if stand is not None and catalog in (None, stand.catalog):
         catalog = stand.catalog
         label = label or stand.label()
-    catalog, label = resolve(paths, catalog, label)
+    try:
+        catalog, label = resolve(paths, catalog, label)
+    except FieldError as exc:
+        top = standing.toplevel(here) if exc.field == "catalog" and here is not None else None
+        if top is None:
+            raise
+        raise FieldError(  # standing in a repository nobody registered: say so, not "no context"
+            "catalog",
+            "no {name} given, and {top} is a repository not registered with monodex",
+            advice="register it with 'monodex catalog add NAME {top}' (or pass {name})",
+            facts={"top": str(top)},
+        ) from None
     # An explicit worktree is kept for another label too: the answer then says its uncommitted
     # files were not laid over that label, rather than silently dropping them.
     same = stand is not None and stand.catalog == catalog

@@ -23,7 +23,7 @@ SUFFIXES = {
     **dict.fromkeys((".c", ".h"), "c"),
     **dict.fromkeys((".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx"), "cpp"),
     ".cs": "csharp",
-    **dict.fromkeys((".sh", ".bash"), "shell"),
+    **dict.fromkeys((".sh", ".bash", ".zsh", ".ksh"), "shell"),
 }
 LANGUAGES = tuple(dict.fromkeys(SUFFIXES.values()))
 

@@ -93,6 +93,12 @@ def find(directory: Path, catalogs: Mapping[str, Path]) -> Standing | None:
     return Standing(catalog, top, branch, commit)
 
 
+def toplevel(directory: Path) -> Path | None:
+    """The top folder of the git checkout `directory` is in, registered or not."""
+    facts = _rev_parse(directory)
+    return facts[1] if facts is not None else None
+
+
 def _rev_parse(directory: Path) -> tuple[Path, Path, str | None, str] | None:
     """(common dir, top folder, HEAD's commit, HEAD's symbolic name) from one `git rev-parse`."""
     import subprocess  # here: the hook path needs only common_dir, and importing it costs ms

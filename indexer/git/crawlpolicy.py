@@ -57,7 +57,26 @@ _FILE_TYPES = {
     **dict.fromkeys((".c", ".h"), _chunker("c")),
     **dict.fromkeys((".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx"), _chunker("cpp")),
     ".cs": _chunker("csharp"),
-    **dict.fromkeys((".sh", ".bash"), _chunker("bash")),
+    **dict.fromkeys((".sh", ".bash", ".zsh", ".ksh"), _chunker("bash")),
+    # Other text a monorepo holds, by lines: markup and templates, styles, schemas and queries,
+    # build files, settings, scripts and the languages without a chunker here. Left out: text
+    # that is data or boilerplate rather than code (.svg, .snap, .map, .csv, LICENSE, .gitignore
+    # and .npmignore, of which rushstack has 100+ near-identical copies).
+    **dict.fromkeys((".mdx", ".mdc", ".markdown"), "markdown"),
+    **dict.fromkeys((".jsonc", ".json5", ".code-workspace", ".resjson"), _chunker("json")),
+    **dict.fromkeys(
+        (
+            *".html .htm .vue .svelte .astro .xml .xsd .xsl .resx .plist .hbs .ejs .njk .liquid".split(),
+            *".rst .adoc .sass .less .styl .sql .graphql .gql .proto .prisma .thrift".split(),
+            *".ini .cfg .conf .properties .editorconfig .gradle .groovy .bzl .bazel .nix .tf .hcl".split(),
+            *".cmake .mk .ps1 .psm1 .bat .cmd .fish .rb .rake .gemspec .php .lua .scala .sbt".split(),
+            *".dart .ex .exs .erl .hs .ml .clj .r .jl .pl .pm .m .mm .zig .sol .vim .patch".split(),
+            # build and ownership files known by their whole name
+            *"Dockerfile .Dockerfile .dockerfile Containerfile Makefile GNUmakefile Jenkinsfile".split(),
+            *"Gemfile Rakefile Podfile Procfile Brewfile Vagrantfile BUILD WORKSPACE CODEOWNERS".split(),
+        ),
+        "lineBased",
+    ),
 }
 
 # Build output, dependencies and caches of each ecosystem; lock files, generated and recorded
@@ -144,8 +163,13 @@ class CrawlPolicy:
     canonical: str = field(repr=False)  # sorted JSON of the effective policy
 
     def strategy_for(self, path: str) -> str | None:
-        """The chunker for a path: the longest matching suffix wins (`.d.ts` over `.ts`)."""
-        best = max((s for s in self.file_types if path.endswith(s)), key=len, default=None)
+        """The chunker for a path: a file type naming the file whole (`Dockerfile`) first, else
+        the longest matching suffix (`.d.ts` over `.ts`)."""
+        name = path.rsplit("/", 1)[-1]
+        if name in self.file_types and not name.startswith("."):
+            return self.file_types[name]
+        suffixes = (s for s in self.file_types if s.startswith(".") and path.endswith(s))
+        best = max(suffixes, key=len, default=None)
         return self.file_types[best] if best else None
 
     def should_crawl(self, path: str) -> bool:
@@ -194,9 +218,15 @@ def _file_types(value: Any, where: Where) -> dict[str, str]:
     types = obj(value, where, allowed=value if isinstance(value, dict) else ())
     for suffix, strategy in types.items():
         w = where / suffix
-        if not suffix.startswith(".") or len(suffix) < 2 or "/" in suffix:
+        bare = suffix.strip("./ ")
+        # "ts" is a file named ts to the matcher, but a suffix missing its dot to whoever wrote it
+        if not suffix.startswith(".") and suffix not in _FILE_TYPES and f".{suffix}" in _FILE_TYPES:
+            raise w.fail(f"file type {suffix!r} must start with '.' to name a suffix", f"write '.{bare}'")
+        if suffix in (".", "") or "/" in suffix or any(ch in suffix for ch in _GLOB_CHARS + " "):
             raise w.fail(
-                "a file type must start with '.' and name a suffix", f"write '.{suffix.strip('./')}'"
+                "a file type must start with '.' and name a suffix ('.ts'), or name a whole file "
+                "('Dockerfile')",
+                f"write '.{bare}', or a file name without '/', spaces or glob characters",
             )
         if string(strategy, w) not in STRATEGIES:
             raise w.fail(f"unknown strategy {strategy!r}", f"use one of {', '.join(STRATEGIES)}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import re
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +19,10 @@ from monodex.progress import Progress
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_target(parser)
-    source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--commit", metavar="REV", help="HEAD, a branch, a tag or a (short) SHA")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument(
+        "--commit", metavar="REV", help="HEAD, a branch, a tag or a (short) SHA (default: HEAD)"
+    )
     source.add_argument(
         "--working-dir", action="store_true", help="index the files on disk instead of a commit"
     )
@@ -59,6 +62,10 @@ def _render(r: dict[str, Any], *, files: bool = False) -> str:
         lines = [f"{r['files_to_index']} files to index, {r['chunks']} chunks"]
         lines += [f"  {name}: {n} files" for name, n in sorted(r["by_strategy"].items())]
         lines += [f"  skipped ({reason}): {n}" for reason, n in sorted(r["skipped"].items())]
+        if "unregistered" in r:
+            top = r["unregistered"]
+            name = re.sub(r"[^a-z0-9]+", "-", Path(top).name.lower()).strip("-")[:64] or "repo"
+            lines.append(f"(not registered yet: 'monodex catalog add {name} {top}' to index it)")
         if files:
             lines += ["", *(f"  {f['strategy']}  {f['path']}  ({f['chunks']} chunks)" for f in r["files"])]
             lines += [f"  skipped ({s['reason']})  {s['path']}" for s in r["skipped_files"]]
@@ -112,20 +119,47 @@ def _checkout(p: Paths, target: context.Scope) -> str | None:
     return str(found.worktree) if found is not None and found.catalog == target.catalog else None
 
 
+def _unregistered(p: Paths, args: argparse.Namespace) -> tuple[config.Catalog, str] | None:
+    """A dry run standing in a repository nobody registered yet, with no default catalog either:
+    what would monodex index here? (A catalog named and unknown stays an error.)"""
+    if args.catalog is not None:
+        return None
+    top = standing.toplevel(Path.cwd())
+    if top is None:
+        return None
+    known = {c.path.resolve() for c in config.load(p).catalogs.values()}
+    if top.resolve() in known:
+        return None
+    return config.Catalog(name=top.name, path=top), args.label or "main"
+
+
 def run(args: argparse.Namespace) -> int:
     p = paths.resolve()
     cfg = config.load(p)
-    catalog, label, worktree = _target(p, args)
     if args.files and not args.dry_run:
         raise UsageError("--files lists what a dry run would index", "add --dry-run")
+    if not args.working_dir and args.commit is None:
+        args.commit = "HEAD"  # the checkout's commit, into its branch's label (where you stand)
+    unregistered = None
+    try:
+        catalog, label, worktree = _target(p, args)
+    except rq.FieldError as exc:  # no catalog: standing in a repository not registered yet?
+        unregistered = _unregistered(p, args) if args.dry_run and exc.field == "catalog" else None
+        if unregistered is None:
+            raise
     if args.dry_run:  # reads git only, never the index: no need for the runner
         from monodex.indexer.write import crawlrun  # heavy: dulwich, tree-sitter
 
-        entry = cfg.catalog(catalog)
-        if worktree is not None:  # read that checkout: its HEAD, its files
-            entry = dataclasses.replace(entry, path=Path(worktree))
+        if unregistered is not None:
+            entry, label = unregistered
+        else:
+            entry = cfg.catalog(catalog)
+            if worktree is not None:  # read that checkout: its HEAD, its files
+                entry = dataclasses.replace(entry, path=Path(worktree))
         request = crawlrun.Request(entry, label, commit=args.commit, working_dir=args.working_dir)
         result = crawlrun.dry_run(cfg, p, request)
+        if unregistered is not None:
+            result["unregistered"] = str(entry.path)
     else:
         # the op checks the catalog is registered, with the config of whoever runs it
         job = rq.CrawlRequest(

@@ -42,3 +42,47 @@ def test_dry_run_lists_files_with_strategy_and_skipped_files_with_reason(monorep
 def test_files_without_dry_run_is_a_usage_error(monorepo, run_json) -> None:  # type: ignore[no-untyped-def]
     code, _, err = run_json("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--files")
     assert code == 2 and "--dry-run" in err
+
+
+def test_a_dry_run_in_a_repository_not_registered_yet_shows_what_would_be_indexed(  # type: ignore[no-untyped-def]
+    git_repo, run_json, monkeypatch
+) -> None:
+    """What would monodex index here? asked before registering anything: no catalog, no
+    --commit (HEAD), standing in the repository. A real crawl there still needs the catalog."""
+    from monodex import config, paths
+
+    repo = git_repo(
+        {
+            "rush.json": '{"projects": []}\n',
+            "src/app.ts": "export const app = 1;\n",
+            "docker/Dockerfile": "FROM node:20\nRUN npm ci\n",
+            "db/schema.sql": "CREATE TABLE users (id int);\n",
+            "LICENSE": "MIT License\n",
+        },
+        name="Acme+Web",
+    )
+    monkeypatch.chdir(repo.path / "src")
+    code, plan, err = run_json("crawl", "--dry-run", "--json")
+    assert code == 0, err
+    assert {f["path"] for f in plan["files"]} == {
+        "rush.json",
+        "src/app.ts",
+        "docker/Dockerfile",
+        "db/schema.sql",
+    }
+    assert plan["unregistered"] == str(repo.path)
+    assert {s["path"]: s["reason"] for s in plan["skipped_files"]} == {"LICENSE": "no file type for LICENSE"}
+    code, text, _ = run_json("crawl", "--dry-run")
+    assert code == 0 and f"monodex catalog add acme-web {repo.path}" in text
+    assert config.load(paths.resolve()).catalogs == {}  # a dry run registers nothing
+    code, _, err = run_json("crawl", "--label", "main")
+    assert code == 2 and "monodex catalog add" in err
+
+
+def test_a_crawl_without_commit_indexes_head_where_you_stand(monorepo, run_json, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(monorepo.path)
+    code, result, err = run_json("crawl", "--no-wait-dense", "--json")
+    assert code == 0, err
+    assert result["catalog"] == "acme" and result["commit"] == monorepo.head()
+    code, plan, err = run_json("crawl", "--dry-run", "--json")
+    assert code == 0 and "unregistered" not in plan and plan["files_to_index"] == result["files_total"]

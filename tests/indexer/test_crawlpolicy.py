@@ -111,6 +111,20 @@ def test_skip_reason_names_the_rule(path: str, reason: str | None) -> None:
     assert parse(BUILTIN, "built-in").skip_reason(path) == reason
 
 
+def test_a_whole_file_name_and_the_strategies_of_other_text() -> None:
+    p = parse(BUILTIN, "built-in")
+    assert [p.strategy_for(f) for f in ("Dockerfile", "a/Makefile", "x.zsh", "a.mdx", "a.jsonc")] == [
+        "lineBased",
+        "lineBased",
+        "bash",
+        "markdown",
+        "json",
+    ]
+    assert p.strategy_for("a/NotADockerfile") is None  # a name matches whole, not as a suffix
+    named = parse(_policy(fileTypes={"Justfile": "lineBased", ".ts": "typescript"}), "t")
+    assert named.strategy_for("tools/Justfile") == "lineBased" and named.strategy_for("x.Justfile") is None
+
+
 def test_longest_suffix_wins() -> None:
     p = parse(_policy(fileTypes={".ts": "typescript", ".d.ts": "lineBased"}), "t")
     assert p.strategy_for("a/b.d.ts") == "lineBased" and p.strategy_for("a/b.ts") == "typescript"
@@ -158,6 +172,7 @@ def test_folder_patterns_and_keep_beats_exclude() -> None:
         (_policy(fileTypes=[".ts"]), "fileTypes", "expected an object"),
         (_policy(fileTypes={"ts": "typescript"}), "fileTypes.ts", "must start with '.'"),
         (_policy(fileTypes={".": "typescript"}), "fileTypes..", "must start with '.'"),
+        (_policy(fileTypes={"src/*.ts": "typescript"}), "fileTypes.src/*.ts", "whole file"),
         (_policy(fileTypes={".ts": "cobol"}), "fileTypes..ts", "unknown strategy 'cobol'"),
         (_policy(fileTypes={".ts": 1}), "fileTypes..ts", "expected a string"),
         (_policy(patternsToExclude="lib/"), "patternsToExclude", "expected a list"),

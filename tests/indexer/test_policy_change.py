@@ -117,3 +117,40 @@ def test_a_change_that_cannot_be_followed_is_a_full_crawl() -> None:
         policychange.follow(extra, policy=new, implementation="e;line-windows:v1;s", names=names, paths=[])
         is None
     )
+
+
+def test_a_label_of_the_previous_built_in_policy_gains_the_other_text_files(
+    git_repo, engine, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    """The built-in policy grew again (other text by lines: Dockerfile, .sql, .html ...): a label
+    crawled before, which recorded its policy, adds just those files at its next refresh."""
+    files = {
+        "src/app.ts": "export const app = 1;\n",
+        "docker/Dockerfile": "FROM node:20\nRUN npm ci\n",
+        "db/schema.sql": "CREATE TABLE users (id int);\n",
+        "web/index.html": "<html><body>acme</body></html>\n",
+        "LICENSE": "MIT\n",
+    }
+    grown = {"docker/Dockerfile", "db/schema.sql", "web/index.html"}
+    repo = git_repo(files, name="acme")
+    p = paths.resolve()
+    p.config_dir.mkdir(parents=True, exist_ok=True)
+    previous = {
+        k: v for k, v in crawlpolicy.BUILTIN["fileTypes"].items() if k not in ("Dockerfile", ".sql", ".html")
+    }
+    p.user_crawl_file.write_text(json.dumps({**crawlpolicy.BUILTIN, "fileTypes": previous}))
+    cat = Catalog("acme", repo.path)
+    cfg = config.Config(catalogs={"acme": cat})
+    live = EdgeStore(tmp_path / "live", "monodex")
+
+    def crawl(commit: str) -> dict[str, Any]:
+        with Session(cfg, p, store=live, engine=engine) as s:
+            return crawlrun.crawl(s, crawlrun.Request(cat, "main", commit)).as_json()
+
+    assert crawl(repo.head())["files_total"] == 1
+    p.user_crawl_file.unlink()  # the built-in policy of now applies
+    repo.write("src/app.ts", "export const app = 2;\n")
+    summary = crawl(repo.commit("bump"))
+    assert summary["mode"] == "incremental" and summary["files_embedded"] == len(grown) + 1
+    assert {v["relative_path"] for v in label_state(live, "acme:main").values()} == grown | {"src/app.ts"}
+    live.close()
