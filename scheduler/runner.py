@@ -49,6 +49,8 @@ class Runner:
         self.session = Session(cfg, paths, shared=True)
         self.work_lock = threading.Lock()
         self.stop = threading.Event()
+        self._stop_said = threading.Event()  # a signal's "runner.stopping" was logged
+        self._ended = threading.Event()  # start() returned: nothing left for a signal to stop
         self.server = Server(self.session, self.work_lock, self.stop)
         self.spool = spool.default(paths.state_dir)
         self.state = jobs.JobState(paths.state_dir / "runner-state.json")
@@ -240,19 +242,26 @@ class Runner:
         finally:
             self.server.close()
             self.session.close()
+            if self.stop.is_set():  # a signal's "stopping" comes first, from its own thread
+                self._stop_said.wait(timeout=2)
             self.log.info("runner.stopped")
+            self._ended.set()
 
     def _on_signal(self, signum: int, _frame: Any) -> None:
-        self.log.info("runner.stopping", signal=signum)
+        # Runs between any two bytecodes of the main thread, which may hold a lock the work
+        # below takes (the server's, the log's): set the flag, do the rest on a thread.
         self.stop.set()
-        self.server.cancel_all()
-        threading.Thread(target=self._shutdown, daemon=True).start()
+        threading.Thread(target=self._shutdown, args=(signum,), daemon=True).start()
 
-    def _shutdown(self) -> None:
+    def _shutdown(self, signum: int) -> None:
         """The scheduler stopped once it runs (a signal during start-up may come before it does;
-        if it never starts, this daemon thread ends with the process)."""
+        if it never starts, this ends when start() returns)."""
+        self.log.info("runner.stopping", signal=signum)
+        self._stop_said.set()
+        self.server.cancel_all()
         while not self.scheduler.running:
-            time.sleep(0.05)
+            if self._ended.wait(0.05):
+                return
         self.scheduler.shutdown(wait=True)
 
 

@@ -319,3 +319,24 @@ def test_nightly_jobs_collect_garbage_and_verify_by_recrawling(repo, capsys) -> 
     [row] = verified["labels"]
     assert row["label"] == "main" and row["drift"]["missing_files"] == 1 and row["ok_after_repair"] is True
     assert any("return 0" in str(r["text"]) for r in _search(capsys, "the answer function"))
+
+
+def test_the_signal_handler_takes_no_lock_the_interrupted_code_may_hold() -> None:
+    """A signal runs its handler between two bytecodes of the main thread, which may be holding
+    the server's cancel lock or the log's write lock at that moment: a handler that took them
+    itself would hang the runner for good. It sets the flag; a thread does the rest."""
+    import threading
+
+    from monodex.scheduler.runner import Runner
+
+    runner = Runner(paths.resolve())
+    try:
+        with runner.server._cancels_lock:  # what the interrupted main thread may hold
+            handler = threading.Thread(target=runner._on_signal, args=(signal.SIGTERM, None), daemon=True)
+            handler.start()
+            handler.join(timeout=5)
+            assert not handler.is_alive() and runner.stop.is_set()
+        assert runner._stop_said.wait(timeout=5)  # said and cancelled once the lock was free
+    finally:
+        runner._ended.set()
+        runner.session.close()
