@@ -10,7 +10,6 @@ from typing import Any
 from monodex import output
 from monodex.commands.common import add_json
 from monodex.errors import UsageError
-from monodex.front import render
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -61,7 +60,7 @@ def _render(r: dict[str, Any]) -> str:
     for c in r["chunks"]:
         out.append(
             f"\n#{c['chunk_ordinal']} lines {c['start_line']}-{c['end_line']} {c['bytes']} bytes "
-            f"{c['chunk_type']}/{c['chunk_kind']}  {render.crumb(c['breadcrumb'])}"
+            f"{c['chunk_type']}/{c['chunk_kind']}  {output.crumb(c['breadcrumb'])}"
         )
         out.extend(f"> {ln}" for ln in c["text"].removesuffix("\n").split("\n"))
     out[1:1] = [f"note: {n}" for n in r["notes"]]

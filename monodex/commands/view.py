@@ -8,7 +8,7 @@ from typing import Any
 from monodex import output, paths
 from monodex import requests as rq
 from monodex.commands.common import add_json, add_target, scope
-from monodex.front import render, route
+from monodex.front import route
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,7 +33,7 @@ def _render(result: dict[str, Any]) -> str:
     for c in result["chunks"]:
         out.append(
             f"\n{result['file_id']}:{c['chunk_ordinal']} ({c['chunk_ordinal']}/{c['chunk_count']}) "
-            f"lines {c['start_line']}-{c['end_line']}  {render.crumb(c['breadcrumb'])}"
+            f"lines {c['start_line']}-{c['end_line']}  {output.crumb(c['breadcrumb'])}"
         )
         out.extend(f"> {ln}" for ln in str(c["text"]).splitlines())
     return output.sanitize("\n".join(out))

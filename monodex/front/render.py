@@ -4,7 +4,6 @@ the MCP tools share (a command's own one-surface renderer stays with the command
 from __future__ import annotations
 
 import math
-import re
 import time
 from typing import Any
 
@@ -12,17 +11,7 @@ from monodex import output, progress
 from monodex.front import render_across
 from monodex.front.render_across import containing as containing
 from monodex.front.render_across import diff as diff
-
-# The stored breadcrumb percent-encodes `:@=+#%` and whitespace, as the original monodex did (so
-# payloads agree across both); it is not part of the embedded text nor of a chunk's identity.
-# People read `@vue/runtime-core:scheduler.ts`: decoded here, for display only; `:` stays `%3A`
-# (it separates the parts) and whitespace stays encoded (one line per hit).
-_READABLE = re.compile(r"%(40|3D|2B|23|25)")
-
-
-def crumb(breadcrumb: str | None) -> str:
-    """A stored breadcrumb as a person reads it: `%40vue/runtime-core` -> `@vue/runtime-core`."""
-    return _READABLE.sub(lambda m: chr(int(m[1], 16)), breadcrumb or "")
+from monodex.output import crumb as crumb  # the one breadcrumb decoder, for every renderer
 
 
 def freshness_line(f: dict[str, Any]) -> str:

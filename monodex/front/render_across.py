@@ -71,16 +71,15 @@ def diff(r: dict[str, Any]) -> str:
 def _symbol(sym: dict[str, Any]) -> str:
     mark = {"added": "+", "removed": "-", "changed": "~"}[sym["change"]]
     lines = sym.get("to_lines") or sym.get("from_lines") or [0, 0]
-    return f"{mark} {sym['breadcrumb']}  {lines[0]}-{lines[1]}"
+    return f"{mark} {output.crumb(sym['breadcrumb'])}  {lines[0]}-{lines[1]}"
 
 
 def containing(r: dict[str, Any]) -> str:
     what = f"{r['relative_path']} (file {r['file_id']})"
     if "chunk" in r:
         c = r["chunk"]
-        what += (
-            f" chunk {c['chunk_ordinal']}, lines {c['start_line']}-{c['end_line']} {c['breadcrumb'] or ''}"
-        )
+        what += f" chunk {c['chunk_ordinal']}, lines {c['start_line']}-{c['end_line']}"
+        what += f" {output.crumb(c['breadcrumb'])}"
     lines = [what, "held by: " + (", ".join(r["labels"]) or "no label")]
     by_version: dict[str, list[str]] = {}
     for o in r["other_versions"]:

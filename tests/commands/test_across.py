@@ -132,7 +132,7 @@ def test_diff_lists_added_removed_and_changed_files_with_symbols(branches, run_j
     code, text, err = run_json("diff", "--from", "feature/retry", "--to", "feature/backoff")
     assert code == 0, err
     assert "@acme/net" in text and f"M {RETRY}" in text and f"A {BACKOFF}" in text
-    assert "~ %40acme/net:retry.ts:fetchWithRetry  1-13" in text  # breadcrumbs escape the @
+    assert "~ @acme/net:retry.ts:fetchWithRetry  1-13" in text  # decoded for people, as search does
 
 
 def test_diff_text_ranks_the_changes_by_the_question(branches, run_json) -> None:  # type: ignore[no-untyped-def]
