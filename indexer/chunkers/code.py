@@ -38,4 +38,5 @@ class SyntaxChunker:
 # tree-sitter-javascript names its nodes as the TypeScript grammar does (and parses JSX in .js).
 JAVASCRIPT = SyntaxChunker("javascript", "v1", "javascript", TYPESCRIPT)
 LANGUAGES = {name: SyntaxChunker(name, "v1", name, vocab) for name, vocab in VOCABULARIES.items()}
-CONFIG = {v.name: SyntaxChunker(v.name, "v1", v.name, v) for v in (keys.JSON, keys.TOML, keys.YAML)}
+# v2: a key keeps its quotes unless it is one quoted key (`target.'cfg(unix)'` lost its last one).
+CONFIG = {v.name: SyntaxChunker(v.name, "v2", v.name, v) for v in (keys.JSON, keys.TOML, keys.YAML)}

@@ -27,7 +27,8 @@ def _meaningful(node: Any, _scale: float) -> bool:
 
 
 def _name_of(node: Any) -> str | None:
-    """The key as written, without its quotes (`"projects"` is `projects`)."""
+    """The key as written, a quoted key without its quotes (`"projects"` is `projects`); a dotted
+    key keeps the quotes of its parts (`target.'cfg(unix)'`: stripping its ends cut one off)."""
     if node.type in PAIRS:
         key = node.child_by_field_name("key")
         if key is None:  # TOML's pair has no fields: its key is the first child
@@ -37,7 +38,9 @@ def _name_of(node: Any) -> str | None:
     else:
         return None
     name = text_of(key)
-    return name.strip("'\"") or None if name else None
+    if name and key.type != "dotted_key" and len(name) > 1 and name[0] == name[-1] and name[0] in "'\"":
+        name = name[1:-1]
+    return name or None
 
 
 def _type_of(node: Any) -> str:

@@ -50,3 +50,16 @@ def test_a_changelog_json_stays_a_changelog() -> None:
     text = '{\n  "name": "@example/lib",\n  "entries": []\n}\n'
     chunks = chunk_file("json", text, FileContext("libraries/lib/CHANGELOG.json", "lib", 802))
     assert [c.chunk_kind for c in chunks] == ["changelog"]
+
+
+def test_a_dotted_toml_key_keeps_the_quotes_of_its_parts() -> None:
+    # issue 35: `[target.'cfg(unix)']` was named `target.'cfg(unix)` (its closing quote stripped)
+    text = (
+        '[package]\nname = "x"\n\n'
+        "[target.'cfg(target_os = \"linux\")']\n"
+        'rustflags = ["-C", "target-feature=+crt-static"]\n\n'
+        "[target.'cfg(unix)'.dependencies]\nlibc = \"0.2\"\n"
+    )
+    chunks = chunk_file("toml", text, FileContext("Cargo.toml", "x", 50))
+    symbols = {c.symbol_name for c in chunks}
+    assert {"target.'cfg(target_os = \"linux\")'", "target.'cfg(unix)'.dependencies"} <= symbols

@@ -25,7 +25,7 @@ def test_registry_budget_and_chunker_id() -> None:
     assert chunker_id("typescript", 6000) != chunker_id("typescript", 802)
     assert len({chunker_id(s, 802) for s in CHUNKERS}) == len(CHUNKERS)
     assert chunker_id("python", 802) == "python-partitioner:v1:budget=802:limits=1:points=2"
-    assert chunker_id("json", 802) == "json-keys:v1:budget=802:limits=1:points=2"
+    assert chunker_id("json", 802) == "json-keys:v2:budget=802:limits=1:points=2"
     with pytest.raises(UsageError):
         chunk_file("cobol", "x", FileContext("a.cob", "", 802))
     with pytest.raises(UsageError):
