@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from monodex.indexer.git import worktree
 from monodex.indexer.git.crawlpolicy import CrawlPolicy
@@ -26,7 +26,7 @@ from monodex.indexer.git.generated import looks_generated
 from monodex.indexer.git.gitobjects import GitRepo, TreeEntry
 from monodex.indexer.git.sources import SourceFile
 from monodex.indexer.points.identity import git_blob_sha1
-from monodex.indexer.points.packages import PackageIndex, is_manifest
+from monodex.indexer.points.packages import PackageIndex, PackageLookup, is_manifest, package_of
 
 _BINARY_PROBE = 8000  # git's buffer_is_binary() looks at the first 8000 bytes
 
@@ -60,10 +60,6 @@ def _skip(skipped: Counter[str], path: str, reason: str) -> None:
 # Reads planned files in bulk: (file, raw bytes) in any order, or (file, None) when the file
 # changed since planning (working dir).
 RawReader = Callable[[Sequence[SourceFile]], Iterator[tuple[SourceFile, bytes | None]]]
-
-
-class PackageLookup(Protocol):
-    def lookup(self, relative_path: str) -> str | None: ...
 
 
 @dataclass
@@ -151,7 +147,7 @@ def select(
         if problem or strategy is None:
             skipped.add(e.path, problem or "no file type")
             continue
-        package = packages.lookup(e.path) or catalog
+        package = package_of(packages, e.path, catalog)
         files.append(PlannedFile(e.path, e.blob_id, strategy, package, e.size))
     return files, skipped
 

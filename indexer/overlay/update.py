@@ -34,7 +34,7 @@ from monodex.indexer.points import filters, overlaymeta
 from monodex.indexer.points import membership as members
 from monodex.indexer.points.identity import git_blob_sha1
 from monodex.indexer.points.overlaymeta import OverlayFile, OverlayState
-from monodex.indexer.points.packages import MANIFESTS, PackageIndex
+from monodex.indexer.points.packages import PackageIndex, package_of
 from monodex.indexer.session import Session
 from monodex.indexer.store.base import PENDING, Match, Store
 from monodex.indexer.write.crawl import Crawl, CrawlSettings, file_info
@@ -258,12 +258,12 @@ def _index(
     """Phase one of the dirty files under `member`; each file with the id it is stored under."""
     if not wanted.blobs:
         return []  # files deleted only: nothing to store, no model needed
-    packages = _packages(root, wanted.blobs)
+    packages = PackageIndex.above(root, wanted.blobs)  # the nearest manifest of the file's ecosystem
     files = []
     for path, blob in sorted(wanted.blobs.items()):
         strategy = policy.strategy_for(path)
         assert strategy is not None  # only crawlable paths are scanned
-        files.append(SourceFile(path, blob, strategy, packages.lookup(path) or catalog.name))
+        files.append(SourceFile(path, blob, strategy, package_of(packages, path, catalog.name)))
     target = Request(catalog, member.partition(":")[2], working_dir=True)
     skipped: Counter[str] = Counter()
     crawl = _OverlayCrawl(s.store, s.engine, target, settings=CrawlSettings(two_phase=True))
@@ -310,14 +310,3 @@ def _reader(root: Path, contents: dict[str, bytes], skipped: Counter[str]) -> An
             yield f, content
 
     return read
-
-
-def _packages(root: Path, blobs: dict[str, str]) -> PackageIndex:
-    """The manifests (package.json, Cargo.toml, ...) above the dirty files, on disk (the nearest
-    one of the file's ecosystem names the package)."""
-    folders: set[str] = set()
-    for path in blobs:
-        parts = path.split("/")[:-1]
-        folders.update("/".join(parts[:i]) for i in range(len(parts) + 1))
-    manifests = [f"{d}/{m}" if d else m for d in sorted(folders) for m in MANIFESTS]
-    return PackageIndex.from_working_dir(root, [m for m in manifests if (root / m).is_file()])

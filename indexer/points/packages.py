@@ -24,6 +24,7 @@ import tomllib
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Protocol
 
 from monodex import logs
 
@@ -93,9 +94,30 @@ class PackageIndex:
                 logs.get().debug("packages.unreadable", path=rel, error=str(exc))
         return cls.from_manifests(pairs)
 
+    @classmethod
+    def above(cls, root: Path, relative_paths: Iterable[str]) -> PackageIndex:
+        """From the manifests on disk in these files' folders and their ancestors up to root, all
+        that lookup() reads for them, without listing the tree (an overlay, `monodex chunk`)."""
+        folders: set[str] = set()
+        for path in relative_paths:
+            parts = path.split("/")[:-1]
+            folders.update("/".join(parts[:i]) for i in range(len(parts) + 1))
+        return cls.from_working_dir(
+            root, [f"{d}/{m}" if d else m for d in sorted(folders) for m in MANIFESTS]
+        )
+
     def lookup(self, relative_path: str) -> str | None:
         """The package of a file: walk up from its folder to the repo root; None if none applies."""
         return walk_up(relative_path, lambda folder: self.names.get(folder))
+
+
+class PackageLookup(Protocol):
+    def lookup(self, relative_path: str) -> str | None: ...
+
+
+def package_of(packages: PackageLookup, relative_path: str, catalog: str) -> str:
+    """The package_name a crawl stores for a file: its manifest's name, else the catalog name."""
+    return packages.lookup(relative_path) or catalog
 
 
 def walk_up(relative_path: str, names_at: Callable[[str], dict[str, str] | None]) -> str | None:

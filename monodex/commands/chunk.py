@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
-from monodex import output
+from monodex import config, output, paths, standing
 from monodex.commands.common import add_json
 from monodex.errors import UsageError
 
@@ -20,21 +19,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--max-tokens", type=int, default=256, help="the embedder's token limit (default 256)")
     size.add_argument("--budget", type=int, help="the chunk budget in UTF-8 bytes (instead of --max-tokens)")
-    parser.add_argument("--package", help="package name for breadcrumbs (default: nearest package.json)")
+    parser.add_argument(
+        "--package", help="package name for breadcrumbs (default: the one a crawl of the repository stores)"
+    )
     add_json(parser)
 
 
-def _package_of(path: Path) -> str:
-    for folder in path.resolve().parents:
-        manifest = folder / "package.json"
-        if manifest.is_file():
-            try:
-                name = json.loads(manifest.read_text()).get("name")
-            except (ValueError, UnicodeDecodeError, AttributeError):
-                continue
-            if isinstance(name, str) and name:
-                return name
-    return ""
+def _as_indexed(path: Path) -> tuple[str, str]:
+    """(relative_path, package_name) as a crawl of the repository around `path` stores them: the
+    crawl's own rule (the nearest manifest of the file's ecosystem, else the catalog name: the
+    registered one, or the folder's as a dry run names it). Outside a repository: the file name
+    and the manifests above it."""
+    from monodex.indexer.points.packages import PackageIndex, package_of
+
+    path = path.resolve()
+    top = standing.toplevel(path.parent)
+    if top is None:
+        rel = path.relative_to(path.anchor).as_posix()
+        return path.name, PackageIndex.above(Path(path.anchor), [rel]).lookup(rel) or ""
+    top = top.resolve()
+    rel = path.relative_to(top).as_posix()
+    catalogs = {name: c.path for name, c in config.load(paths.resolve()).catalogs.items()}
+    here = standing.find(top, catalogs)
+    return rel, package_of(PackageIndex.above(top, [rel]), rel, here.catalog if here else top.name)
 
 
 def _strategy(path: Path) -> str:
@@ -91,11 +98,14 @@ def run(args: argparse.Namespace) -> int:
             f"the chunk budget is capped at {budget} bytes (the original's budget, which suits an "
             "8192-token model); pass --budget N for larger chunks"
         )
-    package = args.package if args.package is not None else _package_of(path)
-    ctx = FileContext(relative_path=path.name, package_name=package, budget=budget)
+    relative_path, package = _as_indexed(path)
+    package = args.package if args.package is not None else package
+    ctx = FileContext(relative_path=relative_path, package_name=package, budget=budget)
     chunks = chunkers.chunk_file(strategy, text, ctx)
     result = {
         "path": str(path),
+        "relative_path": relative_path,
+        "package_name": package,
         "strategy": strategy,
         "chunker_id": chunkers.chunker_id(strategy, budget),
         "budget": budget,
