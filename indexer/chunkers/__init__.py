@@ -48,7 +48,7 @@ LIMITS = 1
 
 
 def chunker_id(strategy: str, budget: int) -> str:
-    """Part of file identity (`typescript-partitioner:v2:budget=802:limits=1:points=2`): changes
+    """Part of file identity (`typescript-partitioner:v3:budget=802:limits=1:points=2`): changes
     whenever a chunker's output for the same input can change, the budget and point format included."""
     chunker = _get(strategy)
     return f"{_IDS[chunker.name]}:{chunker.version}:budget={budget}:limits={LIMITS}:points={POINT_FORMAT}"

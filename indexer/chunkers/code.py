@@ -35,8 +35,11 @@ class SyntaxChunker:
         return chunk_parsed(text, ctx, parse=self.parse, kind=file_kind(ctx.relative_path, self.name))
 
 
+# Versions (each bump re-chunks that strategy's files at a label's next refresh; a chunk whose
+# embedded text is unchanged keeps its vector). v2 of every one here: a chunk of top-level
+# statements naming one declaration is named by it (tsmeta._subject: imports + the first function);
+# config keys also keep their quotes unless one quoted key (`target.'cfg(unix)'` lost its last one).
 # tree-sitter-javascript names its nodes as the TypeScript grammar does (and parses JSX in .js).
-JAVASCRIPT = SyntaxChunker("javascript", "v1", "javascript", TYPESCRIPT)
-LANGUAGES = {name: SyntaxChunker(name, "v1", name, vocab) for name, vocab in VOCABULARIES.items()}
-# v2: a key keeps its quotes unless it is one quoted key (`target.'cfg(unix)'` lost its last one).
+JAVASCRIPT = SyntaxChunker("javascript", "v2", "javascript", TYPESCRIPT)
+LANGUAGES = {name: SyntaxChunker(name, "v2", name, vocab) for name, vocab in VOCABULARIES.items()}
 CONFIG = {v.name: SyntaxChunker(v.name, "v2", v.name, v) for v in (keys.JSON, keys.TOML, keys.YAML)}

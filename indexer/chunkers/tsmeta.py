@@ -16,6 +16,7 @@ def describe(tree: Tree, lines: Lines, start: int, end: int) -> tuple[str, str |
     """(chunk_type, qualified symbol) of the chunk covering lines [start, end] (0-based)."""
     vocab = tree.vocab
     start, end = _core(lines, start, end, vocab.comment_prefixes)
+    start, end = _core(lines, *_subject(tree, start, end), vocab.comment_prefixes)  # its own ends
     path = tree.containing_path(start, end)
     smallest = next((i for i in range(len(path) - 1, 0, -1) if vocab.meaningful(path[i], tree.scale)), None)
     if smallest is None:
@@ -25,6 +26,20 @@ def describe(tree: Tree, lines: Lines, start: int, end: int) -> tuple[str, str |
             owners = (vocab.owner(path, j) for j in range(i))
             return vocab.type_of(path[i]), ".".join([*(o for o in owners if o), symbol])
     return vocab.type_of(path[smallest]), None
+
+
+def _subject(tree: Tree, start: int, end: int) -> tuple[int, int]:
+    """A chunk of top-level statements that names one declaration is about it: the imports before
+    the first function (Go's `Alpha`, Python's `alpha` lost their names to the file when merged with
+    them), a comment or a re-export after a class's last methods. Two named ones: about neither."""
+    kids, vocab = tree.kids(tree.root), tree.vocab
+    found = tree.overlapping(tree.root, start, end)
+    if len(found) < 2:
+        return start, end
+    named = [i for i in found if kids.nodes[i].type not in vocab.imports and vocab.name_of(kids.nodes[i])]
+    if len(named) != 1:
+        return start, end
+    return max(start, kids.starts[named[0]]), min(end, kids.ends[named[0]])
 
 
 def _core(lines: Lines, start: int, end: int, comment: tuple[str, ...]) -> tuple[int, int]:

@@ -18,7 +18,8 @@ from monodex.indexer.syntax.tree import Tree
 from monodex.indexer.syntax.tsnodes import TYPESCRIPT
 
 name = "typescript"
-version = "v2"
+# v3: a chunk of top-level statements naming one declaration is named by it (tsmeta._subject).
+version = "v3"
 
 
 def parse(text: str, relative_path: str, budget: Budget) -> Tree | None:

@@ -67,7 +67,7 @@ def test_chunk_shows_the_package_and_breadcrumbs_the_index_stores(git_repo, run_
             (c["start_line"], c["end_line"], c["breadcrumb"]) for c in stored["chunks"]
         ], rel
     code, text, _ = run_json("chunk", str(repo.path / "crates/hx/src/app.rs"))
-    assert code == 0 and "  hx:app.rs" in text and "hx-workspace" not in text
+    assert code == 0 and "  hx:app.rs:word_counts" in text and "hx-workspace" not in text
 
 
 def test_chunk_in_an_unregistered_repository_names_it_as_a_dry_run_would(git_repo, run_json) -> None:  # type: ignore[no-untyped-def]
