@@ -23,6 +23,8 @@ from monodex.indexer.git.gitobjects import TreeEntry, ignore_filter
 from monodex.indexer.points.identity import git_blob_sha1
 from monodex.indexer.points.packages import is_manifest
 
+from monodex import nolinks
+
 # path -> [size, mtime_ns, ctime_ns, inode, blob_id]
 StatCache = dict[str, list[Any]]
 _RACY_NS = 2_000_000_000  # a file modified this recently may change again within the same tick
@@ -109,9 +111,9 @@ def _add_file(
 
 
 def read(root: Path, path: str) -> bytes | None:
-    """A regular file's bytes, refusing a link in its last component (O_NOFOLLOW); None on error."""
+    """A regular file's bytes; None on error, or when any part of `path` is a link (nolinks.py)."""
     try:
-        fd = os.open(root / path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        fd = nolinks.open_file(root, path)
     except OSError:
         return None
     with os.fdopen(fd, "rb") as fh:

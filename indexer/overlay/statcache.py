@@ -9,7 +9,6 @@ timestamp tick: it is read again until it is older than that (git's "racily clea
 
 from __future__ import annotations
 
-import os
 import stat
 import time
 from collections.abc import Iterable
@@ -19,6 +18,8 @@ from typing import Any
 
 from monodex.indexer.git import worktree
 from monodex.indexer.points.identity import git_blob_sha1
+
+from monodex import nolinks
 
 RACY_NS = 2_000_000_000
 
@@ -35,18 +36,15 @@ def scan(
     root: Path, paths: Iterable[str], cache: dict[str, Any], *, max_bytes: int, now_ns: int | None = None
 ) -> Scan:
     """Blob ids of the regular, non-empty files among `paths` no larger than max_bytes (the
-    others are deleted, links, or not indexed: absent from the result). `cache` is updated in
-    place and keeps only `paths`."""
+    others are deleted, links, under a linked folder, or not indexed: absent from the result).
+    `cache` is updated in place and keeps only `paths`."""
     out = Scan()
     wanted = set(paths)
     for stale in [p for p in cache if p not in wanted]:
         del cache[stale]
         out.changed = True
     for path in sorted(wanted):
-        try:
-            st = os.lstat(root / path)
-        except OSError:
-            st = None
+        st = nolinks.lstat(root, path)  # None under a folder that is a link: crawl's rule
         if st is None or not stat.S_ISREG(st.st_mode) or not 0 < st.st_size <= max_bytes:
             out.changed |= cache.pop(path, None) is not None
             continue

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from monodex.indexer.points import overlaymeta
+from monodex.indexer.points import filters, overlaymeta
 from monodex.indexer.session import Session
 
 from monodex import config, paths
@@ -160,3 +160,25 @@ def test_a_worktree_named_through_a_link_is_the_same_overlay(monorepo, run_json,
     p = paths.resolve()
     with Session(config.load(p), p) as s:
         assert len(overlaymeta.list_all(s.store)) == 1
+
+
+def test_a_folder_replaced_by_a_link_out_of_the_repository_is_not_followed(monorepo, run_json, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 35, item 4: `libraries/net/src` becomes a link to a folder outside the checkout that
+    holds a `retry.ts` of its own; git lists the tracked retry.ts as deleted, and the overlay must
+    neither answer with nor store the outside file (only a link as the last part was refused)."""
+    import shutil
+
+    _crawled(monorepo, run_json)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "retry.ts").write_text(NEW_TS.replace("Zebra", "Outsider"))
+    shutil.rmtree(monorepo.path / "libraries/net/src")
+    (monorepo.path / "libraries/net/src").symlink_to(outside, target_is_directory=True)
+    found = _search(run_json, "parseOutsiderDuration", "--mode", "lexical", "--worktree", str(monorepo.path))
+    assert "parseOutsiderDuration" not in _texts(found)
+    assert RETRY not in _paths(found)  # the committed file is gone from disk: hidden, not replaced
+    assert found["freshness"]["overlay"]["files"] == 0 and found["freshness"]["overlay"]["files_read"] == 0
+    p = paths.resolve()
+    with Session(config.load(p), p) as s:
+        texts = [str(r.payload["text"]) for r in s.store.scroll(filters.catalog_chunks("acme"))]
+        assert texts and not any("Outsider" in t for t in texts)  # nothing stored or queued to embed
