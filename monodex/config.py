@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import urllib.parse
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -29,27 +30,58 @@ class QdrantConfig:
 
     @property
     def shown_url(self) -> str | None:
-        """The URL as every message, log and answer may show it: its password as ***."""
+        """The URL as every message, log and answer may show it: its password and secret query
+        parameters as ***."""
         return redacted_url(self.url) if self.url else None
 
 
+# A query parameter whose name holds one of these (`api_key`, `apiKey`, `access_token`, `key`,
+# `sig`, ...) carries a secret: its value is never shown.
+_SECRET_PARAMS = ("key", "token", "secret", "pass", "pwd", "auth", "sig", "cred")
+
+
 def redacted_url(url: str) -> str:
-    """`http://user:PASSWORD@host:6333` as `http://user:***@host:6333`; the one place a
-    `qdrant.url` is made fit to show (its password lives in config.json only)."""
-    scheme, sep, rest = url.partition("://")
-    netloc, slash, tail = rest.partition("/")
-    userinfo, at, host = netloc.rpartition("@")
-    if not sep or not at or ":" not in userinfo:
-        return url
-    return f"{scheme}://{userinfo.split(':', 1)[0]}:***@{host}{slash}{tail}"
+    """`http://user:PASSWORD@host:6333/?api_key=KEY` as `http://user:***@host:6333/?api_key=***`:
+    the one place a `qdrant.url` is made fit to show (its secrets live in config.json only)."""
+    return _split_secrets(url)[0]
 
 
 def redact(text: str, url: str | None) -> str:
-    """`text` with `url`'s password replaced wherever it appears (an error quoting the URL)."""
-    if not url or (shown := redacted_url(url)) == url:
+    """`text` with `url`'s secrets replaced wherever they appear (an error quoting the URL)."""
+    if not url:
         return text
-    secret = url.partition("://")[2].partition("/")[0].rpartition("@")[0].split(":", 1)[1]
-    return text.replace(url, shown).replace(secret, "***")
+    shown, secrets = _split_secrets(url)
+    text = text.replace(url, shown)
+    for secret in sorted(secrets, key=len, reverse=True):
+        text = text.replace(secret, "***").replace(urllib.parse.quote(secret, safe=""), "***")
+    return text
+
+
+def _split_secrets(url: str) -> tuple[str, list[str]]:
+    """The URL with its password and secret query values as `***`, and those secrets."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return url, []
+    cut = min((i for i in (rest.find(c) for c in "/?#") if i >= 0), default=len(rest))
+    netloc, tail = rest[:cut], rest[cut:]
+    secrets: list[str] = []
+    userinfo, at, host = netloc.rpartition("@")
+    if at and ":" in userinfo:
+        user, password = userinfo.split(":", 1)
+        secrets.append(password)
+        netloc = f"{user}:***@{host}"
+    path, qmark, query = tail.partition("?")
+    query, hash_, fragment = query.partition("#")
+    params = []
+    for param in query.split("&") if qmark else []:
+        name, eq, value = param.partition("=")
+        plain = name.lower().replace("_", "").replace("-", "")
+        if eq and value and any(word in plain for word in _SECRET_PARAMS):
+            secrets.append(value)
+            value = "***"
+        params.append(f"{name}{eq}{value}")
+    shown = f"{scheme}://{netloc}{path}{qmark}{'&'.join(params)}{hash_}{fragment}"
+    return shown, [s for s in secrets if s and s != "***"]
 
 
 @dataclass(frozen=True)

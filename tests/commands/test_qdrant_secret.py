@@ -1,6 +1,8 @@
-"""A password in `qdrant.url` never leaves config.json (issue 22): not on stderr, not in `status
---json` or `doctor --json`, not in runner.log. The client is the real qdrant-client, against a
-local port where nothing listens, so the error also says the server does not answer."""
+"""A password in `qdrant.url` never leaves config.json (issue 22), nor does a key in its query
+string (`?api_key=...`, issue 35): not on stdout or stderr of any command that reaches the index,
+not in `status --json` or `doctor --json`, not in runner.log. The client is the real
+qdrant-client, against a local port where nothing listens, so the error also says the server
+does not answer."""
 
 from __future__ import annotations
 
@@ -13,34 +15,45 @@ from monodex import config, paths
 from monodex.main import main
 
 SECRET = "S3cretPassw0rd"
+URLS = {  # how the secret sits in the URL -> (URL with {port}, the URL as it may be shown)
+    "password": ("http://admin:{s}@127.0.0.1:{port}", "http://admin:***@127.0.0.1:{port}"),
+    "api_key": ("http://127.0.0.1:{port}/?api_key={s}", "http://127.0.0.1:{port}/?api_key=***"),
+    "token": ("http://127.0.0.1:{port}?timeout=9&token={s}", "http://127.0.0.1:{port}?timeout=9&token=***"),
+}
 
 
-@pytest.fixture
-def secret_url(git_repo, capsys) -> str:  # type: ignore[no-untyped-def]
+@pytest.fixture(params=sorted(URLS))
+def secret_url(request, git_repo, capsys) -> str:  # type: ignore[no-untyped-def]
     r = git_repo({"a.ts": "export const a = 1;\n"}, name="acme")
     assert main(["catalog", "add", "acme", str(r.path)]) == 0
     with socket.socket() as s:  # a port nothing listens on once closed
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    url = f"http://admin:{SECRET}@127.0.0.1:{port}"
+    url = URLS[request.param][0].format(s=SECRET, port=port)
     p = paths.resolve()
     raw = json.loads(p.config_file.read_text())
     raw["qdrant"] = {"url": url}
     p.config_file.write_text(json.dumps(raw))
     capsys.readouterr()
-    return url
+    return f"{request.param} {url}"  # the kind, then the URL
 
 
-def test_the_password_is_never_shown_and_a_closed_port_does_not_answer(secret_url, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_the_secret_is_never_shown_and_a_closed_port_does_not_answer(secret_url, capsys) -> None:  # type: ignore[no-untyped-def]
+    kind, secret_url = secret_url.split(" ")
     p = paths.resolve()
     shown = secret_url.replace(SECRET, "***")
     assert config.load(p).qdrant.shown_url == shown
-    runs = {
+    runs = {  # every command that opens the index, so prints the URL when it cannot
         "labels": ["labels"],
         "search": ["search", "--catalog", "acme", "--label", "main", "--text", "a"],
         "crawl": ["crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD"],
         "verify": ["verify"],
+        "view": ["view", "--catalog", "acme", "--label", "main", "--id", "0123456789abcdef"],
+        "diff": ["diff", "--catalog", "acme", "--from", "main", "--to", "main"],
+        "gc": ["gc", "--catalog", "acme"],
+        "status text": ["status"],
         "status": ["status", "--json"],
+        "doctor text": ["doctor"],
         "doctor": ["doctor", "--json"],
         "runner": ["runner"],
     }
@@ -50,11 +63,11 @@ def test_the_password_is_never_shown_and_a_closed_port_does_not_answer(secret_ur
         out, err = capsys.readouterr()
         said[name] = out + err
         assert SECRET not in out + err, (name, out + err)
-        if name not in ("status", "doctor"):
+        if not name.startswith(("status", "doctor")):
             assert code == 1, (name, code, err)
     log = (p.log_dir / "runner.log").read_text()
     assert SECRET not in log and "does not answer" in log
-    for name in ("labels", "search", "crawl", "verify"):
+    for name in ("labels", "search", "crawl", "verify", "view", "diff", "gc"):
         assert f"Qdrant at {shown} does not answer" in said[name], said[name]
         assert "answers, but not as a Qdrant server" not in said[name]
     status = json.loads(said["status"])
