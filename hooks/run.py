@@ -26,7 +26,7 @@ from monodex.hooks.policy import (
     untracked_reason,
 )
 
-from monodex import config, known_labels, names, paths, standing
+from monodex import config, known_labels, logrotate, names, paths, standing
 from monodex.spool import Request, Spool
 
 
@@ -35,8 +35,7 @@ def _log(event: str, **fields: Any) -> None:
         log_dir = paths.resolve().log_dir
         log_dir.mkdir(parents=True, exist_ok=True)
         line = {"event": event, "at": time.time(), "pid": os.getpid(), **fields}
-        with open(log_dir / "hooks.log", "a", encoding="utf-8") as fh:
-            fh.write(json.dumps(line) + "\n")
+        logrotate.append(log_dir / "hooks.log", json.dumps(line) + "\n")  # bounded, as runner.log
     except Exception:  # noqa: BLE001 - logging must never fail the hook either
         pass
 

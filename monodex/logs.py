@@ -13,6 +13,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from monodex import logrotate
+
 _pending: dict[str, Any] | None = None  # configure()'s settings until structlog is imported
 _ready = False  # structlog imported whole and _pending applied
 _applying = threading.RLock()  # reentrant: a signal handler may log in the middle of the loading
@@ -30,7 +32,7 @@ def configure(
         from logging.handlers import RotatingFileHandler  # the runner's only: ~5 ms of imports
 
         log_file.parent.mkdir(parents=True, exist_ok=True)
-        handler = RotatingFileHandler(log_file, maxBytes=5 << 20, backupCount=3)
+        handler = RotatingFileHandler(log_file, maxBytes=logrotate.MAX_BYTES, backupCount=logrotate.BACKUPS)
         handler.setFormatter(logging.Formatter("%(message)s"))
         file_logger = logging.getLogger("monodex.file")
         file_logger.handlers[:] = [handler]

@@ -4,7 +4,8 @@ runner (reader). Stdlib only: it is on the hook path.
 Layout under $XDG_STATE_HOME/monodex/spool:
   new/         one JSON file per request, written to tmp/ then renamed in (atomic)
   claimed/     requests the runner is working on (claimed by rename: only one runner wins)
-  quarantine/  malformed entries, each with a .reason file beside it
+  quarantine/  malformed entries, each with a .reason file beside it; the runner prunes it
+               (at start and with the nightly gc: `prune`), keeping the newest for diagnosis
 Requests for the same label coalesce: a claim takes the newest and absorbs the older ones.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shutil
 import stat
 import time
 import uuid
@@ -35,6 +37,11 @@ MAX_ENTRY_BYTES = 1024 * 1024  # an entry is a few hundred bytes
 # Reading an entry fails like this only if it can never be read: set it aside. Other errors
 # (out of descriptors, EIO) may pass, so the entry stays queued and the drain reports them.
 _NEVER_READABLE = {errno.ELOOP, errno.EACCES, errno.EPERM, errno.EISDIR, errno.ENXIO, errno.ENOTDIR}
+# quarantine/ is bounded: entries older than a month go, and past the newest 200 any go; the
+# newest 20 stay whatever their age (the last bad requests are what a diagnosis needs).
+QUARANTINE_MAX_AGE_SECONDS = 30 * 86400.0
+QUARANTINE_MAX = 200
+QUARANTINE_KEEP = 20
 
 
 class Malformed(ValueError):
@@ -88,6 +95,22 @@ def _read(path: Path) -> bytes | None:
             return fh.read(MAX_ENTRY_BYTES + 1)
     finally:
         os.close(fd)
+
+
+def to_prune(
+    set_aside: dict[str, float],
+    now: float,
+    *,
+    max_age: float = QUARANTINE_MAX_AGE_SECONDS,
+    max_kept: int = QUARANTINE_MAX,
+    keep: int = QUARANTINE_KEEP,
+) -> list[str]:
+    """The quarantined names to delete, given when each was set aside: past the newest
+    `max_kept`, or older than `max_age` unless among the newest `keep`."""
+    newest_first = sorted(set_aside, key=lambda n: (set_aside[n], n), reverse=True)
+    return [
+        n for i, n in enumerate(newest_first) if i >= max_kept or (i >= keep and now - set_aside[n] > max_age)
+    ]
 
 
 def backoff(attempts: int) -> float:
@@ -197,6 +220,22 @@ class Spool:
             out.append(Quarantined(p.name, text))
         return out
 
+    def prune(self, now: float) -> int:
+        """Delete the quarantined entries `to_prune` names (each with its .reason); how many."""
+        set_aside: dict[str, float] = {}
+        for p in _listing(self.quarantine):
+            try:  # the .reason file is written when the entry is set aside: the later mtime
+                when = p.lstat().st_mtime
+            except OSError:
+                continue
+            name = p.name.removesuffix(".reason")
+            set_aside[name] = max(when, set_aside.get(name, 0.0))
+        doomed = to_prune(set_aside, now)
+        for name in doomed:
+            for path in (self.quarantine / name, self.quarantine / (name + ".reason")):
+                _remove(path)
+        return len(doomed)
+
     def requests_for(self, key: str) -> list[Request]:
         """Requests for one label still queued or being worked on (claimed)."""
         return [r for d in (self.new, self.claimed) for r in self._requests(d) if r.key == key]
@@ -301,6 +340,17 @@ def _listing(folder: Path) -> list[Path]:
         return sorted(folder / n for n in os.listdir(folder) if not n.startswith("."))
     except OSError:
         return []
+
+
+def _remove(path: Path) -> None:
+    """A file, a link (never what it points to) or a folder set aside; gone already is fine."""
+    try:
+        if stat.S_ISDIR(path.lstat().st_mode):
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink()
+    except OSError:
+        pass
 
 
 def default(state_dir: Path) -> Spool:

@@ -177,7 +177,11 @@ class Runner:
         self._timed("refs", work)
 
     def gc_once(self) -> None:
-        self._timed("gc", lambda: refresh.collect_garbage(self.session))
+        def work() -> dict[str, Any]:
+            pruned = self.spool.prune(time.time())  # first: the index's gc may fail, this need not
+            return {**refresh.collect_garbage(self.session), "quarantine_pruned": pruned}
+
+        self._timed("gc", work)
 
     def verify_once(self) -> None:
         self._timed("verify", lambda: refresh.verify_labels(self.session, self.stop))
@@ -210,7 +214,9 @@ class Runner:
             recovered = 0
             hint = writable.hint(self.spool.root)
             self.log.error("spool.unwritable", path=str(self.spool.root), error=str(exc), hint=hint)
-        self.log.info("runner.started", pid=os.getpid(), recovered=recovered, socket=str(self.server.path))
+        pruned = self.spool.prune(time.time())  # also at start: a runner restarted daily sees no night
+        socket = str(self.server.path)
+        self.log.info("runner.started", pid=os.getpid(), recovered=recovered, pruned=pruned, socket=socket)
         try:
             moved = refresh.queue_model_change(self.session, self.spool)
         except (MonodexError, OSError) as exc:

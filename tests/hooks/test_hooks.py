@@ -84,6 +84,34 @@ def test_commit_on_the_default_branch_enqueues_its_label(repo) -> None:  # type:
     assert entry["ref"] == "refs/heads/main" and entry["repo"] == str(repo.path.resolve())
 
 
+def test_hooks_log_rotates_as_runner_log_does_and_stays_bounded(repo) -> None:  # type: ignore[no-untyped-def]
+    """Issue 35, item 6: hooks.log was append-only (358 hook runs, 358 lines, never trimmed).
+    A log at its limit, with its three backups full, takes more hook runs: it rotates, the
+    oldest backup goes, and no file passes the limit by more than a line."""
+    from monodex.logrotate import BACKUPS, MAX_BYTES
+
+    log = paths.resolve().log_dir / "hooks.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    old = json.dumps({"event": "old", "pad": "x" * 100}) + "\n"
+    for n, path in enumerate([log, *(log.with_name(f"hooks.log.{i}") for i in range(1, BACKUPS + 1))]):
+        path.write_text(json.dumps({"event": f"generation {n}"}) + "\n" + old * (MAX_BYTES // len(old) - 1))
+    for i in range(4):
+        repo.write(f"src/n{i}.ts", f"export const n = {i};\n")
+        repo.commit(f"n{i}")
+    assert len(wait_for(4)) == 4
+    files = sorted(log.parent.glob("hooks.log*"))
+    deadline = time.monotonic() + 15  # each hook logs after it enqueued
+    while time.monotonic() < deadline and sum(f.read_text().count("spool.enqueued") for f in files) < 4:
+        time.sleep(0.05)
+        files = sorted(log.parent.glob("hooks.log*"))
+    assert [f.name for f in files] == ["hooks.log", *(f"hooks.log.{i}" for i in range(1, BACKUPS + 1))]
+    assert all(f.stat().st_size < MAX_BYTES + 1000 for f in files)
+    assert sum(f.read_text().count("spool.enqueued") for f in files) == 4
+    assert log.stat().st_size < MAX_BYTES // 2  # rotated: the hooks' lines start a new file
+    assert "generation 3" not in "".join(f.read_text()[:100] for f in files)  # the oldest dropped
+    assert log.with_name("hooks.log.1").read_text().startswith('{"event": "generation 0"}')
+
+
 def test_tracked_feature_branch_checkout_and_untracked_branch(repo, tmp_path) -> None:  # type: ignore[no-untyped-def]
     cfg = json.loads(paths.resolve().config_file.read_text())
     cfg["catalogs"]["acme"]["track"] = ["feature/*"]

@@ -137,3 +137,30 @@ def test_a_signal_handler_that_logs_during_the_structlog_import_is_heard_after_i
     assert done.returncode == 0, done.stderr
     events = [json.loads(line)["event"] for line in done.stderr.splitlines()]
     assert events == ["runner.stopping", "socket.listening", "after"]
+
+
+def _append_many(path: Path, tag: int) -> None:
+    from monodex import logrotate
+
+    for i in range(400):
+        logrotate.append(path, json.dumps({"w": tag, "i": i}) + "\n", max_bytes=4096, backups=2)
+
+
+def test_concurrent_appends_rotate_without_passing_the_bound(tmp_path: Path) -> None:
+    """Hooks run side by side: four processes appending past the bound many times over leave
+    the log and its two backups, each whole JSON lines, none above the bound by more than the
+    lines written while it was being rotated."""
+    import multiprocessing
+
+    log = tmp_path / "hooks.log"
+    procs = [multiprocessing.get_context("fork").Process(target=_append_many, args=(log, n)) for n in range(4)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+    assert all(p.exitcode == 0 for p in procs)
+    files = sorted(tmp_path.iterdir())
+    assert [f.name for f in files] == ["hooks.log", "hooks.log.1", "hooks.log.2"]
+    for f in files:
+        assert f.stat().st_size < 4096 + 4 * 40
+        _lines(f)  # every line whole

@@ -225,3 +225,47 @@ def test_a_request_failing_for_good_ends_in_quarantine_after_bounded_attempts(tm
         assert got is not None
         assert s.fail(got[0], got[1], error="disk full", now=now) is not None
         now += MAX_BACKOFF_SECONDS
+
+
+def test_quarantine_is_pruned_by_age_and_count_keeping_the_newest(tmp_path: Path) -> None:
+    """Issue 35, item 6: quarantine/ was never pruned. Entries (a file, a folder, a link, each with
+    its .reason) older than the limit go unless among the newest kept; past the count any go;
+    recent ones stay; a link's target is never touched."""
+    import os
+
+    from monodex.spool import QUARANTINE_KEEP, QUARANTINE_MAX, QUARANTINE_MAX_AGE_SECONDS
+
+    s = Spool(tmp_path)
+    s.enqueue(req())  # creates the folders
+    q = tmp_path / "quarantine"
+    now = 10_000_000.0
+    outside = tmp_path / "outside.txt"
+    outside.write_text("not the spool's")
+
+    def set_aside(name: str, age: float, kind: str = "file") -> None:
+        entry = q / name
+        if kind == "folder":
+            entry.mkdir()
+            (entry / "inner").write_text("x")
+        elif kind == "link":
+            entry.symlink_to(outside)
+        else:
+            entry.write_text("{}")
+        (q / (name + ".reason")).write_text("bad\n")
+        for p in (entry, q / (name + ".reason")):
+            os.utime(p, (now - age, now - age), follow_symlinks=False)
+
+    old = QUARANTINE_MAX_AGE_SECONDS + 60
+    for i in range(QUARANTINE_KEEP + 5):  # all old: the newest KEEP of them stay
+        set_aside(f"old-{i:03d}.json", old + i, kind=("folder", "link", "file")[i % 3])
+    assert s.prune(now) == 5
+    left = {x.name for x in s.quarantined()}
+    assert left == {f"old-{i:03d}.json" for i in range(QUARANTINE_KEEP)}
+    assert not (q / "old-024.json.reason").exists() and outside.read_text() == "not the spool's"
+    for i in range(QUARANTINE_MAX + 10):  # recent ones: kept up to the count, the oldest go first
+        set_aside(f"new-{i:03d}.json", float(i))
+    assert s.prune(now) == QUARANTINE_KEEP + 10
+    left = {x.name for x in s.quarantined()}
+    assert left == {f"new-{i:03d}.json" for i in range(QUARANTINE_MAX)}
+    assert len(list(q.iterdir())) == 2 * QUARANTINE_MAX  # no orphan .reason left
+    assert s.prune(now) == 0

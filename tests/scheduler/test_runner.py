@@ -321,6 +321,31 @@ def test_nightly_jobs_collect_garbage_and_verify_by_recrawling(repo, capsys) -> 
     assert any("return 0" in str(r["text"]) for r in _search(capsys, "the answer function"))
 
 
+def test_the_nightly_gc_job_prunes_old_quarantined_entries_and_keeps_recent_ones(repo) -> None:  # type: ignore[no-untyped-def]
+    """Issue 35, item 6: the runner's gc job prunes spool/quarantine/ (the hook never does)."""
+    from monodex.scheduler.runner import Runner
+
+    from monodex.spool import QUARANTINE_KEEP, QUARANTINE_MAX_AGE_SECONDS
+
+    q = _spool().quarantine
+    q.mkdir(parents=True, exist_ok=True)
+    old = time.time() - QUARANTINE_MAX_AGE_SECONDS - 3600
+    names = [f"{i:03d}-bad.json" for i in range(QUARANTINE_KEEP + 30)]
+    for i, name in enumerate(names):  # the first 30 are a month old, the rest from today
+        for path in (q / name, q / (name + ".reason")):
+            path.write_text("{}")
+            if i < 30:
+                os.utime(path, (old + i, old + i))
+    runner = Runner(paths.resolve())
+    try:
+        runner.gc_once()
+        result = runner.state.read()["gc"]["result"]
+    finally:
+        runner.session.close()
+    assert result["quarantine_pruned"] == 30
+    assert [e.name for e in _spool().quarantined()] == names[30:]
+
+
 def test_the_signal_handler_takes_no_lock_the_interrupted_code_may_hold() -> None:
     """A signal runs its handler between two bytecodes of the main thread, which may be holding
     the server's cancel lock or the log's write lock at that moment: a handler that took them
