@@ -3,10 +3,13 @@
 Built on the official `mcp` SDK. Each tool builds the same request as the CLI command
 (monodex/requests.py) and runs it the same way (front/route.py): through the runner's socket when
 it is up, else in this process with a model kept warm here and the shard opened only for the
-call, so a runner can start at any time. Failures come back as tool errors with the problem and
-the next step, naming the tool's parameters (not the CLI's flags); so do arguments the tools'
-schemas reject (checked before the SDK's pydantic model, whose own text names no next step and
-links to pydantic's site) and arguments a tool does not have (rejected, never silently dropped).
+call, so a runner can start at any time. Every failure comes back in one shape, the SDK's
+is_error result whose text is the problem then `Next step: ...`, naming the tool's parameters
+(not the CLI's flags): what a tool's body raises, arguments the tools' schemas reject (checked
+before the SDK's pydantic model, whose own text names no next step and links to pydantic's site),
+arguments a tool does not have (rejected, never silently dropped), an unknown tool, and a crash
+(its text stays in the server's log). Raised from a tool's body, the SDK would prefix the text
+with "Error executing tool NAME: " and not the others: so errors are returned, never raised.
 """
 
 from __future__ import annotations
@@ -16,11 +19,11 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from mcp.server import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import UnexpectedToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from monodex import __version__, context
+from monodex import __version__, context, logs
 from monodex import requests as rq
 from monodex.errors import MonodexError, UsageError
 from monodex.front import render, route
@@ -232,10 +235,12 @@ class StatusAnswer(_Open):
     jobs: dict[str, Any]
 
 
-def _tool_error(exc: MonodexError) -> ToolError:
+def _tool_error(exc: MonodexError) -> CallToolResult:
+    """Every tool error, in one shape: the problem, then the next step."""
     if isinstance(exc, rq.FieldError):
         exc = exc.spelled(lambda field: NAMES.get(field, field), joiner="=")
-    return ToolError(exc.problem + (f"\nNext step: {exc.hint}" if exc.hint else ""))
+    text = exc.problem + (f"\nNext step: {exc.hint}" if exc.hint else "")
+    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
 
 
 def _many(value: list[str] | str | None) -> tuple[str, ...]:
@@ -272,16 +277,30 @@ class _Server(MCPServer):
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         tool = self._tool_manager.get_tool(name)
-        if tool is not None:
-            bad = _bad_arguments(name, tool.parameters, arguments)
-            if bad is None:
-                try:
-                    tool.fn_metadata.arg_model.model_validate(tool.fn_metadata.pre_parse_json(arguments))
-                except ValidationError as exc:
-                    bad = _invalid(exc, tool.parameters)
-            if bad is not None:
-                raise _tool_error(bad)
-        return await super().call_tool(name, arguments, context)
+        if tool is None:
+            known = [t.name for t in self._tool_manager.list_tools()]
+            close = difflib.get_close_matches(name, known, n=1)
+            guess = f"did you mean {close[0]}? " if close else ""
+            return _tool_error(UsageError(f"no tool named {name!r}", f"{guess}the tools: {', '.join(known)}"))
+        bad = _bad_arguments(name, tool.parameters, arguments)
+        if bad is None:
+            try:
+                tool.fn_metadata.arg_model.model_validate(tool.fn_metadata.pre_parse_json(arguments))
+            except ValidationError as exc:
+                bad = _invalid(exc, tool.parameters)
+        if bad is not None:
+            return _tool_error(bad)
+        try:
+            return await super().call_tool(name, arguments, context)
+        except UnexpectedToolError as exc:  # a crash: its text stays here, as the SDK keeps it
+            cause = exc.__cause__ or exc
+            logs.get("monodex.mcp").error("mcp.tool_crashed", tool=name, exc_info=cause)
+            return _tool_error(
+                MonodexError(
+                    f"{name} failed unexpectedly ({type(cause).__name__})",
+                    "the traceback is on the server's stderr (the MCP client's log); report it",
+                )
+            )
 
 
 def _result(structured: dict[str, Any], text: str) -> CallToolResult:
@@ -397,7 +416,7 @@ def build(paths: Paths) -> MCPServer:
             )
             answer = {"catalog": catalog, "label": label or None, **run(request)}
         except MonodexError as exc:
-            raise _tool_error(exc) from None
+            return _tool_error(exc)
         return _result(answer, render.search(answer, whole=True, budget="max_tokens"))
 
     @server.tool(
@@ -421,7 +440,7 @@ def build(paths: Paths) -> MCPServer:
             request = rq.ViewRequest(catalog, label, file_id=file_id, path=path, chunks=chunks)
             answer = {"catalog": catalog, "label": label, **run(request)}
         except MonodexError as exc:
-            raise _tool_error(exc) from None
+            return _tool_error(exc)
         answer["text"] = "".join(str(c["text"]) for c in answer["chunks"])
         first, last = answer["chunks"][0], answer["chunks"][-1]
         head = f"{answer['relative_path']}:{first['start_line']}-{last['end_line']} (id {answer['file_id']})"
@@ -437,7 +456,7 @@ def build(paths: Paths) -> MCPServer:
         try:
             answer = run(rq.LabelsRequest(catalog or None))
         except MonodexError as exc:
-            raise _tool_error(exc) from None
+            return _tool_error(exc)
         rows = [
             f"{r['catalog']}:{r['label']} at {r['commit_oid'][:12]}, {r['chunks']} chunks"
             for r in answer["labels"]
@@ -478,7 +497,7 @@ def build(paths: Paths) -> MCPServer:
             )
             answer = run(request)
         except MonodexError as exc:
-            raise _tool_error(exc) from None
+            return _tool_error(exc)
         return _result(answer, render.diff(answer))
 
     @server.tool(
@@ -500,7 +519,7 @@ def build(paths: Paths) -> MCPServer:
             where = context.resolve_catalog(paths, catalog, here=Path.cwd())
             answer = run(rq.ContainingRequest(where, target, label))
         except MonodexError as exc:
-            raise _tool_error(exc) from None
+            return _tool_error(exc)
         return _result(answer, render.containing(answer))
 
     @server.tool(
@@ -514,7 +533,7 @@ def build(paths: Paths) -> MCPServer:
         try:
             answer = status_.collect(paths)
         except MonodexError as exc:
-            raise _tool_error(exc) from None
+            return _tool_error(exc)
         return _result(answer, render.status(answer))
 
     for tool in server._tool_manager.list_tools():  # say so in the schemas too: clients may check

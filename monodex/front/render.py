@@ -109,7 +109,9 @@ def search(result: dict[str, Any], *, whole: bool = False, budget: str = "--max-
 
 def _block(r: dict[str, Any]) -> str:
     cut = " (cut)" if r.get("truncated") else ""
-    head = f"{r['relative_path']}:{r['start_line']}-{r['end_line']}{cut}  {r['score']:.3f}  id {r['file_id']}"
+    where = f"{r['relative_path']}:{r['start_line']}-{r['end_line']}{cut}  {r['score']:.3f}"
+    where += f"  {crumb(r['breadcrumb'])}" if r.get("breadcrumb") else ""  # as the three-line hit shows it
+    head = f"{where}  id {r['file_id']}"
     head += render_across.holders(r)
     return output.sanitize(head + "\n" + str(r["text"]).rstrip("\n"))
 

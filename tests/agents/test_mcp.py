@@ -13,6 +13,7 @@ from mcp.client.stdio import StdioServerParameters
 from monodex.indexer.embed.spec import default_spec
 from tokenizers import Tokenizer
 
+from monodex.front import render
 from monodex.main import main
 
 RETRY_TS = """/** Calls an HTTP endpoint again after a failure, waiting twice as long each time. */
@@ -146,6 +147,61 @@ def test_errors_are_tool_errors_with_a_next_step(repo) -> None:  # type: ignore[
     assert both.is_error and "exactly one of file_id and path" in both.content[0].text
     assert bad_kind.is_error
     assert not after.is_error
+
+
+def test_every_tool_error_has_one_shape(repo) -> None:  # type: ignore[no-untyped-def]
+    """Issue 35: errors from a tool's body began "Error executing tool search: ", those from its
+    arguments did not. Every one is now `problem` then `Next step: hint`, as an is_error result,
+    whichever tool and whichever stage found it (an unknown tool too)."""
+    answers = call(
+        ("search", {"query": "retry", "label": "nope"}),  # the tool's body
+        ("search", {"query": "retry", "catalog": "Bad Name!"}),
+        ("view", {"file_id": "xyz"}),
+        ("view", {}),
+        ("labels", {"catalog": "nope"}),
+        ("diff", {"from_label": "main", "to_label": "nope"}),
+        ("labels_containing", {"target": "nope.ts:3"}),
+        ("search", {"query": "retry", "kind": "tests"}),  # the arguments
+        ("search", {"query": "retry", "top_k": 3}),
+        ("serch", {"query": "retry"}),  # no such tool
+    )
+    for answer in answers:
+        assert answer.is_error and len(answer.content) == 1, answer
+        problem, _, hint = answer.content[0].text.partition("\nNext step: ")
+        assert problem and hint and "\n" not in problem, answer.content[0].text
+        assert "Error executing tool" not in answer.content[0].text
+    assert answers[-1].content[0].text.startswith("no tool named 'serch'")
+    assert "did you mean search?" in answers[-1].content[0].text
+
+
+def test_a_crashing_tool_answers_in_the_same_shape_without_its_text(repo) -> None:  # type: ignore[no-untyped-def]
+    """A crash (not a MonodexError) keeps its text on the server, as the SDK does, but reads
+    like every other tool error."""
+    from monodex import paths
+    from monodex.front.mcp import build
+
+    server = build(paths.resolve())
+
+    def boom() -> str:
+        raise RuntimeError("secret internals")
+
+    server.add_tool(boom, name="boom")
+    answer = anyio.run(server.call_tool, "boom", {})
+    text = answer.content[0].text
+    assert answer.is_error and text.startswith("boom failed unexpectedly (RuntimeError)"), text
+    assert "\nNext step: " in text and "secret internals" not in text
+
+
+def test_the_text_answer_shows_each_hits_breadcrumb(repo) -> None:  # type: ignore[no-untyped-def]
+    """Issue 35: the CLI shows a hit's breadcrumb (package:File.ts:Symbol); MCP's text did not."""
+    (found,) = call(("search", {"query": "retry an HTTP request with exponential backoff", "limit": 3}))
+    hits = found.structured_content["results"]
+    assert hits and all(h["breadcrumb"] for h in hits)
+    first = found.content[0].text.split("\n\n")[1].splitlines()[0]
+    assert first.startswith("libraries/net/src/retry.ts:") and "%40acme/net:retry.ts" not in first
+    assert "@acme/net:retry.ts:callWithBackoff" in first, first
+    for h in hits:
+        assert render.crumb(h["breadcrumb"]) in found.content[0].text
 
 
 def test_bad_arguments_read_like_the_clis_errors_and_unknown_ones_are_rejected(repo) -> None:  # type: ignore[no-untyped-def]
