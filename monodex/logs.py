@@ -126,6 +126,7 @@ def _apply(structlog: Any, *, json_lines: bool, level: int, tee: bool) -> None:
             structlog.processors.TimeStamper(fmt="iso", utc=True),
             *([structlog.processors.format_exc_info] if json_lines else []),
             *([_tee(logging.getLogger("monodex.file"))] if tee else []),
+            _file_only,
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(level),
@@ -142,10 +143,21 @@ def _tee(file_logger: logging.Logger) -> Any:
         import structlog
 
         line = structlog.processors.format_exc_info(_logger, _name, dict(event))
+        line.pop("file_only", None)
         file_logger.info(json.dumps(line, default=str))
         return event
 
     return processor
+
+
+def _file_only(_logger: Any, _name: str, event: dict[str, Any]) -> dict[str, Any]:
+    """`log.error(..., file_only=True)`: an event stderr already shows another way (the CLI's
+    own error line, issue 35: the runner's failure came twice); the log file, if any, keeps it."""
+    if event.pop("file_only", False):
+        import structlog
+
+        raise structlog.DropEvent
+    return event
 
 
 class _Stderr:

@@ -67,10 +67,12 @@ def run(args: argparse.Namespace) -> int:
     )
     try:
         Runner(p, schedules).start()
-    except MonodexError as exc:  # also in runner.log: under systemd nobody reads the terminal
-        logs.get("monodex.runner").error("runner.failed", error=exc.problem, hint=exc.hint)
+    # Also in runner.log (under systemd nobody reads the terminal), but not again on stderr: main
+    # says it there once, the error and its hint (or the crash log's path).
+    except MonodexError as exc:
+        logs.get("monodex.runner").error("runner.failed", error=exc.problem, hint=exc.hint, file_only=True)
         raise
     except Exception:
-        logs.get("monodex.runner").exception("runner.crashed")
+        logs.get("monodex.runner").exception("runner.crashed", file_only=True)
         raise
     return 0

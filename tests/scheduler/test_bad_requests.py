@@ -170,6 +170,25 @@ def test_a_runner_that_cannot_start_says_why_in_runner_log(repo, capsys) -> None
     )
 
 
+def test_a_second_runner_says_why_once_when_stderr_is_a_pipe(repo) -> None:  # type: ignore[no-untyped-def]
+    """Issue 35: with stderr not a terminal (systemd, a script) the error came twice, as the
+    runner's JSON log line and as the CLI's error. It is said once on stderr, and runner.log
+    still has it."""
+    import subprocess
+    import sys
+
+    p = paths.resolve()
+    with runnerpid.hold(p):  # a runner holds the pid file
+        done = subprocess.run(
+            [sys.executable, "-m", "monodex", "runner"], capture_output=True, text=True, timeout=120
+        )
+    problem = f"a runner is already running (pid {os.getpid()})"
+    assert done.returncode == 1 and done.stderr.count(problem) == 1, done.stderr
+    assert done.stderr.startswith(f"error: {problem}"), done.stderr
+    log = (p.log_dir / "runner.log").read_text()
+    assert log.count(problem) == 1 and '"runner.failed"' in log
+
+
 def test_a_dangling_link_in_the_spool_shows_in_status_and_doctor_then_is_set_aside(repo, capsys) -> None:  # type: ignore[no-untyped-def]
     """`status` died with FileNotFoundError (exit 1) on its stat(), doctor said nothing, and the
     drain read the link as "another runner took it" and left it there for good."""
