@@ -13,6 +13,7 @@ import pytest
 
 from monodex import config, paths
 from monodex.main import main
+from tests.agents.test_mcp import call  # imported before capsys: the SDK binds sys.stderr then
 
 SECRET = "S3cretPassw0rd"
 URLS = {  # how the secret sits in the URL -> (URL with {port}, the URL as it may be shown)
@@ -76,3 +77,13 @@ def test_the_secret_is_never_shown_and_a_closed_port_does_not_answer(secret_url,
         said["doctor"].split("\n", 1)[0] if said["doctor"].startswith("{") else said["doctor"]
     )
     assert any(shown in c["detail"] or "does not answer" in c["detail"] for c in doctor["checks"])
+
+
+def test_the_mcp_tools_never_show_the_secret(secret_url) -> None:  # type: ignore[no-untyped-def]
+    """`monodex mcp` is a command that prints the URL too: in its tool errors."""
+    answers = call(
+        ("search", {"query": "a", "catalog": "acme", "label": "main"}), ("labels", {}), ("status", {})
+    )
+    for answer in answers:
+        assert SECRET not in answer.content[0].text + json.dumps(answer.structured_content), answer
+    assert "does not answer" in answers[0].content[0].text and answers[0].is_error
