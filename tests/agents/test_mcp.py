@@ -310,7 +310,8 @@ def test_wait_for_fresh_says_when_its_bound_is_hit(repo, runner) -> None:  # typ
     f = hurried.structured_content["freshness"]
     assert f["wait"]["reached"] is False and f["wait"]["dense_reached"] is False
     assert f["branch_commit"] == head and 0.5 <= f["wait"]["waited_seconds"] < 30
-    assert hurried.structured_content["dense_coverage"] < 1.0
+    if f["indexed_commit"] == head:  # phase one made it within the bound: the vectors did not
+        assert hurried.structured_content["dense_coverage"] < 1.0
     assert "waited" in hurried.content[0].text
     (patient,) = call(("search", {"query": "paint text", "wait_for_fresh": 600, "wait_for_dense": True}))
     assert patient.structured_content["freshness"]["wait"]["reached"] is True
