@@ -4,7 +4,7 @@ chunker on the same files, in the same run.
 Usage: .venv/bin/python bench/chunking.py [--repos a+b,c+d] [--dir PATH ...] [--max-files N]
 Reads every file of each mirror's HEAD ($MONODEX_BENCH_MIRRORS/<owner>+<repo>/repo, git objects
 only) that the crawl would read: a strategy by suffix (chunkers/suffixes.py), at most 1 MiB (the
-policy's default maxFileBytes), UTF-8, not minified or generated (git/generated.py). --dir adds
+policy's default maxFileBytes), UTF-8, not minified or generated (policy/generated.py). --dir adds
 the files of a local folder (languages the mirrors lack: a Python installation's lib/, a C
 include/ folder). Prints per strategy: files, MB, chunks, the share of chunks marked fallback,
 files/s and MB/s of the strategy's chunker, then of the line chunker on the same files, and the
@@ -25,7 +25,7 @@ from _common import mirrors, missing_mirror, peak_rss_mb, table  # noqa: E402
 from monodex.indexer import chunkers  # noqa: E402
 from monodex.indexer.chunkers.base import FileContext  # noqa: E402
 from monodex.indexer.chunkers.suffixes import strategy_for  # noqa: E402
-from monodex.indexer.git.generated import looks_generated  # noqa: E402
+from monodex.indexer.policy.generated import looks_generated  # noqa: E402
 
 REPOS = ("microsoft+rushstack", "napi-rs+napi-rs", "vuejs+core", "pnpm+pnpm", "tiktok+sparo")
 BUDGET = chunkers.budget_for(256)

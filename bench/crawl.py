@@ -61,9 +61,10 @@ def cli(*args: str) -> tuple[dict[str, object], float]:
 def raw_embedder_rate(work: Path, policy_source: dict[str, object] | None, sample: int) -> float:
     from monodex.indexer import session
     from monodex.indexer.chunkers.base import FileContext
-    from monodex.indexer.git import crawlpolicy, gitobjects
+    from monodex.indexer.git import gitobjects
     from monodex.indexer.git.plan import plan_commit
     from monodex.indexer.points.payloads import FileInfo, embed_text
+    from monodex.indexer.policy import crawlpolicy
 
     from monodex import paths
     from monodex.config import Config

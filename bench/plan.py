@@ -18,8 +18,9 @@ sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
 from _common import checkout, isolated_xdg, peak_rss_mb, table, timer  # noqa: E402
 from monodex.indexer import chunkers  # noqa: E402
 from monodex.indexer.chunkers.base import FileContext  # noqa: E402
-from monodex.indexer.git import crawlpolicy, gitobjects
+from monodex.indexer.git import gitobjects
 from monodex.indexer.git.plan import plan_commit  # noqa: E402
+from monodex.indexer.policy import crawlpolicy
 
 from monodex import paths  # noqa: E402
 

@@ -75,7 +75,7 @@ def crawl(name: str, work: Path, commit: str, *, policy: dict[str, Any] | None, 
 
 
 def main() -> None:
-    from monodex.indexer.git import crawlpolicy
+    from monodex.indexer.policy import crawlpolicy
 
     dense = "--dense" in sys.argv
     names = [a for a in sys.argv[1:] if not a.startswith("--")] or ["napi-rs"]

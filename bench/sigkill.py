@@ -317,7 +317,7 @@ class Bench:
 
     def crawled(self) -> list[str]:
         """Tracked files of the target that its crawl policy indexes: an edit there costs embedding."""
-        from monodex.indexer.git import crawlpolicy
+        from monodex.indexer.policy import crawlpolicy
 
         from monodex import paths
 

@@ -248,7 +248,7 @@ def git(repo: Path, *args: str, stdin: str | None = None, env: dict[str, str] | 
 def move_commit(repo: Path, base: str, files: int, seed: int) -> tuple[str, int]:
     """A child of `base` appending a distinct exported constant to `files` crawled .ts files,
     written with plumbing (the clone has no work tree): (its id, files changed)."""
-    from monodex.indexer.git import crawlpolicy
+    from monodex.indexer.policy import crawlpolicy
 
     from monodex import paths
 

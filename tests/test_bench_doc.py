@@ -8,7 +8,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from monodex.indexer.git import crawlpolicy
+from monodex.indexer.policy import crawlpolicy
 
 BUILD_DOC = Path(__file__).resolve().parents[1] / "bench" / "eval" / "build_doc.py"
 

@@ -11,7 +11,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from monodex.indexer.git import crawlpolicy
+from monodex.indexer.policy import crawlpolicy
 
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 SETS = sorted((BENCH / "eval").glob("*.json"))

@@ -97,7 +97,8 @@ ROOMS: dict[str, set[str]] = {
     "embed": set(),  # the model: its spec, its sha256 stamp, the ONNX run
     "models": set(),  # package data only
     "points": {"store", "chunkers"},  # the point schema: ids, payloads, label metadata, filters
-    "git": {"points"},  # reading git and planning what a label holds
+    "policy": set(),  # which files are source: the crawl policy and the markers of what is not
+    "git": {"points", "policy"},  # reading git and planning what a label holds
     "read": {"points", "store", "chunkers"},  # search, ranking, token budgets
     "compare": {"points", "store"},  # questions across labels: holders, other versions, diff
     "engine": {"chunkers", "embed"},  # the chunkers and the model as one implementation
@@ -111,6 +112,7 @@ ROOMS: dict[str, set[str]] = {
     "members": {"git", "points", "store"},
     "write": {
         "git",
+        "policy",
         "points",
         "store",
         "chunkers",
@@ -122,7 +124,18 @@ ROOMS: dict[str, set[str]] = {
     # following branches: is a label fresh, the runner's refresh, a branch indexed on demand
     "follow": {"write", "git", "points", "store", "chunkers", "embed", "engine", "session"},
     # a worktree's uncommitted files over its branch's label: git status, stat cache, phase one
-    "overlay": {"write", "members", "git", "points", "store", "chunkers", "embed", "engine", "session"},
+    "overlay": {
+        "write",
+        "members",
+        "git",
+        "policy",
+        "points",
+        "store",
+        "chunkers",
+        "embed",
+        "engine",
+        "session",
+    },
     "upkeep": {
         "write",
         "members",

@@ -43,9 +43,10 @@ from tree_sitter import Language, Node, Parser
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]  # build_prs.py, and bench/ for quality.py's TARGETS
 
-from monodex.indexer.git import crawlpolicy, plan  # noqa: E402
-from monodex.indexer.git.crawlpolicy import CrawlPolicy  # noqa: E402
+from monodex.indexer.git import plan  # noqa: E402
 from monodex.indexer.git.gitobjects import TreeEntry  # noqa: E402
+from monodex.indexer.policy import crawlpolicy  # noqa: E402
+from monodex.indexer.policy.crawlpolicy import CrawlPolicy  # noqa: E402
 
 # Tests and test projects (as monodex's ranking sees them, plus declaration files): not what the
 # sanity sets ask for. Kept here, not imported: a ranking change must not change the set.

@@ -16,10 +16,10 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from monodex.indexer.git.crawlpolicy import CrawlPolicy
 from monodex.indexer.git.gitobjects import Change, GitRepo, TreeEntry
 from monodex.indexer.git.plan import Plan, blob_reader, select
 from monodex.indexer.points.packages import MANIFESTS, _name, is_manifest, walk_up
+from monodex.indexer.policy.crawlpolicy import CrawlPolicy
 
 
 @dataclass

@@ -21,12 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from monodex.indexer.git import worktree
-from monodex.indexer.git.crawlpolicy import CrawlPolicy
-from monodex.indexer.git.generated import looks_generated
 from monodex.indexer.git.gitobjects import GitRepo, TreeEntry
 from monodex.indexer.git.sources import SourceFile
 from monodex.indexer.points.identity import git_blob_sha1
 from monodex.indexer.points.packages import PackageIndex, PackageLookup, is_manifest, package_of
+from monodex.indexer.policy.crawlpolicy import CrawlPolicy
+from monodex.indexer.policy.generated import looks_generated
 
 _BINARY_PROBE = 8000  # git's buffer_is_binary() looks at the first 8000 bytes
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from monodex.indexer.git import crawlpolicy, gitobjects
-from monodex.indexer.git.crawlpolicy import CrawlPolicy
+from monodex.indexer.git import gitobjects
 from monodex.indexer.git.delta import Delta, plan_delta
 from monodex.indexer.git.gitobjects import GitRepo
 from monodex.indexer.git.plan import Plan, plan_commit, plan_working_dir
+from monodex.indexer.policy import crawlpolicy
+from monodex.indexer.policy.crawlpolicy import CrawlPolicy
 
 from monodex.config import Catalog
 from monodex.paths import Paths

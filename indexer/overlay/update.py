@@ -23,8 +23,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from monodex.indexer.git import crawlpolicy
-from monodex.indexer.git.crawlpolicy import CrawlPolicy
 from monodex.indexer.git.plan import text_problem
 from monodex.indexer.git.sources import SourceFile
 from monodex.indexer.git.worktree import read as read_file
@@ -35,6 +33,8 @@ from monodex.indexer.points import membership as members
 from monodex.indexer.points.identity import git_blob_sha1
 from monodex.indexer.points.overlaymeta import OverlayFile, OverlayState
 from monodex.indexer.points.packages import PackageIndex, package_of
+from monodex.indexer.policy import crawlpolicy
+from monodex.indexer.policy.crawlpolicy import CrawlPolicy
 from monodex.indexer.session import Session
 from monodex.indexer.store.base import PENDING, Match, Store
 from monodex.indexer.write.crawl import Crawl, CrawlSettings, file_info

@@ -16,7 +16,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from monodex.indexer.git.crawlpolicy import CrawlPolicy, parse, previous_builtin
+from monodex.indexer.policy.crawlpolicy import CrawlPolicy, parse, previous_builtin
 
 POLICY = "policy"  # label-metadata key: the canonical policy the label was crawled with
 COMPARED = ("policy_fingerprint", "implementation")  # the facts a change of which this can follow

@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 from monodex.indexer import session
-from monodex.indexer.git import crawlpolicy, gitobjects
+from monodex.indexer.git import gitobjects
 from monodex.indexer.git.plan import plan_commit
 from monodex.indexer.points import labelmeta
 from monodex.indexer.points.labelmeta import CODE
+from monodex.indexer.policy import crawlpolicy
 from monodex.indexer.store.base import Filter, Match, Point
 from monodex.indexer.upkeep import gc
 from monodex.indexer.write.crawl import Crawl, CrawlSettings

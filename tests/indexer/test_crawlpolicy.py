@@ -5,9 +5,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from monodex.indexer.git import crawlpolicy
-from monodex.indexer.git.crawlpolicy import BUILTIN, parse
-from monodex.indexer.git.globs import compile_glob
+from monodex.indexer.policy import crawlpolicy
+from monodex.indexer.policy.crawlpolicy import BUILTIN, parse
+from monodex.indexer.policy.globs import compile_glob
 
 from monodex import paths
 from monodex.errors import UsageError

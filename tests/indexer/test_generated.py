@@ -4,7 +4,7 @@ the crawl can make to keep bundles out; hand-written files that mention generati
 from __future__ import annotations
 
 import pytest
-from monodex.indexer.git.generated import looks_generated
+from monodex.indexer.policy.generated import looks_generated
 
 HAND_WRITTEN = b"""// The sidebars can be generated from the filesystem, or explicitly defined here.
 const sidebars = {

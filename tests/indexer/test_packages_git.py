@@ -3,9 +3,10 @@ incremental refresh re-touches the files under a manifest that was edited, added
 
 from __future__ import annotations
 
-from monodex.indexer.git import crawlpolicy, gitobjects
+from monodex.indexer.git import gitobjects
 from monodex.indexer.git.delta import plan_delta
 from monodex.indexer.git.plan import plan_commit
+from monodex.indexer.policy import crawlpolicy
 
 from monodex import paths
 

@@ -5,8 +5,9 @@ import os
 from collections import Counter
 from pathlib import Path
 
-from monodex.indexer.git import crawlpolicy, gitobjects
+from monodex.indexer.git import gitobjects
 from monodex.indexer.git.plan import iter_contents, plan_commit, plan_working_dir
+from monodex.indexer.policy import crawlpolicy
 
 from monodex import paths
 

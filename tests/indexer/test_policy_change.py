@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 from monodex.indexer import chunkers, session
-from monodex.indexer.git import crawlpolicy
 from monodex.indexer.points import identity, labelmeta
+from monodex.indexer.policy import crawlpolicy
 from monodex.indexer.session import Session
 from monodex.indexer.store.edge import EdgeStore
 from monodex.indexer.write import crawlrun

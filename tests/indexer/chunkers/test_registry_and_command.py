@@ -10,7 +10,7 @@ import pytest
 from monodex.indexer.chunkers import CHUNKERS, budget_for, chunk_file, chunker_id
 from monodex.indexer.chunkers.base import FileContext
 from monodex.indexer.chunkers.kinds import file_kind
-from monodex.indexer.git import crawlpolicy
+from monodex.indexer.policy import crawlpolicy
 
 from monodex.commands import chunk as chunk_cmd
 from monodex.errors import UsageError

@@ -10,7 +10,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from monodex.indexer.git.globs import GlobError, compile_glob
+from monodex.indexer.policy.globs import GlobError, compile_glob
 
 from monodex import jsonfile
 from monodex.paths import Paths
