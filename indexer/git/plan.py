@@ -7,9 +7,10 @@ Skip reasons, counted in `Plan.skipped`:
   the policy's maxFileBytes, known from object headers or stat before reading), `empty`,
   `unreadable` (working dir only);
 - when reading (`Plan.reader` / `iter_contents` add to the same counter as they go): `binary`
-  (a NUL byte in the first 8000 bytes, git's heuristic), `not-utf8`, `minified` / `generated`
-  (a bundle, a file on a few very long lines, a tool's header: generated.py; never for
-  TypeScript and Markdown), and for working-dir files that changed since planning, `changed`.
+  (a NUL byte in the first 8000 bytes, git's heuristic), `not-utf8`, `minified: ...` /
+  `generated: ...` / `lock file: ...` (a bundle, a file on a few very long lines, a tool's
+  header, a lock file's first bytes: generated.py; never for Markdown), and for working-dir
+  files that changed since planning, `changed`.
 """
 
 from __future__ import annotations
@@ -93,14 +94,15 @@ def iter_contents(plan: Plan) -> Iterator[tuple[SourceFile, bytes]]:
     return plan.reader(plan.files)
 
 
-# What the built-in policy indexed before issue 23 is never judged generated: a TypeScript file
-# or page a label holds stays in it (a header saying "generated" does not make it useless).
-_NEVER_GENERATED = ("typescript", "markdown", "")
+# A page is never judged generated: a tool's report (an API Extractor `.api.md`: "Do not edit
+# this file") is written for people to read. "" is a caller that names no strategy. TypeScript
+# is judged by its header only (generated.py).
+_NEVER_GENERATED = ("markdown", "")
 
 
 def text_problem(content: bytes, path: str = "", strategy: str = "") -> str | None:
     """Why content is not indexed as text (`empty`, `binary`, `not-utf8`, and for a file of
-    another strategy `minified` or `generated`: generated.py), or None."""
+    another strategy `minified: ...`, `generated: ...` or `lock file: ...`: generated.py), or None."""
     if not content:
         return "empty"
     if b"\x00" in content[:_BINARY_PROBE]:
@@ -109,7 +111,9 @@ def text_problem(content: bytes, path: str = "", strategy: str = "") -> str | No
         content.decode("utf-8")
     except UnicodeDecodeError:
         return "not-utf8"
-    return None if strategy in _NEVER_GENERATED else looks_generated(path, content)
+    if strategy in _NEVER_GENERATED:
+        return None
+    return looks_generated(path, content, shape=strategy != "typescript")
 
 
 def entry_problem(entry: TreeEntry, policy: CrawlPolicy) -> str | None:
