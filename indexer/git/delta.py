@@ -4,9 +4,10 @@ plan.py, evaluated on those paths only, so the cost follows the change and not t
 
 A path is in scope when it was added, modified, deleted or renamed, or when it lies under a
 package manifest (package.json, Cargo.toml, go.mod, ...: packages.py) that was added, removed,
-renamed or edited (its files may now belong to another package). Files that enter or leave the
-crawl policy are among the changed paths: the policy itself is the same on both sides
-(otherwise the refresh is a full crawl).
+renamed or edited (its files may now belong to another package), or under a `.gitattributes`
+that changed (its markers may now say otherwise of them). Files that enter or leave the crawl
+policy are among the changed paths: the policy itself is the same on both sides (otherwise the
+refresh follows the change: write/policychange.py, or is a full crawl).
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from monodex.indexer.git.gitobjects import Change, GitRepo, TreeEntry
-from monodex.indexer.git.plan import Plan, blob_reader, select
+from monodex.indexer.git.plan import Plan, blob_reader, is_attributes, select
 from monodex.indexer.points.packages import MANIFESTS, _name, is_manifest, walk_up
+from monodex.indexer.policy.attributes import FILE as ATTRIBUTES_FILE
+from monodex.indexer.policy.attributes import Attributes
 from monodex.indexer.policy.crawlpolicy import CrawlPolicy
 
 
@@ -55,6 +58,19 @@ class _Packages:
         return walk_up(relative_path, self._at)
 
 
+def lazy_attributes(repo: GitRepo, commit: str) -> Attributes:
+    """A commit's .gitattributes, each read when a path below its folder is first asked about:
+    the cost follows the folders of the paths asked, not the size of the tree."""
+
+    def load(folder: str) -> bytes | None:
+        entry = repo.entry_at(commit, posixpath.join(folder, ATTRIBUTES_FILE))
+        if entry is None or entry.kind != "file":
+            return None
+        return next(repo.read_blobs([entry.blob_id]))[1]
+
+    return Attributes(load)
+
+
 def _name_may_change(repo: GitRepo, ch: Change) -> bool:
     """False for an edited manifest whose `name` stayed the same (a version bump)."""
     if ch.kind != "modify" or not ch.old_blob or not ch.new_blob:
@@ -86,19 +102,22 @@ def plan_delta(
                 scope.add(path)
                 if is_manifest(path) and _name_may_change(repo, ch):
                     manifest_dirs.add(posixpath.dirname(path))
+                elif is_attributes(path) and policy.gitattributes:
+                    manifest_dirs.add(posixpath.dirname(path))  # every file below may change fate
     changed = len(scope)
     for folder in manifest_dirs:  # files below a moved or renamed package may change package
         scope.update(e.path for e in repo.entries_under(target, folder))
     scope.update(extra)
+    attrs = lazy_attributes(repo, target)
     # A path the policy never crawls holds nothing in the label and contributes nothing: it
     # stays in scope (harmless) but costs no tree lookup. Release commits bump hundreds of them.
-    candidates = sorted(p for p in scope if policy.should_crawl(p))
+    candidates = sorted(p for p in scope if policy.should_crawl(p, attrs))
     entries = [e for p in candidates if (e := repo.entry_at(target, p)) is not None]
-    wanted = [e for e in entries if e.kind == "file" and policy.should_crawl(e.path)]
+    wanted = [e for e in entries if e.kind == "file" and policy.should_crawl(e.path, attrs)]
     sizes = repo.blob_sizes(e.blob_id for e in wanted)
     sized = [TreeEntry(e.path, e.blob_id, e.mode, sizes.get(e.blob_id)) for e in entries]
     packages = _Packages(repo, target)
-    files, skipped = select(sized, policy, packages, catalog)
+    files, skipped = select(sized, policy, packages, catalog, attrs)
 
     plan = Plan(files, packages, skipped, blob_reader(repo))
     return Delta(scope=scope, plan=plan, changed_paths=changed, package_paths=len(scope) - changed)

@@ -3,14 +3,15 @@ policy, with their package and chunker, and a reader that yields only text.
 
 Skip reasons, counted in `Plan.skipped`:
 - when planning: `submodule`, `symlink`, the policy's rule (`no file type for .png`,
-  `folder target/`, `pattern **/*.lock`: CrawlPolicy.skip_reason), `path-not-utf8`, `size` (over
-  the policy's maxFileBytes, known from object headers or stat before reading), `empty`,
-  `unreadable` (working dir only);
+  `vendored: node_modules/`, `lock file: yarn.lock`, `folder gen/`: CrawlPolicy.skip_reason),
+  the repository's .gitattributes markers (`generated: .gitattributes linguist-generated`,
+  attributes.py), `path-not-utf8`, `size` (over the policy's maxFileBytes, known from object
+  headers or stat before reading), `empty`, `unreadable` (working dir only);
 - when reading (`Plan.reader` / `iter_contents` add to the same counter as they go): `binary`
   (a NUL byte in the first 8000 bytes, git's heuristic), `not-utf8`, `minified: ...` /
-  `generated: ...` / `lock file: ...` (a bundle, a file on a few very long lines, a tool's
-  header, a lock file's first bytes: generated.py; never for Markdown), and for working-dir
-  files that changed since planning, `changed`.
+  `generated: ...` (a bundle, a file on a few very long lines, a tool's header: generated.py;
+  never for Markdown, nor where .gitattributes says `-linguist-generated`), and for
+  working-dir files that changed since planning, `changed`.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from monodex.indexer.git.gitobjects import GitRepo, TreeEntry
 from monodex.indexer.git.sources import SourceFile
 from monodex.indexer.points.identity import git_blob_sha1
 from monodex.indexer.points.packages import PackageIndex, PackageLookup, is_manifest, package_of
+from monodex.indexer.policy.attributes import FILE as ATTRIBUTES_FILE
+from monodex.indexer.policy.attributes import Attributes
 from monodex.indexer.policy.crawlpolicy import CrawlPolicy
 from monodex.indexer.policy.generated import looks_generated
 
@@ -34,9 +37,12 @@ _BINARY_PROBE = 8000  # git's buffer_is_binary() looks at the first 8000 bytes
 
 @dataclass(frozen=True)
 class PlannedFile(SourceFile):
-    """A file the crawl will read: SourceFile plus its size in bytes (None when unknown)."""
+    """A file the crawl will read: SourceFile plus its size in bytes (None when unknown), and
+    whether its content is checked for a generator's marks (not when the repository's
+    .gitattributes says `-linguist-generated`)."""
 
     size: int | None = None
+    checked: bool = True
 
 
 class Skips(Counter[str]):
@@ -81,7 +87,10 @@ class Plan:
         Each call counts what it reads, so read each file once per plan.
         """
         for f, content in self.read_raw(files):
-            problem = "changed" if content is None else text_problem(content, f.relative_path, f.strategy)
+            checked = not isinstance(f, PlannedFile) or f.checked
+            problem = (
+                "changed" if content is None else text_problem(content, f.relative_path, f.strategy, checked)
+            )
             if problem:
                 _skip(self.skipped, f.relative_path, problem)
             else:
@@ -100,9 +109,9 @@ def iter_contents(plan: Plan) -> Iterator[tuple[SourceFile, bytes]]:
 _NEVER_GENERATED = ("markdown", "")
 
 
-def text_problem(content: bytes, path: str = "", strategy: str = "") -> str | None:
-    """Why content is not indexed as text (`empty`, `binary`, `not-utf8`, and for a file of
-    another strategy `minified: ...`, `generated: ...` or `lock file: ...`: generated.py), or None."""
+def text_problem(content: bytes, path: str = "", strategy: str = "", checked: bool = True) -> str | None:
+    """Why content is not indexed as text (`empty`, `binary`, `not-utf8`, and, when `checked`,
+    for a file of another strategy `minified: ...` or `generated: ...`: generated.py), or None."""
     if not content:
         return "empty"
     if b"\x00" in content[:_BINARY_PROBE]:
@@ -111,16 +120,16 @@ def text_problem(content: bytes, path: str = "", strategy: str = "") -> str | No
         content.decode("utf-8")
     except UnicodeDecodeError:
         return "not-utf8"
-    if strategy in _NEVER_GENERATED:
+    if strategy in _NEVER_GENERATED or not checked:
         return None
     return looks_generated(path, content, shape=strategy != "typescript")
 
 
-def entry_problem(entry: TreeEntry, policy: CrawlPolicy) -> str | None:
+def entry_problem(entry: TreeEntry, policy: CrawlPolicy, attrs: Attributes | None = None) -> str | None:
     """Why a tree entry is not planned, before reading it (size may be None: not checked)."""
     if entry.kind != "file":
         return entry.kind
-    if (rule := policy.skip_reason(entry.path)) is not None:
+    if (rule := policy.skip_reason(entry.path, attrs)) is not None:
         return rule
     if _surrogates(entry.path):
         return "path-not-utf8"
@@ -140,20 +149,36 @@ def _surrogates(path: str) -> bool:
 
 
 def select(
-    entries: Sequence[TreeEntry], policy: CrawlPolicy, packages: PackageLookup, catalog: str
+    entries: Sequence[TreeEntry],
+    policy: CrawlPolicy,
+    packages: PackageLookup,
+    catalog: str,
+    attrs: Attributes | None = None,
 ) -> tuple[list[PlannedFile], Counter[str]]:
     """The entries to crawl, as PlannedFiles (package falls back to the catalog name)."""
     files: list[PlannedFile] = []
     skipped = Skips()
     for e in entries:
-        problem = entry_problem(e, policy)
+        problem = entry_problem(e, policy, attrs)
         strategy = policy.strategy_for(e.path)
         if problem or strategy is None:
             skipped.add(e.path, problem or "no file type")
             continue
         package = package_of(packages, e.path, catalog)
-        files.append(PlannedFile(e.path, e.blob_id, strategy, package, e.size))
+        checked = "generated" not in policy.marks(e.path, attrs).waived
+        files.append(PlannedFile(e.path, e.blob_id, strategy, package, e.size, checked))
     return files, skipped
+
+
+def is_attributes(path: str) -> bool:
+    return path == ATTRIBUTES_FILE or path.endswith("/" + ATTRIBUTES_FILE)
+
+
+def commit_attributes(repo: GitRepo, entries: Sequence[TreeEntry]) -> Attributes:
+    """The .gitattributes files of a commit's tree (git reads no symlinked one)."""
+    found = [e for e in entries if e.kind == "file" and is_attributes(e.path)]
+    blobs = dict(repo.read_blobs(e.blob_id for e in found))
+    return Attributes.of({e.path: blobs[e.blob_id] for e in found})
 
 
 def plan_commit(repo: GitRepo, commit: str, policy: CrawlPolicy, catalog: str) -> Plan:
@@ -162,10 +187,11 @@ def plan_commit(repo: GitRepo, commit: str, policy: CrawlPolicy, catalog: str) -
     manifests = [e for e in entries if e.kind == "file" and is_manifest(e.path)]
     blobs = dict(repo.read_blobs(e.blob_id for e in manifests))
     packages = PackageIndex.from_manifests((e.path, blobs[e.blob_id]) for e in manifests)
-    wanted = [e for e in entries if e.kind == "file" and policy.should_crawl(e.path)]
+    attrs = commit_attributes(repo, entries)
+    wanted = [e for e in entries if e.kind == "file" and policy.should_crawl(e.path, attrs)]
     sizes = repo.blob_sizes(e.blob_id for e in wanted)
     sized = [TreeEntry(e.path, e.blob_id, e.mode, sizes.get(e.blob_id)) for e in entries]
-    files, skipped = select(sized, policy, packages, catalog)
+    files, skipped = select(sized, policy, packages, catalog, attrs)
 
     return Plan(files, packages, skipped, blob_reader(repo))
 
@@ -189,9 +215,11 @@ def plan_working_dir(
 ) -> Plan:
     """Plan a crawl of the files on disk (worktree.py): never following links, .gitignore
     respected, blob ids as `git hash-object` computes them, packages from the manifests on disk."""
-    tree = worktree.scan(root, policy.should_crawl, max_bytes=policy.max_file_bytes, cache=cache)
+    attrs = Attributes(lambda folder: worktree.read(root, f"{folder}/{ATTRIBUTES_FILE}".lstrip("/")))
+    wanted = lambda path: policy.should_crawl(path, attrs)  # noqa: E731
+    tree = worktree.scan(root, wanted, max_bytes=policy.max_file_bytes, cache=cache)
     packages = PackageIndex.from_working_dir(root, tree.manifests)
-    files, skipped = select(tree.entries, policy, packages, catalog)
+    files, skipped = select(tree.entries, policy, packages, catalog, attrs)
     skipped.update(tree.skipped)
 
     def read_raw(chosen: Sequence[SourceFile]) -> Iterator[tuple[SourceFile, bytes | None]]:

@@ -1,2 +1,3 @@
 """Which files are source: the crawl policy, and the markers that say a tracked file is not
-(a generator's header, minified lines). Pure: it reads no git; git/ plans with it."""
+(the repository's .gitattributes, a generator's header, minified lines, lock files). Pure: it
+reads no git; git/ plans with it."""

@@ -5,16 +5,19 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from monodex.indexer.policy.attributes import NONE as NO_MARKS
+from monodex.indexer.policy.attributes import Attributes, Marks
 from monodex.indexer.policy.globs import GlobError, compile_glob
 
 from monodex import jsonfile
 from monodex.paths import Paths
-from monodex.validate import Where, integer, obj, string, string_list
+from monodex.validate import Where, boolean, integer, obj, string, string_list
 
 # The chunkers' registry names (indexer/chunkers: this room may not import it; a test keeps the two equal).
 STRATEGIES = (
@@ -80,29 +83,50 @@ _FILE_TYPES = {
     ),
 }
 
-# Build output, dependencies and caches of each ecosystem; lock files, generated and recorded
-# files. `rush.json` and `common/config/rush/*.json` are config a Rush user asks about: indexed.
-_EXCLUDE = [
-    # JavaScript / TypeScript (the original's list, less its blanket *.js and *.json); Rush change
-    # files are one JSON per PR, a log and not code
-    *"node_modules/ dist/ build/ lib/ lib-commonjs/ lib-esm/ lib-esnext/ lib-amd/ lib-dts/".split(),
-    *"temp/ .cache/ .rush/temp/ common/temp/ common/deploy/ common/changes/ .docusaurus/".split(),
-    *".next/ .nuxt/ .turbo/ .yarn/ coverage/ __snapshots__/".split(),
-    # Rust, Python, Go, JVM, Swift / iOS, .NET
-    *"target/ __pycache__/ .venv/ venv/ .tox/ .mypy_cache/ .pytest_cache/ .ruff_cache/".split(),
-    *"vendor/ .gradle/ Pods/ Carthage/ DerivedData/ .build/ .swiftpm/ obj/".split(),
-    # files: snapshots, tests outside src/ and test/ (as the original), bundles, lock files
-    *"**/*.snap **/*.test.ts **/*.spec.ts **/*.test.tsx **/*.spec.tsx".split(),
-    *"**/*.test.js **/*.spec.js **/*.test.mjs **/*.spec.mjs".split(),
-    *"**/*.min.js **/*.min.mjs **/*.min.css **/*.bundle.js **/*.chunk.js".split(),
-    *"**/*.lock **/package-lock.json **/npm-shrinkwrap.json **/pnpm-lock.yaml **/yarn.lock".split(),
-    *"**/go.sum **/Package.resolved **/CHANGELOG.json **/*.tsbuildinfo".split(),
-]
+# What the built-in leaves out, each by a marker of what the file is (DESIGN.md: "What git tracks
+# is source"): never a folder's name alone, so a tracked `lib/`, `dist/`, `build/` or `target/`
+# is indexed (what a build writes is what git ignores; expressjs/express's framework is `lib/`).
+# Each pattern names its kind in the skip reason (`vendored: node_modules/`). Content rules
+# (generated headers, minified lines: generated.py) and `.gitattributes` markers (attributes.py)
+# come on top. `rush.json` and `common/config/rush/*.json` are config a Rush user asks about.
+MARKERS: dict[str, str] = {
+    # dependencies copied into a repository, by the conventions of GitHub linguist's vendor.yml,
+    # plus a committed virtualenv and Yarn's own release, plugins, SDKs and cache
+    **dict.fromkeys(
+        (
+            *"node_modules/ bower_components/ vendor/ vendors/ Vendor/ vendored/ third_party/".split(),
+            *"third-party/ thirdparty/ 3rdparty/ 3rd_party/ 3rd-party/ Godeps/_workspace/ Pods/".split(),
+            *"Carthage/Build/ .venv/ site-packages/ .yarn/".split(),
+        ),
+        "vendored",
+    ),
+    # written by tools: test snapshots, Rush's CHANGELOG.json (rendered into CHANGELOG.md, which
+    # is indexed), TypeScript's build info, Yarn Plug'n'Play maps
+    **dict.fromkeys(
+        "__snapshots__/ **/*.snap **/CHANGELOG.json **/*.tsbuildinfo **/.pnp.cjs **/.pnp.js".split(),
+        "generated",
+    ),
+    **dict.fromkeys("**/*.min.js **/*.min.mjs **/*.min.css **/*.bundle.js **/*.chunk.js".split(), "minified"),
+    **dict.fromkeys(
+        (
+            *"**/package-lock.json **/npm-shrinkwrap.json **/pnpm-lock.yaml **/shrinkwrap.yaml".split(),
+            *"**/yarn.lock **/Cargo.lock **/go.sum **/Package.resolved **/packages.lock.json".split(),
+            *"**/gradle.lockfile **/.terraform.lock.hcl **/deno.lock **/*.lock".split(),
+        ),
+        "lock file",
+    ),
+    # Rush change files: one JSON per pull request, a log of release notes and not code
+    "common/changes/": "change file",
+}
+# What `-linguist-generated` (or `=false`) in .gitattributes waives: linguist counts lock files
+# and minified code as generated too.
+WAIVED_BY = {"vendored": "vendored", **dict.fromkeys(("generated", "minified", "lock file"), "generated")}
 
 BUILTIN: dict[str, Any] = {
     "version": 1,
     "fileTypes": _FILE_TYPES,
-    "patternsToExclude": _EXCLUDE,
+    "patternsToExclude": list(MARKERS),
+    # A node_modules/ (or any marker) under src/ or test/ is a test fixture written by hand.
     "patternsToKeep": ["src/", "test/"],
 }
 
@@ -116,7 +140,8 @@ BUILTIN_V1: dict[str, Any] = {
         **dict.fromkeys((".yml", ".yaml", ".txt", ".css", ".scss"), "lineBased"),
     },
     "patternsToExclude": [
-        *_EXCLUDE[:14],  # node_modules/ ... common/deploy/
+        *"node_modules/ dist/ build/ lib/ lib-commonjs/ lib-esm/ lib-esnext/ lib-amd/ lib-dts/".split(),
+        *"temp/ .cache/ .rush/temp/ common/temp/ common/deploy/".split(),
         ".docusaurus/",
         "**/*.snap",
         *("**/*.test.ts", "**/*.spec.ts", "**/*.test.tsx", "**/*.spec.tsx"),
@@ -129,8 +154,17 @@ BUILTIN_V1: dict[str, Any] = {
 
 def previous_builtin(fingerprint: str) -> CrawlPolicy | None:
     """An earlier built-in policy with this fingerprint, or None."""
-    old = parse(BUILTIN_V1, "built-in (before issue 23)")
+    old = parse({**BUILTIN_V1, "gitattributes": False}, "built-in (before issue 23)")
     return old if old.fingerprint == fingerprint else None
+
+
+def _describe(raw: str) -> str:
+    """A matched exclude pattern as a skip reason: its kind for a marker (`vendored:
+    node_modules/`, `lock file: yarn.lock`), else the pattern (`folder gen/`, `pattern *.x`)."""
+    kind = MARKERS.get(raw)
+    if kind is not None:
+        return f"{kind}: {raw.removeprefix('**/')}"
+    return f"folder {raw}" if raw.endswith("/") else f"pattern {raw}"
 
 
 @dataclass(frozen=True)
@@ -141,7 +175,7 @@ class Patterns:
     globs: tuple[tuple[str, re.Pattern[str]], ...]  # (as written, compiled)
 
     def match(self, path: str) -> bool:
-        return self.rule(path) is not None
+        return next(self.matches(path), None) is not None
 
     @cached_property
     def _any(self) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
@@ -154,16 +188,23 @@ class Patterns:
             re.compile(globs, re.DOTALL) if globs else None,
         )
 
-    def rule(self, path: str) -> str | None:
-        """The first pattern matching `path`, as a skip reason names it (`folder target/`,
-        `pattern **/*.lock`), or None."""
+    def matches(self, path: str) -> Iterator[str]:
+        """The patterns matching `path`, as written, folders first."""
         folders, globs = self._any
         if (folders is None or not folders.search(path)) and (globs is None or not globs.match(path)):
-            return None
+            return
         for folder in self.folders:
             if path.startswith(folder) or f"/{folder}" in path:
-                return f"folder {folder}"
-        return next((f"pattern {raw}" for raw, g in self.globs if g.match(path)), None)
+                yield folder
+        yield from (raw for raw, g in self.globs if g.match(path))
+
+    def rule(self, path: str, waived: frozenset[str] = frozenset()) -> str | None:
+        """The first pattern matching `path` whose kind the repository did not waive, as a skip
+        reason names it (`vendored: node_modules/`, `folder target/`), or None."""
+        for raw in self.matches(path):
+            if WAIVED_BY.get(MARKERS.get(raw, "")) not in waived:
+                return _describe(raw)
+        return None
 
 
 @dataclass(frozen=True)
@@ -176,6 +217,9 @@ class CrawlPolicy:
     max_file_bytes: int
     source: str  # the file it came from, or "built-in"
     canonical: str = field(repr=False)  # sorted JSON of the effective policy
+    # Whether the repository's .gitattributes markers count (attributes.py); False for a policy
+    # recorded before they did, and for one that says `"gitattributes": false`.
+    gitattributes: bool = True
 
     def strategy_for(self, path: str) -> str | None:
         """The chunker for a path: a file type naming the file whole (`Dockerfile`) first, else
@@ -195,19 +239,30 @@ class CrawlPolicy:
             at = name.find(".", at + 1)
         return None
 
-    def should_crawl(self, path: str) -> bool:
-        """matchesFileType and (matchesKeep or not matchesExclude): keep beats every exclude."""
-        return self.skip_reason(path) is None
+    def should_crawl(self, path: str, attrs: Attributes | None = None) -> bool:
+        """matchesFileType and (matchesKeep or not matchesExclude), and no .gitattributes marker
+        (when `attrs` are given): keep beats every exclude."""
+        return self.skip_reason(path, attrs) is None
 
-    def skip_reason(self, path: str) -> str | None:
+    def marks(self, path: str, attrs: Attributes | None) -> Marks:
+        """What the repository's .gitattributes say of `path`, when this policy heeds them."""
+        return attrs.marks(path) if attrs is not None and self.gitattributes else NO_MARKS
+
+    def skip_reason(self, path: str, attrs: Attributes | None = None) -> str | None:
         """Why the policy leaves `path` out, or None when it is crawled: the exclude rule that
-        matched (`folder target/`, `pattern **/*.lock`; a kept path is never excluded), else
-        `no file type for .png`."""
+        matched (`vendored: node_modules/`, `folder target/`; a kept path is never excluded, a
+        marker's kind the repository waived in .gitattributes does not apply), else `no file
+        type for .png`, else the .gitattributes marker (`generated: .gitattributes
+        linguist-generated`)."""
         rule = None if self.keep.match(path) else self.exclude.rule(path)
-        if rule is None and self.strategy_for(path) is None:
+        if rule is not None and (waived := self.marks(path, attrs).waived):
+            rule = self.exclude.rule(path, waived)  # attributes read only for an excluded path
+        if rule is not None:
+            return rule
+        if self.strategy_for(path) is None:
             name = path.rsplit("/", 1)[-1]
             return f"no file type for {'.' + name.rsplit('.', 1)[-1] if '.' in name else name}"
-        return rule
+        return self.marks(path, attrs).reason
 
     @property
     def fingerprint(self) -> str:
@@ -259,7 +314,7 @@ def _file_types(value: Any, where: Where) -> dict[str, str]:
 def parse(raw: Any, source: str) -> CrawlPolicy:
     """Validate a policy document (version 1); UsageError names the file, field and fix."""
     top = Where(source)
-    d = obj(raw, top, required=_REQUIRED, allowed=("maxFileBytes", "$schema"))
+    d = obj(raw, top, required=_REQUIRED, allowed=("maxFileBytes", "gitattributes", "$schema"))
     version = integer(d["version"], top / "version")
     if version != 1:
         raise (top / "version").fail(f"unsupported version {version}", "use 1")
@@ -267,12 +322,15 @@ def parse(raw: Any, source: str) -> CrawlPolicy:
     exclude = string_list(d["patternsToExclude"], top / "patternsToExclude")
     keep = string_list(d["patternsToKeep"], top / "patternsToKeep")
     max_bytes = integer(d.get("maxFileBytes", DEFAULT_MAX_FILE_BYTES), top / "maxFileBytes", minimum=1)
+    gitattributes = boolean(d.get("gitattributes", True), top / "gitattributes")
     effective = {
         "version": 1,
         "fileTypes": file_types,
         "patternsToExclude": exclude,
         "patternsToKeep": keep,
         "maxFileBytes": max_bytes,
+        # only when true: a policy recorded before the key existed keeps its fingerprint
+        **({"gitattributes": True} if gitattributes else {}),
     }
     return CrawlPolicy(
         file_types=file_types,
@@ -281,6 +339,7 @@ def parse(raw: Any, source: str) -> CrawlPolicy:
         max_file_bytes=max_bytes,
         source=source,
         canonical=json.dumps(effective, sort_keys=True, separators=(",", ":")),
+        gitattributes=gitattributes,
     )
 
 

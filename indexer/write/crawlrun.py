@@ -13,7 +13,7 @@ from monodex.indexer import chunkers
 from monodex.indexer.chunkers.base import FileContext
 from monodex.indexer.git import gitobjects
 from monodex.indexer.git.gitobjects import GitRepo
-from monodex.indexer.git.plan import Plan
+from monodex.indexer.git.plan import Plan, commit_attributes
 from monodex.indexer.git.source import Source, open_source
 from monodex.indexer.members import derive
 from monodex.indexer.points import filters, identity, labelmeta, membership
@@ -82,9 +82,14 @@ def after_change(
     bases = incremental_bases(state, same, source.repo, commit)
     if not bases:
         return [], set()
-    files = [e.path for e in source.repo.tree_entries(commit) if e.kind == "file"]
+    entries = source.repo.tree_entries(commit)
     widen = policychange.follow(
-        state.extra, policy=source.policy, implementation=facts["implementation"], names=names, paths=files
+        state.extra,
+        policy=source.policy,
+        implementation=facts["implementation"],
+        names=names,
+        paths=[e.path for e in entries if e.kind == "file"],
+        attrs=commit_attributes(source.repo, entries),
     )
     return (bases, widen) if widen is not None else ([], set())
 

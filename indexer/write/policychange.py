@@ -16,6 +16,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from monodex.indexer.policy.attributes import Attributes
 from monodex.indexer.policy.crawlpolicy import CrawlPolicy, parse, previous_builtin
 
 POLICY = "policy"  # label-metadata key: the canonical policy the label was crawled with
@@ -24,11 +25,13 @@ COMPARED = ("policy_fingerprint", "implementation")  # the facts a change of whi
 
 def recorded_policy(extra: dict[str, Any]) -> CrawlPolicy | None:
     """The policy a label was crawled with: recorded since issue 23, else recognised by its
-    fingerprint when it was an earlier built-in one; None when unknown."""
+    fingerprint when it was an earlier built-in one; None when unknown. A recorded policy
+    without `gitattributes` predates the .gitattributes markers: it did not heed them."""
     text = extra.get(POLICY)
     if isinstance(text, str):
         try:
-            return parse(json.loads(text), "recorded")
+            raw = json.loads(text)
+            return parse({"gitattributes": False, **raw} if isinstance(raw, dict) else raw, "recorded")
         except ValueError:
             return None
     return previous_builtin(str(extra.get("policy_fingerprint", "")))
@@ -55,13 +58,15 @@ def affected_paths(
     old: CrawlPolicy,
     new: CrawlPolicy,
     changed_strategies: set[str],
+    attrs: Attributes | None = None,
 ) -> set[str]:
     """The paths whose chunks a change from `old` to `new` policy (and of the chunkers of
-    `changed_strategies`) may change."""
+    `changed_strategies`) may change; `attrs` are the commit's .gitattributes, which a policy
+    heeds or not (CrawlPolicy.gitattributes)."""
     out = set()
     for path in paths:
-        before = old.strategy_for(path) if old.should_crawl(path) else None
-        after = new.strategy_for(path) if new.should_crawl(path) else None
+        before = old.strategy_for(path) if old.should_crawl(path, attrs) else None
+        after = new.strategy_for(path) if new.should_crawl(path, attrs) else None
         if before != after or (after is not None and after in changed_strategies):
             out.add(path)
     return out
@@ -74,6 +79,7 @@ def follow(
     implementation: str,
     names: dict[str, str],
     paths: Iterable[str],
+    attrs: Attributes | None = None,
 ) -> set[str] | None:
     """The paths to add to an incremental refresh of a label crawled with `extra`'s facts, or
     None when the change cannot be followed file by file (then: a full crawl)."""
@@ -85,4 +91,4 @@ def follow(
     if was[:2] != now[:2] or old_policy.max_file_bytes != policy.max_file_bytes:
         return None  # another embedder or id scheme; sizes: the plan would have to re-read them
     changed = {s for s in now[2] if was[2].get(s) != now[2][s]}
-    return affected_paths(paths, old=old_policy, new=policy, changed_strategies=changed)
+    return affected_paths(paths, old=old_policy, new=policy, changed_strategies=changed, attrs=attrs)

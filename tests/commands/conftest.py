@@ -76,7 +76,6 @@ MONOREPO: dict[str, str | bytes] = {
     "libraries/net/src/retry.ts": RETRY_TS,
     "libraries/terminal/package.json": json.dumps({"name": "@acme/terminal"}),
     "libraries/terminal/src/colors.ts": COLORS_TS,
-    "libraries/terminal/lib/colors.js": "module.exports = {};",
     "libraries/terminal/node_modules/dep/index.ts": "export const dep = 1;\n",
     "README.md": README_MD,
 }

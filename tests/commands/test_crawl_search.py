@@ -160,7 +160,7 @@ def test_dry_run_reports_plan_and_writes_nothing(monorepo, run_json) -> None:  #
     json_strategy = plan["by_strategy"].get("json", 0) or plan["by_strategy"].get("lineBased", 0)
     assert plan["by_strategy"]["typescript"] == 3 and plan["by_strategy"]["markdown"] == 1
     assert json_strategy == 5  # the package.json files and rush.json (config is indexed)
-    assert plan["skipped"].get("folder node_modules/", 0) >= 1
+    assert plan["skipped"].get("vendored: node_modules/", 0) >= 1
     assert not paths.resolve().shard_dir.exists() or not any(paths.resolve().shard_dir.rglob("*.wal*"))
 
 

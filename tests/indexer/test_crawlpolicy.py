@@ -13,21 +13,24 @@ from monodex import paths
 from monodex.errors import UsageError
 
 SEED_TABLE = [
-    ("src/utils.test.ts", True),  # keep beats exclude
-    ("lib/utils.test.ts", False),
-    ("node_modules/x/index.ts", False),
-    ("pkg/src/node_modules/y.ts", True),  # keep wins even here (the original's rule)
+    ("src/utils.test.ts", True),
+    # what git tracks is source (issue 34): no folder name alone leaves a tracked file out
+    ("lib/utils.test.ts", True),
+    ("lib/router/index.js", True),  # expressjs/express's framework
+    ("node_modules/x/index.ts", False),  # vendored: linguist's marker
+    ("pkg/src/node_modules/y.ts", True),  # keep wins even here (a hand-written test fixture)
     ("a/b.js", True),  # JavaScript is indexed (issue 23)
     ("docs/README.md", True),
-    ("common/temp/x.ts", False),
+    ("common/temp/x.ts", True),  # git-ignored by Rush, so tracked only on purpose
     ("x.snap", False),
     # more of a Rush monorepo
     ("libraries/x/src/utils.test.ts", True),
-    ("libraries/x/lib/utils.ts", False),
-    ("libraries/x/lib-commonjs/index.ts", False),
-    ("libraries/x/mylib/index.ts", True),  # folder patterns start at a `/`
+    ("libraries/x/lib/utils.ts", True),
+    ("libraries/x/lib-commonjs/index.ts", True),
+    ("libraries/x/dist/x.d.ts", True),
+    ("libraries/x/mylib/index.ts", True),
     ("apps/web/src/App.tsx", True),
-    ("apps/web/App.test.tsx", False),
+    ("apps/web/App.test.tsx", True),
     ("apps/web/index.d.ts", True),
     ("common/config/rush/pnpm-lock.yaml", False),
     ("config/rush.yaml", True),
@@ -35,8 +38,8 @@ SEED_TABLE = [
     ("libraries/x/test/fixtures/lib/a.ts", True),  # `test/` keeps
     ("src/x.TS", False),  # case-sensitive
     ("README", False),
-    # polyglot monorepos (issue 23): config, JavaScript and other languages in; build output,
-    # vendored code, caches, lock files, change files and bundles out
+    # polyglot monorepos (issue 23): config, JavaScript and other languages in; vendored code,
+    # lock files, change files and bundles out by their markers (issue 34)
     ("rush.json", True),
     ("common/config/rush/command-line.json", True),
     ("common/config/rush/pnpm-lock.yaml", False),
@@ -47,18 +50,22 @@ SEED_TABLE = [
     ("svc/go.sum", False),
     ("crates/napi/Cargo.toml", True),
     ("crates/napi/src/lib.rs", True),
-    ("crates/napi/target/debug/build/x.rs", False),
+    ("crates/napi/target/debug/build/x.rs", True),
     ("tools/acme/cli.py", True),
-    ("tools/acme/__pycache__/cli.py", False),
     ("tools/.venv/lib/site.py", False),
+    ("tools/env/lib/python3.12/site-packages/x/y.py", False),
     ("svc/vendor/github.com/x/y.go", False),
+    ("third_party/zlib/zlib.h", False),
     ("svc/main.go", True),
     ("android/app/Main.kt", True),
-    ("android/.gradle/caches/x.kt", False),
     ("ios/Pods/Alamofire/Session.swift", False),
     ("ios/Kit/Kit.swift", True),
-    ("web/.next/server/page.js", False),
+    ("web/build/server/page.js", True),
     ("web/public/vendor.min.js", False),
+    ("yarn.lock", False),
+    ("svc/Gemfile.lock", False),
+    ("common/config/rush/npm-shrinkwrap.json", False),
+    ("apps/x/tsconfig.tsbuildinfo", False),
     ("web/eslint.config.mjs", True),
     ("native/include/acme.h", True),
     ("scripts/release.sh", True),
@@ -98,17 +105,53 @@ def test_builtin_defaults() -> None:
 @pytest.mark.parametrize(
     ("path", "reason"),
     [
-        ("Cargo.lock", "pattern **/*.lock"),
-        ("crates/x/target/debug/a.rs", "folder target/"),
+        ("Cargo.lock", "lock file: Cargo.lock"),
+        ("poetry.lock", "lock file: *.lock"),
+        ("web/pnpm-lock.yaml", "lock file: pnpm-lock.yaml"),
+        ("crates/x/target/debug/a.rs", None),
+        ("lib/application.js", None),
+        ("app/node_modules/x/index.js", "vendored: node_modules/"),
+        ("go/vendor/golang.org/x/y.go", "vendored: vendor/"),
+        ("web/a.min.js", "minified: *.min.js"),
+        ("common/changes/@acme/x/fix_2024.json", "change file: common/changes/"),
         ("assets/logo.png", "no file type for .png"),
         ("LICENSE", "no file type for LICENSE"),
-        ("apps/x/CHANGELOG.json", "pattern **/CHANGELOG.json"),
-        ("pkg/src/target/a.rs", None),  # keep (src/) beats every exclude
+        ("apps/x/CHANGELOG.json", "generated: CHANGELOG.json"),
+        ("pkg/src/node_modules/a.ts", None),  # keep (src/) beats every exclude
         ("rush.json", None),
     ],
 )
 def test_skip_reason_names_the_rule(path: str, reason: str | None) -> None:
     assert parse(BUILTIN, "built-in").skip_reason(path) == reason
+
+
+def test_a_users_own_pattern_is_named_as_written() -> None:
+    p = parse(_policy(patternsToExclude=["gen/", "**/*.g.ts", "node_modules/"]), "t")
+    assert p.skip_reason("a/gen/x.ts") == "folder gen/"
+    assert p.skip_reason("a/x.g.ts") == "pattern **/*.g.ts"
+    assert p.skip_reason("a/node_modules/x.ts") == "vendored: node_modules/"  # a marker wherever it is
+
+
+def test_no_build_output_folder_name_is_left_in_the_builtin() -> None:
+    """DESIGN.md: a tracked file is skipped by a marker of what it is, never by its folder's
+    name alone: each built-in exclude is a marker with its kind."""
+    assert set(BUILTIN["patternsToExclude"]) == set(crawlpolicy.MARKERS)
+    names = {p.strip("*/") for p in crawlpolicy.MARKERS}
+    assert not names & {"lib", "dist", "build", "out", "target", "bin", "obj", "temp", "coverage", "src"}
+
+
+def test_a_recorded_policy_keeps_its_fingerprint_and_heeds_no_gitattributes() -> None:
+    """A policy recorded before the .gitattributes markers reads back as it was crawled (same
+    fingerprint, markers not heeded), so the next refresh can follow the change file by file."""
+    from monodex.indexer.write.policychange import recorded_policy
+
+    before = json.loads(parse(_policy(), "t").canonical)
+    before.pop("gitattributes")  # what a label recorded before issue 34
+    canonical = json.dumps(before, sort_keys=True, separators=(",", ":"))
+    old = recorded_policy({"policy": canonical})
+    assert old is not None and not old.gitattributes and old.canonical == canonical
+    assert parse(_policy(), "t").gitattributes and parse(_policy(), "t").fingerprint != old.fingerprint
+    assert parse(_policy(gitattributes=False), "t").fingerprint == old.fingerprint
 
 
 def test_a_whole_file_name_and_the_strategies_of_other_text() -> None:
@@ -187,6 +230,7 @@ def test_folder_patterns_and_keep_beats_exclude() -> None:
         (_policy(patternsToExclude=["/lib/"]), "patternsToExclude[0]", "starts with '/'"),
         (_policy(maxFileBytes=0), "maxFileBytes", "must be at least 1"),
         (_policy(maxFileBytes=True), "maxFileBytes", "expected an integer"),
+        (_policy(gitattributes="yes"), "gitattributes", "expected true or false"),
     ],
 )
 def test_validation_errors_name_file_field_and_fix(raw: Any, field: str, needle: str) -> None:

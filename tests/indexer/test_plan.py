@@ -47,6 +47,8 @@ CRAWLED = {
     "libraries/foo/src/index.test.ts": "@scope/foo",  # keep (src/) beats the test exclude
     "libraries/foo/src/nested/a.ts": "@scope/foo",  # broken manifest ignored
     "libraries/foo/README.md": "@scope/foo",
+    "libraries/foo/lib/index.ts": "@scope/foo",  # tracked: source, whatever its folder (issue 34)
+    "libraries/foo/lib/index.js": "@scope/foo",
     "libraries/bar/src/bar.ts": "root",  # nameless manifest ignored
     "apps/x/main.ts": "root",
     "docs/guide.md": "root",
@@ -98,8 +100,7 @@ def test_commit_plan_strategies_packages_and_skips(git_repo) -> None:  # type: i
     assert huge not in read  # planning read only the package.json blobs
     assert plan.skipped == Counter(
         {
-            "folder lib/": 2,
-            "folder node_modules/": 1,
+            "vendored: node_modules/": 1,
             "size": 1,
             "empty": 1,
             "submodule": 1,

@@ -6,6 +6,7 @@ full crawl makes it."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -31,15 +32,41 @@ FILES: dict[str, str | bytes] = {
     "crates/native/Cargo.toml": '[package]\nname = "acme-native"\n',
     "crates/native/src/lib.rs": "pub fn parse_config() -> u32 {\n    1\n}\n",
     "crates/native/target/debug/gen.rs": "// build output\n",
+    "node_modules/dep/index.ts": "export const dep = 1;\n",
     "Cargo.lock": "# lock\n",
 }
 NEW = {"package.json", "rush.json", "libs/core/package.json", "libs/core/scripts/build.js"}
 NEW |= {"crates/native/Cargo.toml", "crates/native/src/lib.rs"}
+NEW |= {"crates/native/target/debug/gen.rs"}  # tracked: source whatever its folder (issue 34)
+BUILTIN_V1_FINGERPRINT = "3b59d80f72a2d13500b5bef22e75bbbc4af64664225f139d9e07d9e407eb02cb"
 
 
 @pytest.fixture(scope="module")
 def engine() -> Any:
     return session.engine(config.Config())
+
+
+def _crawler(cat: Catalog, p: Any, engine: Any) -> Callable[..., dict[str, Any]]:
+    """crawl(store, commit, **request options): label `main` of `cat` crawled into `store`."""
+    cfg = config.Config(catalogs={cat.name: cat})
+
+    def crawl(store: EdgeStore, commit: str, **kw: Any) -> dict[str, Any]:
+        with Session(cfg, p, store=store, engine=engine) as s:
+            return crawlrun.crawl(s, crawlrun.Request(cat, "main", commit, **kw)).as_json()
+
+    return crawl
+
+
+def _as_a_full_crawl_makes_it(
+    crawl: Callable[..., dict[str, Any]], sha: str, label_id: str, state: dict[str, Any], tmp_path: Any
+) -> None:
+    """The label's chunks equal those a full crawl of `sha` writes into a new index."""
+    ref = EdgeStore(tmp_path / "ref", "monodex")
+    crawl(ref, sha, full=True)
+    ignored = {"label_id", "source_uri"}
+    strip = lambda st: {k: {f: x for f, x in v.items() if f not in ignored} for k, v in st.items()}  # noqa: E731
+    assert strip(state) == strip(label_state(ref, label_id))
+    ref.close()
 
 
 def _as_before_issue_23(store: EdgeStore, engine: Any) -> None:
@@ -66,15 +93,11 @@ def test_an_index_built_with_the_old_policy_embeds_only_the_new_files(git_repo, 
     repo = git_repo(FILES, name="acme")
     p = paths.resolve()
     p.config_dir.mkdir(parents=True, exist_ok=True)
-    p.user_crawl_file.write_text(json.dumps(crawlpolicy.BUILTIN_V1))
-    cat = Catalog("acme", repo.path)
-    cfg = config.Config(catalogs={"acme": cat})
+    # as the original's policy was crawled: before .gitattributes markers (its fingerprint then)
+    p.user_crawl_file.write_text(json.dumps({**crawlpolicy.BUILTIN_V1, "gitattributes": False}))
+    assert crawlpolicy.load(repo.path, p).fingerprint == BUILTIN_V1_FINGERPRINT
+    crawl = _crawler(Catalog("acme", repo.path), p, engine)
     live = EdgeStore(tmp_path / "live", "monodex")
-
-    def crawl(store: EdgeStore, commit: str, **kw: Any) -> dict[str, Any]:
-        with Session(cfg, p, store=store, engine=engine) as s:
-            return crawlrun.crawl(s, crawlrun.Request(cat, "main", commit, **kw)).as_json()
-
     first = crawl(live, repo.head())
     assert first["files_total"] == 3  # two .ts and the README: the original's policy
     _as_before_issue_23(live, engine)
@@ -90,14 +113,9 @@ def test_an_index_built_with_the_old_policy_embeds_only_the_new_files(git_repo, 
     kept = {k: v for k, v in before.items() if v["relative_path"] != "libs/core/src/util.ts"}
     assert {k: after[k] for k in kept} == kept  # untouched TypeScript and Markdown chunks
     paths_now = {v["relative_path"] for v in after.values()}
-    assert NEW <= paths_now and "crates/native/target/debug/gen.rs" not in paths_now
+    assert NEW <= paths_now and "node_modules/dep/index.ts" not in paths_now
 
-    ref = EdgeStore(tmp_path / "ref", "monodex")
-    crawl(ref, sha, full=True)
-    ignored = {"label_id", "source_uri"}
-    strip = lambda st: {k: {f: x for f, x in v.items() if f not in ignored} for k, v in st.items()}  # noqa: E731
-    assert strip(after) == strip(label_state(ref, "acme:main"))
-    ref.close()
+    _as_a_full_crawl_makes_it(crawl, sha, "acme:main", after, tmp_path)
     live.close()
 
 
@@ -153,4 +171,63 @@ def test_a_label_of_the_previous_built_in_policy_gains_the_other_text_files(
     summary = crawl(repo.commit("bump"))
     assert summary["mode"] == "incremental" and summary["files_embedded"] == len(grown) + 1
     assert {v["relative_path"] for v in label_state(live, "acme:main").values()} == grown | {"src/app.ts"}
+    live.close()
+
+
+# The built-in policy of issues 23 to 33, which left folders out by their names (`lib/`, `dist/`,
+# `target/` ...) and heeded no .gitattributes: labels crawled with it recorded this policy.
+BUILTIN_V2_EXCLUDE = [
+    *"node_modules/ dist/ build/ lib/ lib-commonjs/ lib-esm/ lib-esnext/ lib-amd/ lib-dts/".split(),
+    *"temp/ .cache/ .rush/temp/ common/temp/ common/deploy/ common/changes/ .docusaurus/".split(),
+    *".next/ .nuxt/ .turbo/ .yarn/ coverage/ __snapshots__/".split(),
+    *"target/ __pycache__/ .venv/ venv/ .tox/ .mypy_cache/ .pytest_cache/ .ruff_cache/".split(),
+    *"vendor/ .gradle/ Pods/ Carthage/ DerivedData/ .build/ .swiftpm/ obj/".split(),
+    *"**/*.snap **/*.test.ts **/*.spec.ts **/*.test.tsx **/*.spec.tsx".split(),
+    *"**/*.test.js **/*.spec.js **/*.test.mjs **/*.spec.mjs".split(),
+    *"**/*.min.js **/*.min.mjs **/*.min.css **/*.bundle.js **/*.chunk.js".split(),
+    *"**/*.lock **/package-lock.json **/npm-shrinkwrap.json **/pnpm-lock.yaml **/yarn.lock".split(),
+    *"**/go.sum **/Package.resolved **/CHANGELOG.json **/*.tsbuildinfo".split(),
+]
+BUILTIN_V2 = {**crawlpolicy.BUILTIN, "patternsToExclude": BUILTIN_V2_EXCLUDE, "gitattributes": False}
+BUILTIN_V2_FINGERPRINT = "beb1bcf35d7b1493d69e757894ca4df52bcca4fc02aeb581a89bac6f24bdacc6"
+
+
+def test_a_label_of_the_builtin_that_left_lib_out_gains_it_at_its_next_refresh(
+    git_repo, engine, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    """Issue 34: a label crawled when the built-in policy left `lib/` out (expressjs/express's
+    framework) adds just those files at its next refresh, reusing every other file, and drops
+    the files the repository's .gitattributes marks generated; it ends as a full crawl makes it."""
+    files: dict[str, str | bytes] = {
+        "package.json": '{"name": "express"}',
+        "index.js": "module.exports = require('./lib/express');\n",
+        "lib/express.js": "exports = module.exports = createApplication;\nfunction createApplication() {}\n",
+        "lib/router/index.js": "function Router() {}\nmodule.exports = Router;\n",
+        "Readme.md": "# express\n\nFast, unopinionated web framework.\n",
+        "test/fixtures/users.json": '{"users": ["tobi", "loki"]}\n',
+        ".gitattributes": "test/fixtures/** linguist-generated\n",
+    }
+    repo = git_repo(files, name="express")
+    p = paths.resolve()
+    p.config_dir.mkdir(parents=True, exist_ok=True)
+    p.user_crawl_file.write_text(json.dumps(BUILTIN_V2))
+    assert crawlpolicy.load(repo.path, p).fingerprint == BUILTIN_V2_FINGERPRINT  # what labels recorded
+    crawl = _crawler(Catalog("express", repo.path), p, engine)
+    live = EdgeStore(tmp_path / "live", "monodex")
+    assert crawl(live, repo.head())["files_total"] == 4  # lib/ left out, the fixture in
+    before = label_state(live, "express:main")
+    p.user_crawl_file.unlink()  # the built-in policy of now applies
+    repo.write("index.js", "module.exports = require('./lib/express.js');\n")
+    sha = repo.commit("bump")
+    summary = crawl(live, sha)
+    assert summary["mode"] == "incremental"
+    # lib/ twice and the edited index.js; the fixture and index.js's old version leave
+    assert summary["files_embedded"] == 3 and summary["files_removed"] == 2
+    after = label_state(live, "express:main")
+    kept = {k: v for k, v in before.items() if v["relative_path"] in ("package.json", "Readme.md")}
+    assert {k: after[k] for k in kept} == kept  # reused as they were
+    held = {v["relative_path"] for v in after.values()}
+    assert held == {"package.json", "index.js", "lib/express.js", "lib/router/index.js", "Readme.md"}
+
+    _as_a_full_crawl_makes_it(crawl, sha, "express:main", after, tmp_path)
     live.close()
