@@ -11,13 +11,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_wheel_holds_only_the_monodex_package_and_its_data(tmp_path: Path) -> None:
-    subprocess.run(
+    built = subprocess.run(
         [
             sys.executable,
             "-m",
             "pip",
             "wheel",
-            "-q",
             "--no-deps",
             "--no-build-isolation",
             "-w",
@@ -26,7 +25,11 @@ def test_wheel_holds_only_the_monodex_package_and_its_data(tmp_path: Path) -> No
         ],
         check=True,
         capture_output=True,
+        text=True,
     )
+    # Every data folder is declared: an undeclared one made setuptools print ~45 lines of "Package
+    # would be ignored" on every install, the first thing `./dev demo` showed a new user (issue 35).
+    assert "would be ignored" not in built.stdout + built.stderr
     (wheel,) = tmp_path.glob("monodex-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     tops = {n.split("/")[0] for n in names if not n.startswith("monodex-")}
