@@ -34,6 +34,25 @@ def branch_heads(repo: Path) -> dict[str, str] | None:
     return {ref.removeprefix("refs/heads/"): oid for oid, ref in pairs}
 
 
+def default_branch(repo: Path) -> tuple[str, str] | None:
+    """(branch, revision of its tip) of the repository's default branch: the one the hooks refresh
+    by default (names.default_branch: where origin/HEAD points, else main or master), else the
+    branch checked out. The revision is the local branch, or origin's when only origin has it;
+    None on a detached HEAD with no such branch, or when the branches cannot be read."""
+    heads = branch_heads(repo)
+    if heads is None:
+        return None
+    origin = (_git(repo, "symbolic-ref", "-q", "refs/remotes/origin/HEAD", check=False) or "").strip()
+    branch = names.default_branch(origin or None, heads.__contains__)
+    if branch is None:
+        branch = (_git(repo, "symbolic-ref", "-q", "--short", "HEAD", check=False) or "").strip()
+    if branch in heads:
+        return branch, branch
+    if branch and origin.endswith("/" + branch):  # a fresh clone's default branch, never checked out
+        return branch, f"origin/{branch}"
+    return None
+
+
 def resolve_commit(repo: Path, revision: str) -> str | None:
     """The full commit id a revision (a short sha, a branch) names in `repo`, or None."""
     out = _git(repo, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}", check=False)
