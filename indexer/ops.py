@@ -211,8 +211,26 @@ def labels_containing(s: Session, r: rq.ContainingRequest) -> dict[str, Any]:
         raise MonodexError("the index is empty", "index a label first with 'monodex crawl'")
     file_id, path, line, ordinal = r.parts()
     return across.containing(
-        s.store, r.catalog, file_id=file_id, path=path, line=line, ordinal=ordinal, label=r.label
+        s.store,
+        r.catalog,
+        file_id=file_id,
+        path=path,
+        line=line,
+        ordinal=ordinal,
+        label=r.label,
+        here=_label_here(s, r.catalog, r.worktree),
     )
+
+
+def _label_here(s: Session, catalog: str, worktree: str | None) -> str | None:
+    """The label of the branch (or detached commit) checked out in `worktree`, a checkout of the
+    registered `catalog`; None otherwise."""
+    cat = s.config().catalogs.get(catalog)
+    here = standing.find(Path(worktree), {catalog: cat.path}) if worktree and cat else None
+    try:
+        return here.label() if here is not None else None
+    except UsageError:  # a branch that maps to no label holds no version
+        return None
 
 
 def _generation(s: Session, catalog: str, label: str) -> tuple[Any, Any, dict[str, Any] | None]:

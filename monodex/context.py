@@ -140,15 +140,27 @@ def resolve(paths: Paths, catalog: str | None, label: str | None) -> tuple[str, 
 def resolve_catalog(paths: Paths, catalog: str | None, *, here: Path | None = None) -> str:
     """The catalog alone (a question across its labels): the flag, else the repository `here`
     stands in, else the `monodex use` one."""
-    if not catalog and here is not None:
+    return catalog_here(paths, catalog, here=here)[0]
+
+
+def catalog_here(
+    paths: Paths, catalog: str | None, *, here: Path | None, worktree: str | None = None
+) -> tuple[str, standing.Standing | None]:
+    """resolve_catalog, and where `here` (or an explicit `worktree`, which must be a checkout)
+    stands when that is a checkout of the catalog (`labels --containing`: whose version)."""
+    stand = None
+    if here is not None or worktree:
         catalogs = {name: c.path for name, c in config.load(paths).catalogs.items()}
-        stand = standing.find(here, catalogs)
-        catalog = stand.catalog if stand is not None else None
-    catalog = catalog or load(paths).catalog
+        if worktree:
+            stand = standing.require(Path(worktree), catalogs, what=f"worktree {worktree}")
+        elif here is not None:
+            stand = standing.find(here, catalogs)
+    catalog = catalog or (stand.catalog if stand is not None else None) or load(paths).catalog
     if not catalog:
         raise FieldError(
             "catalog",
             "no {name} given and no default context set",
             advice="pass {name}, or set a default with 'monodex use --catalog C --label L'",
         )
-    return names.validate_catalog(catalog)
+    names.validate_catalog(catalog)
+    return catalog, (stand if stand is not None and stand.catalog == catalog else None)

@@ -233,7 +233,8 @@ class DiffRequest:
 @dataclass(frozen=True)
 class ContainingRequest:
     """Which labels hold a file version or a chunk: `target` is FILE_ID, FILE_ID:N (chunk N),
-    PATH or PATH:LINE; `label` says whose version of PATH is meant when several exist."""
+    PATH or PATH:LINE; `label` says whose version of PATH is meant when several exist, else the
+    label of the branch checked out in `worktree` (where you stand) when it holds one."""
 
     OP: ClassVar[str] = "labels-containing"
     WRITES: ClassVar[bool] = False
@@ -241,11 +242,13 @@ class ContainingRequest:
     catalog: str
     target: str
     label: str | None = None
+    worktree: str | None = None  # the absolute top folder of a checkout of the catalog
 
     def __post_init__(self) -> None:
         names.validate_catalog(self.catalog)
         if self.label is not None:
             names.validate_label(self.label)
+        _absolute("worktree", self.worktree)
         self.parts()
 
     def parts(self) -> tuple[str | None, str | None, int | None, int | None]:

@@ -90,10 +90,12 @@ def containing(
     line: int | None = None,
     ordinal: int | None = None,
     label: str | None = None,
+    here: str | None = None,
 ) -> dict[str, Any]:
-    """Which labels of the catalog hold a file version (FILE_ID, or PATH as `label` has it), or a
-    chunk (FILE_ID:N, PATH:LINE): `labels` hold it exactly, `other_versions` lists the labels
-    holding the path with other content ([{"label", "file_id"}]), `versions` every version."""
+    """Which labels of the catalog hold a file version (FILE_ID, or PATH as `label` has it, else
+    as `here`, the label where you stand, has it when it does), or a chunk (FILE_ID:N,
+    PATH:LINE): `labels` hold it exactly, `other_versions` lists the labels holding the path
+    with other content ([{"label", "file_id"}]), `versions` every version."""
     states = labelmeta.list_all(store, catalog)
     if not states:
         raise UsageError(f"catalog {catalog!r} has no indexed label", "index one with 'monodex crawl'")
@@ -108,7 +110,7 @@ def containing(
             "check the path (relative to the repository root); 'monodex labels' lists the labels",
         )
     if file_id is None:
-        file_id = _version_of(versions, catalog, path, label)
+        file_id = _version_of(versions, catalog, path, label, here)
     answer: dict[str, Any] = {"catalog": catalog, "relative_path": path, "file_id": file_id}
     if line is None and ordinal is None:
         held = versions.get(file_id, [])
@@ -137,18 +139,25 @@ def _path_of(store: Store, file_id: str, held: Sequence[Held]) -> str:
     )
 
 
-def _version_of(versions: dict[str, list[str]], catalog: str, path: str, label: str | None) -> str:
-    """The version of `path` that `label` holds; with no label, the only version there is."""
-    if label is not None:
-        lid = names.label_id(catalog, label)
-        for fid, lids in versions.items():
-            if lid in lids:
-                return fid
-        raise UsageError(f"{path} is not in label {label!r}", "name a label that holds it, or give a file_id")
+def _version_of(
+    versions: dict[str, list[str]], catalog: str, path: str, label: str | None, here: str | None
+) -> str:
+    """The version of `path` that `label` holds; with no label, the one the label where you stand
+    (`here`) holds, else the only version there is."""
+    for name in (label, here):
+        lid = names.label_id(catalog, name) if name is not None else ""
+        found = next((fid for fid, lids in versions.items() if lid in lids), None)
+        if found is not None:
+            return found
+        if label is not None:
+            raise UsageError(
+                f"{path} is not in label {label!r}", "name a label that holds it, or give a file_id"
+            )
     if len(versions) == 1:
         return next(iter(versions))
+    mine = f"; the label checked out where you stand ({here}) holds none of them" if here else ""
     raise UsageError(
-        f"{path} has {len(versions)} versions across the labels of catalog {catalog!r}",
+        f"{path} has {len(versions)} versions across the labels of catalog {catalog!r}{mine}",
         "pass --label to say which label's version you mean (or give its file_id)",
     )
 

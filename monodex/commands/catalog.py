@@ -9,6 +9,7 @@ from typing import Any
 
 from monodex import config, known_labels, names, output, paths, runnerpid
 from monodex import requests as rq
+from monodex.commands.common import crawl_command
 from monodex.errors import UsageError
 from monodex.front import route
 
@@ -136,13 +137,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _next_steps(p: paths.Paths, cat: config.Catalog) -> list[str]:
     """What a newly registered catalog still needs: an index, hooks, a runner (those not there yet)."""
-    from monodex.hooks import gitdir
     from monodex.hooks.install import installed
 
-    dirs = gitdir.find(cat.path)
-    ref = gitdir.head(dirs)[0] if dirs is not None else None
-    branch = f"--branch {ref.removeprefix('refs/heads/')}" if ref else "--label main"
-    steps = [f"monodex crawl --catalog {cat.name} {branch} --commit HEAD"]
+    steps = [crawl_command(cat)]
     if not installed(cat.path):
         steps.append(f"monodex hooks install --repo {cat.path}")
     if runnerpid.running_pid(p) is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from monodex import context, names
+from monodex import config, context, names, standing
 from monodex.paths import Paths
 from monodex.paths import resolve as resolve_paths
 
@@ -74,6 +74,20 @@ def label_of(args: argparse.Namespace) -> str | None:
         return names.label_for_branch(args.branch)
     label: str | None = args.label
     return label
+
+
+def crawl_command(cat: config.Catalog) -> str:
+    """A crawl of the catalog's checked-out HEAD into the label it belongs in, that runs from any
+    directory: outside the repository no branch stands in for --label (issue 35)."""
+    from monodex.hooks import gitdir  # here: reads two files; only the next steps need it
+
+    dirs = gitdir.find(cat.path)
+    ref, commit = gitdir.head(dirs) if dirs is not None else (None, None)
+    if ref is not None:
+        label = f"--branch {ref.removeprefix('refs/heads/')}"
+    else:  # a detached HEAD's label is its commit's (DESIGN.md: one branch, one label)
+        label = f"--label {standing.commit_label(commit)}" if commit else "--label main"
+    return f"monodex crawl --catalog {cat.name} {label} --commit HEAD"
 
 
 # Request fields (monodex/requests.py) the CLI spells otherwise than --field-name.

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from monodex import config, output, paths, spool, writable
-from monodex.commands.common import add_json
+from monodex.commands.common import add_json, crawl_command
 from monodex.errors import MonodexError
 from monodex.front import route
 from monodex.front.render import day
@@ -44,11 +44,9 @@ def _index(p: paths.Paths, cfg: config.Config) -> tuple[str, str, str]:
     labels = route.execute(p, LabelsRequest(), quiet=True)["labels"]
     where = "served by the runner" if p.socket_path.exists() else f"{cfg.qdrant.shown_url or p.shard_dir}"
     if not labels:
-        return (
-            "warn",
-            f"no label is indexed yet ({where})",
-            "monodex crawl --catalog C --label main --commit HEAD",
-        )
+        first = next(iter(cfg.catalogs.values()), None)
+        hint = crawl_command(first) if first else "monodex catalog add NAME PATH, then its crawl"
+        return "warn", f"no label is indexed yet ({where})", hint
     incomplete = [f"{r['catalog']}:{r['label']}" for r in labels if not r["crawl_complete"]]
     if incomplete:
         return (
@@ -155,7 +153,7 @@ def _history(p: paths.Paths, cat: config.Catalog) -> tuple[str, str, str]:
             "warn",
             f"{cat.name}: no commit history counted (or unreadable): search ranks without which files "
             "changed together",
-            f"any crawl or refresh of {cat.name} counts it: monodex crawl --catalog {cat.name} --commit HEAD",
+            f"any crawl or refresh of {cat.name} counts it: {crawl_command(cat)}",
         )
     commits, size = counted
     return "ok", f"{cat.name}: {commits:,} commits counted ({size / 1e6:.1f} MB)", ""

@@ -4,6 +4,7 @@ collections of models used before the configured one."""
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from monodex import context, output, paths
@@ -13,7 +14,9 @@ from monodex.front import route
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--catalog", help="catalog to clean (default: from 'monodex use')")
+    parser.add_argument(
+        "--catalog", help="catalog to clean (default: the repository you stand in, else 'monodex use')"
+    )
     parser.add_argument("--dry-run", action="store_true", help="report what would go; delete nothing")
     parser.add_argument(
         "--compact",
@@ -78,9 +81,7 @@ def run(args: argparse.Namespace) -> int:
     p = paths.resolve()
     if args.old_models:
         return _old_models(p, args)
-    catalog = args.catalog or context.load(p).catalog
-    if not catalog:
-        catalog, _ = context.resolve(p, None, None)
+    catalog = context.resolve_catalog(p, args.catalog, here=Path.cwd())
     # the index decides whether the catalog is known: it may hold one no longer registered
     result = route.execute(
         p, rq.GcRequest(catalog, dry_run=args.dry_run, compact=args.compact), quiet=args.json

@@ -22,13 +22,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="list",
         help="list (default) or rm: remove a label (its chunks go when no other label uses them)",
     )
-    parser.add_argument("--catalog", help="only this catalog (rm: the label's catalog, default from 'use')")
-    add_label(parser, help="rm: the label to remove; --containing PATH: whose version of PATH is meant")
+    parser.add_argument(
+        "--catalog",
+        help="only this catalog (rm, --containing: default the repository you stand in, else 'use')",
+    )
+    add_label(
+        parser,
+        help="rm: the label to remove; --containing PATH: whose version of PATH is meant (default: "
+        "the label of the branch checked out where you stand, when it holds one)",
+    )
     parser.add_argument(
         "--containing",
         metavar="FILE_ID|PATH[:LINE]",
         help="which labels hold this file version (FILE_ID, or PATH as --label has it), or this chunk "
         "(FILE_ID:N, PATH:LINE), and which hold another version of the path",
+    )
+    parser.add_argument(
+        "--worktree",
+        metavar="PATH",
+        help="--containing PATH: answer as if standing in this checkout (default: the current "
+        "directory): without --label, the version its branch's label holds is meant",
     )
     add_json(parser)
 
@@ -71,15 +84,19 @@ def run(args: argparse.Namespace) -> int:
     label = label_of(args)
     if args.action == "rm":
         if not label:
-            raise UsageError("labels rm needs --label", "pass --catalog C --label L (see 'monodex labels')")
-        catalog, label = context.resolve(p, args.catalog, label)
+            raise UsageError(
+                "labels rm needs --label (or --branch): what it deletes is named, never defaulted",
+                "pass --label L (see 'monodex labels'), or --branch HEAD for the one checked out here",
+            )
+        catalog = context.resolve_catalog(p, args.catalog, here=Path.cwd())
         # no config check: the labels of a catalog removed from config.json can be removed too
         job = rq.RemoveLabelRequest(catalog, label)
         output.emit(route.execute(p, job, quiet=args.json), as_json=args.json, render=_render_rm)
         return 0
-    if args.containing:
-        catalog = context.resolve_catalog(p, args.catalog, here=Path.cwd())
-        where = rq.ContainingRequest(catalog, args.containing, label)
+    if args.containing:  # whose version of PATH: --label, else the one checked out where you stand
+        catalog, stand = context.catalog_here(p, args.catalog, here=Path.cwd(), worktree=args.worktree)
+        top = str(stand.worktree) if stand is not None else None
+        where = rq.ContainingRequest(catalog, args.containing, label, worktree=top)
         output.emit(route.execute(p, where, quiet=args.json), as_json=args.json, render=render.containing)
         return 0
     if label:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from monodex import context, output, paths
@@ -13,7 +14,11 @@ from monodex.front import route
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--catalog", help="only this catalog (default: every catalog)")
-    add_label(parser, help="only this label (its catalog from --catalog or 'monodex use')")
+    add_label(
+        parser,
+        help="only this label (its catalog from --catalog, else the repository you stand in, else "
+        "'monodex use')",
+    )
     parser.add_argument(
         "--repair", action="store_true", help="fix the drift found (re-stores what is broken)"
     )
@@ -45,8 +50,8 @@ def _render(r: dict[str, Any]) -> str:
 def run(args: argparse.Namespace) -> int:
     p = paths.resolve()
     catalog, label = args.catalog, label_of(args)
-    if label:
-        catalog, _ = context.resolve(p, args.catalog, label)
+    if label:  # its catalog: the flag, else where you stand, else 'monodex use'
+        catalog = context.resolve_catalog(p, args.catalog, here=Path.cwd())
     # the op checks the catalog is registered (in the runner, against its config)
     job = rq.VerifyRequest(catalog, label, repair=args.repair)
     result = route.execute(p, job, quiet=args.json)

@@ -512,12 +512,21 @@ def build(paths: Paths) -> MCPServer:
         target: Annotated[str, Field(description="FILE_ID, FILE_ID:N, PATH or PATH:LINE")],
         catalog: Annotated[str | None, Field(description="repository; default: `monodex use`")] = None,
         label: Annotated[
-            str | None, Field(description="whose version of the path is meant, when several exist")
+            str | None,
+            Field(
+                description="whose version of the path is meant, when several exist; default: the "
+                "label of the branch checked out where the server runs, when it holds one"
+            ),
+        ] = None,
+        worktree: Annotated[
+            str | None,
+            Field(description="absolute path of a checkout to stand in instead (its branch's version)"),
         ] = None,
     ) -> Annotated[CallToolResult, ContainingAnswer]:
         try:
-            where = context.resolve_catalog(paths, catalog, here=Path.cwd())
-            answer = run(rq.ContainingRequest(where, target, label))
+            where, stand = context.catalog_here(paths, catalog, here=Path.cwd(), worktree=worktree)
+            top = str(stand.worktree) if stand is not None else None
+            answer = run(rq.ContainingRequest(where, target, label, worktree=top))
         except MonodexError as exc:
             return _tool_error(exc)
         return _result(answer, render.containing(answer))

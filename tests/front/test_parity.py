@@ -51,8 +51,8 @@ def test_cli_and_mcp_expose_every_field_of_the_request(command: str, tool: str, 
 
 def test_labels_containing_has_every_field_in_the_cli_and_mcp() -> None:
     fields = {f.name for f in dataclasses.fields(rq.ContainingRequest)}
-    assert fields == {"catalog", "target", "label"}
-    assert {"catalog", "containing", "label"} <= _cli_options("labels")
+    assert fields == {"catalog", "target", "label", "worktree"}
+    assert {"catalog", "containing", "label", "worktree"} <= _cli_options("labels")
     assert _mcp_options("labels_containing") == fields
 
 
