@@ -3,11 +3,12 @@ answers for: explicit flags > where you stand (monodex/standing.py) > `monodex u
 
 from __future__ import annotations
 
+import difflib
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from monodex import config, jsonfile, names, standing
+from monodex import config, gitrefs, jsonfile, names, standing
 from monodex.errors import UsageError
 from monodex.paths import Paths
 from monodex.requests import FieldError
@@ -64,7 +65,10 @@ def scope(
     """Explicit flags (`label`, or `branch` mapped as the hooks map it; `HEAD` is the branch
     checked out `here`) > where `here` stands > `monodex use` > a usage error. An explicit
     `worktree` (--worktree, MCP's worktree) stands in for `here` and must be a checkout."""
-    catalogs = {name: c.path for name, c in config.load(paths).catalogs.items()}
+    cfg = config.load(paths)
+    if catalog is not None:  # named and unknown: say so, not "no --label given" (issue 35)
+        cfg.catalog(catalog)
+    catalogs = {name: c.path for name, c in cfg.catalogs.items()}
     if worktree:
         here = standing.require(Path(worktree), catalogs, what=f"worktree {worktree}").worktree
     stand = standing.find(here, catalogs) if here is not None else None
@@ -87,11 +91,27 @@ def scope(
             advice="register it with 'monodex catalog add NAME {top}' (or pass {name})",
             facts={"top": str(top)},
         ) from None
+    if branch and branch != "HEAD" and catalog in catalogs:
+        _branch_exists(catalog, catalogs[catalog], branch)
     # An explicit worktree is kept for another label too: the answer then says its uncommitted
     # files were not laid over that label, rather than silently dropping them.
     same = stand is not None and stand.catalog == catalog
     same = same and stand is not None and (bool(worktree) or _label_or_none(stand) == label)
     return Scope(catalog, label, stand if same else None)
+
+
+def _branch_exists(catalog: str, repo: Path, branch: str) -> None:
+    """--branch names a branch of the repository (local, or a remote's): a name nobody has would
+    otherwise become a label, and its hint a crawl of HEAD under that name."""
+    known = gitrefs.branch_names(repo)
+    if known is None or branch in known:  # unreadable: the command itself reports the repository
+        return
+    close = difflib.get_close_matches(branch, sorted(known), n=3, cutoff=0.6)
+    guess = f"did you mean {', '.join(close)}? " if close else ""
+    raise UsageError(
+        f"no branch {branch!r} in catalog {catalog!r} ({repo})",
+        f"{guess}'git branch -a' lists the branches; a label whose branch is gone is named with --label",
+    )
 
 
 def _head_label(stand: standing.Standing | None, here: Path | None, catalog: str | None) -> str:

@@ -34,6 +34,22 @@ def branch_heads(repo: Path) -> dict[str, str] | None:
     return {ref.removeprefix("refs/heads/"): oid for oid, ref in pairs}
 
 
+def branch_names(repo: Path) -> set[str] | None:
+    """The names of the repository's branches, local and its remotes' (`origin/x` as `x` and as
+    `origin/x`), or None when they cannot be read."""
+    out = _git(repo, "for-each-ref", "--format=%(refname)", "refs/heads/", "refs/remotes/")
+    if out is None:
+        return None
+    found: set[str] = set()
+    for ref in out.split():
+        if ref.startswith("refs/heads/"):
+            found.add(ref.removeprefix("refs/heads/"))
+        elif not ref.endswith("/HEAD"):
+            remote_branch = ref.removeprefix("refs/remotes/")
+            found |= {remote_branch, remote_branch.partition("/")[2]}
+    return found
+
+
 def default_branch(repo: Path) -> tuple[str, str] | None:
     """(branch, revision of its tip) of the repository's default branch: the one the hooks refresh
     by default (names.default_branch: where origin/HEAD points, else main or master), else the
