@@ -25,9 +25,9 @@ from monodex.requests import FieldError
 class _ArgumentError(UsageError):
     """argparse's complaint, raised so the one boundary prints it (as JSON with --json)."""
 
-    def __init__(self, parser: argparse.ArgumentParser, message: str) -> None:
-        super().__init__(message, f"run '{parser.prog} --help'")
-        self.usage = parser.format_usage()
+    def __init__(self, parser: argparse.ArgumentParser, message: str, *, usage: bool = True) -> None:
+        super().__init__(message, f"run '{parser.prog} --help'" + ("" if usage else " for its options"))
+        self.usage = parser.format_usage() if usage else ""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -97,11 +97,13 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     args, extra = parser.parse_known_args(argv)
     if extra:
         own = _chosen(parser, args)
-        known = [o for a in own._actions for o in a.option_strings if a.help != argparse.SUPPRESS]
-        typo = next((e.split("=")[0] for e in extra if e.startswith("--")), "")
-        near = difflib.get_close_matches(typo, known, n=1) if typo else []
-        guess = f" (did you mean {near[0]}?)" if near else ""
-        own.error(f"unrecognized arguments: {' '.join(extra)}{guess}")
+        typo = next((e.split("=")[0] for e in extra if e.startswith("-") and e != "-"), "")
+        if typo:  # a mistyped flag: one short line naming it, never a search for what followed it
+            known = [o for a in own._actions for o in a.option_strings if a.help != argparse.SUPPRESS]
+            near = difflib.get_close_matches(typo, known, n=1)
+            guess = f" (did you mean {near[0]}?)" if near else ""
+            raise _ArgumentError(own, f"unknown option {typo}{guess}", usage=False)
+        own.error(f"unrecognized arguments: {' '.join(extra)}")
     return args
 
 

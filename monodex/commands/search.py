@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 
 from monodex import context, output, paths
@@ -53,11 +54,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--fresh",
         nargs="?",
-        type=float,
+        action=_FreshSeconds,
         const=rq.DEFAULT_FRESH_SECONDS,
         metavar="SECONDS",
         help="first wait (at most SECONDS, default %(const)s) until the label reflects its branch's "
-        "current commit, asking the runner to refresh it if needed",
+        "current commit, asking the runner to refresh it if needed (a word after it is the question)",
     )
     parser.add_argument(
         "--wait-dense",
@@ -93,10 +94,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_json(parser)
 
 
+_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+
+
+class _FreshSeconds(argparse.Action):
+    """--fresh [SECONDS] takes the next word only when it is a number: `search --fresh "timing"`
+    asks about timing (argparse's float type said "invalid float value: 'timing'", issue 35)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option: str | None = None,
+    ) -> None:
+        word = values if isinstance(values, str) else None
+        if word is not None and _NUMBER.match(word):
+            setattr(namespace, self.dest, float(word))
+            return
+        setattr(namespace, self.dest, self.const)
+        # kept apart: the TEXT positional's default would overwrite a question set here
+        namespace.fresh_question = word
+
+
 def _text(args: argparse.Namespace) -> str:
-    if args.question is not None and args.text is not None and args.question != args.text:
-        raise UsageError("the question was given twice: as TEXT and with --text", "give it once")
-    text: str | None = args.text if args.text is not None else args.question
+    given = [q for q in (args.question, getattr(args, "fresh_question", None), args.text) if q is not None]
+    if len(set(given)) > 1:
+        raise UsageError(
+            f"the question was given twice: {' and '.join(repr(q) for q in given)}",
+            "give it once, in quotes (--fresh takes a number of seconds, or nothing)",
+        )
+    text: str | None = given[0] if given else None
     if text is None:
         raise UsageError(
             "no question given", 'put it in quotes after search: monodex search "where is X parsed"'

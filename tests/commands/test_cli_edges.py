@@ -42,6 +42,32 @@ def test_a_mistyped_flag_gets_a_suggestion(run_json) -> None:  # type: ignore[no
     assert "run 'monodex search --help'" in err
 
 
+def test_a_mistyped_flag_is_one_short_error_and_never_a_search(monorepo, run_json) -> None:  # type: ignore[no-untyped-def]
+    """Issue 35: `--limt 3 foo` printed a 12-line usage block and took `3` as the question."""
+    code, out, err = run_json("search", "--limt", "3", "foo")
+    assert code == 2 and not out
+    assert err.splitlines() == [
+        "error: unknown option --limt (did you mean --limit?)",
+        "hint: run 'monodex search --help' for its options",
+    ]
+    code, _, err = run_json("labels", "-x")
+    assert code == 2 and err.startswith("error: unknown option -x\n")
+
+
+def test_fresh_takes_a_number_and_leaves_a_word_as_the_question(monorepo, run_json) -> None:  # type: ignore[no-untyped-def]
+    """Issue 35: `search --fresh "timing"` said "invalid float value: 'timing'"."""
+    assert run_json("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--json")[0] == 0
+    where = ("--catalog", "acme", "--label", "main", "--json")
+    code, found, err = run_json("search", *where, "--fresh", "retry with exponential backoff")
+    assert code == 0, err
+    assert found["results"][0]["relative_path"] == "libraries/net/src/retry.ts"
+    assert found["freshness"]["wait"]["seconds"] == 30
+    code, found, err = run_json("search", *where, "--fresh", "5", "retry with exponential backoff")
+    assert code == 0 and found["freshness"]["wait"]["seconds"] == 5, err
+    code, _, err = run_json("search", *where, "colors", "--fresh", "retry")
+    assert code == 2 and "given twice: 'colors' and 'retry'" in err
+
+
 def test_search_takes_the_question_as_a_positional_argument(monorepo, run_json) -> None:  # type: ignore[no-untyped-def]
     assert run_json("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--json")[0] == 0
     code, found, err = run_json(
@@ -69,7 +95,7 @@ def test_with_json_errors_are_one_json_object_on_stderr(monorepo, run_json) -> N
     }
     code, out, err = run_json("search", "x", "--lable", "main", "--json")  # argparse's own errors too
     assert code == 2 and not out
-    assert json.loads(err)["error"].startswith("unrecognized arguments: --lable main")
+    assert json.loads(err)["error"] == "unknown option --lable (did you mean --label?)"
 
 
 def _pty_run(*argv: str, cwd: Path) -> str:
