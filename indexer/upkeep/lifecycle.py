@@ -6,7 +6,7 @@ import contextlib
 from typing import Any
 
 from monodex.indexer.members import keys as membership
-from monodex.indexer.points import labelmeta
+from monodex.indexer.points import filters, labelmeta
 from monodex.indexer.points import membership as members
 from monodex.indexer.points.labelmeta import require_label
 from monodex.indexer.store.base import Store
@@ -28,6 +28,9 @@ def remove_label(
     state = require_label(store, catalog, label)
     lid = names.label_id(catalog, label)
     held = members.from_metadata(lid, state.extra, store)
+    # What it held, counted first: a label standing on another's base lets go of files without
+    # changing a chunk ("0 files left it" for a label indexed on demand, issue 35).
+    files, chunks = membership.label_files(store, held), store.count(filters.label_chunks(held))
     labelmeta.delete(store, lid)
     if delta := str(state.extra.get(members.DELTA) or ""):
         store.delete([delta])
@@ -40,9 +43,10 @@ def remove_label(
     return {
         "catalog": catalog,
         "label": label,
-        "files": report.files,
+        "files": files,
         "chunks_unlabelled": report.points_updated,
         "chunks_deleted": report.points_deleted,
+        "chunks_kept": max(0, chunks - report.points_deleted),
     }
 
 

@@ -61,7 +61,8 @@ class CrawlSummary:
     label: str
     commit: str
     mode: str = "full"
-    files_total: int = 0
+    files_total: int = 0  # the files the label holds now
+    files_unchanged: int = 0  # held already at that path: a refresh left them alone
     files_reused: int = 0
     files_embedded: int = 0
     files_removed: int = 0
@@ -81,6 +82,7 @@ class CrawlSummary:
             "commit": self.commit,
             "mode": self.mode,
             "files_total": self.files_total,
+            "files_unchanged": self.files_unchanged,
             "files_reused": self.files_reused,
             "files_embedded": self.files_embedded,
             "files_removed": self.files_removed,
@@ -258,10 +260,13 @@ class Crawl:
             self._mark(complete=True, extra=extra)
             removed_files = removed.files
         after = members.of(store, target.label_id)
-        summary.files_total = len(files) if scope is None else membership.label_files(store, after)
+        # What the label holds: a full crawl's files less those that proved empty, binary or
+        # generated when read (`files` counted them: 260 files, then 255 for the same commit).
+        summary.files_total = len(touched) if scope is None else membership.label_files(store, after)
         # A derived label inherits its base's files unread: they count as reused.
         reused = len(plan.labelled) + len(plan.reusable)
         summary.files_reused = summary.files_total - stats.files_stored if derived else reused
+        summary.files_unchanged = max(0, summary.files_total - summary.files_reused - stats.files_stored)
         summary.files_embedded = stats.files_stored
         summary.files_removed = removed_files
         summary.chunks_embedded = stats.chunks_embedded

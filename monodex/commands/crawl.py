@@ -72,9 +72,9 @@ def _render(r: dict[str, Any], *, files: bool = False) -> str:
         return output.sanitize("\n".join(lines))
     commit = r["commit"][:12] or "working dir"
     text = (
-        f"{r['catalog']}:{r['label']} at {commit} ({r['mode']}): {r['files_total']} files, "
-        f"{r['files_reused']} reused, {r['files_embedded']} stored ({r['chunks_embedded']} chunks embedded), "
-        f"{r['files_removed']} removed, searchable after {r.get('searchable_seconds', r['seconds']):.1f}s"
+        f"{r['catalog']}:{r['label']} at {commit} ({r['mode']}): {r['files_total']} files "
+        f"({_files(r)}), {r['files_removed']} removed, "
+        f"searchable after {r.get('searchable_seconds', r['seconds']):.1f}s"
     )
     pending = r.get("chunks_pending", 0)
     if pending:
@@ -92,6 +92,14 @@ def _render(r: dict[str, Any], *, files: bool = False) -> str:
             text += f"\nindex compacted in {c['seconds']:.1f} s"
             text += f" ({c['written']} points written since the previous compaction)"
     return text
+
+
+def _files(r: dict[str, Any]) -> str:
+    """What became of the label's files: each counted once, as unchanged, reused or stored."""
+    parts = [f"{r['files_unchanged']} unchanged"] if r.get("files_unchanged") else []
+    parts.append(f"{r['files_reused']} reused")
+    parts.append(f"{r['files_embedded']} stored: {r['chunks_embedded']} chunks embedded")
+    return ", ".join(parts)
 
 
 def _target(p: Paths, args: argparse.Namespace) -> tuple[str, str, str | None]:

@@ -72,10 +72,10 @@ def _incomplete(r: dict[str, Any]) -> str:
 
 
 def _render_rm(r: dict[str, Any]) -> str:
+    kept = r.get("chunks_kept", r["chunks_unlabelled"])  # a runner of before issue 35 lacks it
     return (
-        f"removed {r['catalog']}:{r['label']}: {r['files']} files left it, "
-        f"{r['chunks_deleted']} chunks deleted (no other label used them), "
-        f"{r['chunks_unlabelled']} kept for other labels"
+        f"removed {r['catalog']}:{r['label']}: the {r['files']} files it held left it; "
+        f"{r['chunks_deleted']} chunks deleted (no other label used them), {kept} kept for other labels"
     )
 
 

@@ -3,7 +3,6 @@ the MCP tools share (a command's own one-surface renderer stays with the command
 
 from __future__ import annotations
 
-import math
 import time
 from typing import Any
 
@@ -31,7 +30,7 @@ def freshness_line(f: dict[str, Any]) -> str:
         text += f"; last refresh failed: {f['refresh_error'].splitlines()[0]}"
     coverage = f.get("dense_coverage")
     if coverage is not None and coverage < 1.0:
-        text += f"; dense vectors {_percent(coverage)} done (the rest found by their words)"
+        text += f"; dense vectors {progress.percent(coverage)} done (the rest found by their words)"
     overlay = f.get("overlay")
     if overlay and overlay.get("applied"):
         text += f"; with {overlay['files']} uncommitted files of {overlay['worktree']}"
@@ -150,13 +149,6 @@ def _worktree_line(wt: dict[str, Any]) -> str:
     return f"worktree {wt['catalog']} {wt['path']}{mark}\t{on}\tlabel {wt['label']}\t{wt['freshness']}"
 
 
-def _percent(share: float, *, left: int = 0) -> str:
-    """Rounded down, and never 100% with work left (coverage itself is rounded to 4 places: 1 chunk
-    of 20,000 to go reads 1.0)."""
-    whole = math.floor(share * 100)
-    return f"{min(whole, 99) if left else whole}%"
-
-
 def _chunks(n: int) -> str:
     return f"{n} chunk" if n == 1 else f"{n} chunks"
 
@@ -167,7 +159,7 @@ def _dense_text(d: dict[str, Any] | None) -> str:
         return ""
     eta = f", ETA {progress.duration(d['eta_seconds'])}" if d.get("eta_seconds") is not None else ""
     return (
-        f"\tdense vectors {_percent(d['coverage'], left=d['pending'])} "
+        f"\tdense vectors {progress.percent(d['coverage'], left=d['pending'])} "
         f"({_chunks(d['pending'])} to go, {d['state']}{eta}; "
         "searchable meanwhile: lexical for those)"
     )
