@@ -8,7 +8,6 @@ runner is down) must not load git, tree-sitter or the model."""
 from __future__ import annotations
 
 import dataclasses
-import re
 import threading
 import time
 from collections.abc import Callable
@@ -17,7 +16,7 @@ from typing import Any, assert_never
 
 from monodex.indexer.session import Session
 
-from monodex import gitrefs, names, progress, standing
+from monodex import gitrefs, names, standing
 from monodex import requests as rq
 from monodex.config import Catalog
 from monodex.errors import MonodexError, UsageError
@@ -82,7 +81,6 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
     finally:
         if past is not None:
             past.close()
-    found["notes"] = [_coverage_note(n, found["dense_coverage"]) for n in found["notes"]]
     results = found["results"]
     answer: dict[str, Any] = {
         "results": results,
@@ -136,15 +134,6 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
     if applied is not None and applied.dense_pending and s.wake is None and found["mode"] != "lexical":
         _fill_overlay(s, applied.membership)
     return answer
-
-
-_COVER = re.compile(r"^(dense vectors cover )\d+%")
-
-
-def _coverage_note(note: str, covered: float) -> str:
-    """The search's coverage note with the figure every other line shows (progress.percent):
-    read/search.py rounds 0.996 to "100%" where the freshness line says "99% done"."""
-    return _COVER.sub(lambda m: m[1] + progress.percent(covered, left=1), note)
 
 
 def _fill_overlay(s: Session, membership: str) -> None:

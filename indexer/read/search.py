@@ -25,7 +25,7 @@ from monodex.indexer.store.base import (
     Store,
 )
 
-from monodex import names
+from monodex import names, progress
 from monodex.errors import UsageError
 
 RESULT_FIELDS = (
@@ -200,10 +200,10 @@ def search(
         if mode == "hybrid" and covered == 0.0:
             mode = "lexical"  # no vector yet: the model would rank nothing
             notes.append(f"no chunk of {these} has its dense vector yet: lexical search only")
-        elif mode == "hybrid":
-            notes.append(f"dense vectors cover {covered:.0%} of {these}: lexical ranks the rest")
-        elif mode == "dense":
-            notes.append(f"dense vectors cover {covered:.0%} of {these}: a dense search sees only those")
+        elif mode in ("hybrid", "dense"):
+            share = progress.percent(covered, left=waiting)  # the figure every other line shows
+            rest = "lexical ranks the rest" if mode == "hybrid" else "a dense search sees only those"
+            notes.append(f"dense vectors cover {share} of {these}: {rest}")
     dense = embedder.embed_query(text) if mode != "lexical" else None
     sparse = lexical.query_vector(text) if mode != "dense" else None
     if mode == "lexical" and sparse is not None and not sparse.indices:

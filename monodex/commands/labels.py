@@ -71,10 +71,14 @@ def _incomplete(r: dict[str, Any]) -> str:
     return f"incomplete crawl of {target[:12]} (re-run the crawl, or 'monodex verify --repair')"
 
 
+def _files(n: int) -> str:
+    return "1 file" if n == 1 else f"{n} files"
+
+
 def _render_rm(r: dict[str, Any]) -> str:
     kept = r.get("chunks_kept", r["chunks_unlabelled"])  # a runner of before issue 35 lacks it
     return (
-        f"removed {r['catalog']}:{r['label']}: the {r['files']} files it held left it; "
+        f"removed {r['catalog']}:{r['label']}: the {_files(r['files'])} it held left it; "
         f"{r['chunks_deleted']} chunks deleted (no other label used them), {kept} kept for other labels"
     )
 
