@@ -25,21 +25,21 @@ path / package / symbol header) and scores it: the effect of the contextual embe
 
 from __future__ import annotations
 
-import hashlib
 import json
-import math
-import re
 import statistics
 import subprocess
 import sys
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import checkout, persistent_xdg, table  # noqa: E402
+from monodex.indexer.evaluate import bm25, questions  # noqa: E402
+from monodex.indexer.evaluate.bm25 import words  # noqa: E402
+from monodex.indexer.evaluate.metrics import mean, metrics  # noqa: E402
 
 EVAL = Path(__file__).resolve().parent / "eval"
 MDX = [sys.executable, "-m", "monodex"]
@@ -125,11 +125,12 @@ def query_set(target: str) -> str:
 
 
 def split_of(query_id: str, target: str = "") -> str:
-    """Half the queries of every set are held out for reporting, by a hash of the id: stable as
-    queries are added, and independent of order or content. A HELD_OUT target's are all held out."""
+    """Half the queries of every set are held out for reporting, by a hash of the id (the one
+    `monodex eval` splits by): stable as queries are added, and independent of order or content.
+    A HELD_OUT target's are all held out."""
     if target in HELD_OUT:
         return "test"
-    return "test" if hashlib.sha256(query_id.encode()).digest()[0] < 128 else "tune"
+    return questions.split_of(query_id)
 
 
 def splits() -> tuple[str, ...]:
@@ -161,27 +162,6 @@ def sanity_queries(name: str) -> list[dict[str, Any]]:
     return out
 
 
-# --- metrics -------------------------------------------------------------------------------
-
-
-def metrics(ranked: list[str], relevant: set[str]) -> dict[str, float]:
-    top = ranked[:10]
-    first = next((i for i, p in enumerate(top, start=1) if p in relevant), None)
-    dcg = sum(1 / math.log2(i + 1) for i, p in enumerate(top, start=1) if p in relevant)
-    ideal = sum(1 / math.log2(i + 1) for i in range(1, min(10, len(relevant)) + 1))
-    return {
-        "R@1": len(set(ranked[:1]) & relevant) / len(relevant),
-        "R@5": len(set(ranked[:5]) & relevant) / len(relevant),
-        "R@10": len(set(top) & relevant) / len(relevant),
-        "MRR@10": 1 / first if first else 0.0,
-        "nDCG@10": dcg / ideal,
-    }
-
-
-def mean(rows: list[dict[str, float]]) -> dict[str, float]:
-    return {k: statistics.fmean(r[k] for r in rows) for k in rows[0]}
-
-
 def demote_and_group(scored: list[tuple[str, str, float]], *, chunk_kind: dict[str, str]) -> list[str]:
     """(path, unit id, score) best first -> distinct paths with the default search's demotion."""
     from monodex.indexer.read import ranking
@@ -198,41 +178,19 @@ def demote_and_group(scored: list[tuple[str, str, float]], *, chunk_kind: dict[s
     return seen
 
 
-# --- baselines -----------------------------------------------------------------------------
-
-WORD = re.compile(r"[A-Za-z0-9_]+")
-
-
-def words(text: str) -> list[str]:
-    return [w.lower() for w in WORD.findall(text)]
+# --- baselines (metrics, words and BM25 are monodex eval's own: indexer/evaluate/) ----------
 
 
 class BM25:
-    """Okapi BM25 over the index's chunks (plain word tokens; k1 1.2, b 0.75)."""
+    """Okapi BM25 over the index's chunks (monodex eval's, indexer/evaluate/bm25.py: plain word
+    tokens; k1 1.2, b 0.75)."""
 
     def __init__(self, chunks: list[dict[str, Any]]) -> None:
         self.chunks = chunks
-        self.tf = [Counter(words(c["text"])) for c in chunks]
-        self.len = [sum(t.values()) for t in self.tf]
-        self.avg = statistics.fmean(self.len) if self.len else 1.0
-        df: Counter[str] = Counter()
-        for t in self.tf:
-            df.update(t.keys())
-        n = len(chunks)
-        self.idf = {w: math.log(1 + (n - d + 0.5) / (d + 0.5)) for w, d in df.items()}
-        self.postings: dict[str, list[int]] = defaultdict(list)
-        for i, t in enumerate(self.tf):
-            for w in t:
-                self.postings[w].append(i)
+        self.index = bm25.BM25([str(c["text"]) for c in chunks])
 
     def search(self, query: str, n: int = 100) -> list[tuple[str, str, float]]:
-        scores: dict[int, float] = defaultdict(float)
-        for w in set(words(query)):
-            for i in self.postings.get(w, ()):
-                tf = self.tf[i][w]
-                norm = tf + 1.2 * (1 - 0.75 + 0.75 * self.len[i] / self.avg)
-                scores[i] += self.idf[w] * tf * 2.2 / norm
-        best = sorted(scores.items(), key=lambda kv: -kv[1])[:n]
+        best = self.index.search(query, n)
         return [(self.chunks[i]["relative_path"], self.chunks[i]["id"], s) for i, s in best]
 
 

@@ -16,6 +16,7 @@ to those indexed. Confirm final figures with bench/quality.py (the real CLI thro
 from __future__ import annotations
 
 import argparse
+import bisect
 import dataclasses
 import statistics
 import sys
@@ -43,16 +44,18 @@ class CachedEmbedder:
 
 class History:
     """The co-change counts a query is ranked with (`--history`). `asof`: only the commits that
-    landed before the query's PR (its `date`), counted as indexer/write/history.py counts them, so
-    a figure is what a user asking before that PR would have had; a query without a date (the
-    hand-written ones) gets the whole history."""
+    landed before the query's PR (its `date`), counted as indexer/write/history.py counts them
+    (monodex eval's evaluate/past.py, which cuts by ancestry where this cuts by date), so a figure
+    is what a user asking before that PR would have had; a query without a date (the hand-written
+    ones) gets the whole history."""
 
     def __init__(self, s: Any, target: str, how: str) -> None:
+        from monodex.indexer.evaluate import past
         from monodex.indexer.git import history
         from monodex.indexer.git.source import open_source
         from monodex.indexer.store import cochanges
 
-        self.how, self.full, self.counts = how, None, cochanges.Counts()
+        self.how, self.full = how, None
         if how == "full":
             self.full = cochanges.History.open(s.paths.state_dir, target)
             if self.full is None:
@@ -61,20 +64,17 @@ class History:
             source = open_source(s.config().catalog(target), s.paths)
             text = history.log(source.catalog.path, source.repo.resolve("HEAD"))
             # under today's names, as the index has them; then oldest first, to cut at a date
-            self.commits = sorted(history.follow_moves(history.parse_log(text)), key=lambda c: c.date)
-            self.keep, self.next, self.counted = source.policy.should_crawl, 0, history.counted
+            commits = sorted(history.follow_moves(history.parse_log(text)), key=lambda c: c.date)
+            self.dates = [c.date for c in commits]
+            self.growing = past.Growing(commits, source.policy.should_crawl)
 
     def before(self, date: str | None) -> Any:
         if self.how == "full":
             return self.full
         if self.how == "off":
             return None
-        while self.next < len(self.commits) and (date is None or self.commits[self.next].date < date):
-            files = self.counted(self.commits[self.next].files, self.keep)
-            if files is not None:
-                self.counts.add(files)
-            self.next += 1
-        return self.counts
+        # the commits dated before `date` (queries come in date order: the counts only grow)
+        return self.growing.upto(len(self.dates) if date is None else bisect.bisect_left(self.dates, date))
 
 
 def load_queries(name: str, split: str, indexed: set[str]) -> list[dict[str, Any]]:

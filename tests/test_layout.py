@@ -147,7 +147,10 @@ ROOMS: dict[str, set[str]] = {
         "session",
         "overlay",
     },  # gc, verify, removal
+    # measuring search on a label: questions from its history, scores, a BM25 baseline
+    "evaluate": {"read", "git", "points", "store", "session"},
     "ops": {
+        "evaluate",
         "write",
         "follow",
         "read",

@@ -35,14 +35,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from monodex.indexer.evaluate import questions  # noqa: E402
+
 # Dependency bumps, releases and repo-wide mechanics name no behaviour a search could find.
 SKIP_TITLE = re.compile(
     r"^(chore|bump|update|merge|revert|release|upgrade|replace|normalize|drop|target|\[?skip ci)"
     r"|dependabot|version|readme",
     re.I,
 )
-MERGE = re.compile(r"^Merge pull request #(\d+) from ")
-PR = re.compile(r"\s*\(#(\d+)\)\s*$")
 TAGS = re.compile(r"^\s*(\[[^\]]+\]\s*)+")  # "[rush-lib][WS2] Add ..." -> "Add ..."; tags named the package
 SECONDARY = re.compile(
     r"(^|/)(test|tests|__tests__|__snapshots__|__mocks__|__fixtures__)/|\.(test|spec)\.[cm]?[jt]sx?$|\.d\.ts$"
@@ -69,15 +69,11 @@ def main() -> None:
     log = git(mirror, "log", "--first-parent", "--format=%H%x09%ct%x09%s%x09%b%x00", commit, "-n", "3000")
     for record in filter(None, (r.strip("\n") for r in log.split("\x00"))):
         sha, stamp, subject, body = (record.split("\t", 3) + [""])[:4]
-        merged = MERGE.match(subject)  # "Merge pull request #N from ...": the title is the body
-        if merged:
-            subject = (
-                next((ln.strip() for ln in body.splitlines() if ln.strip()), "") + f" (#{merged.group(1)})"
-            )
-        m = PR.search(subject)
-        if not m or SKIP_TITLE.search(subject):
+        pr = questions.pull_request(subject, body)  # monodex eval's: squash "(#N)" or a merge's body
+        if pr is None or SKIP_TITLE.search(pr[1]):
             continue
-        title = TAGS.sub("", PR.sub("", subject)).strip().lstrip("-:/ ").strip()
+        number, title = pr
+        title = TAGS.sub("", title).strip().lstrip("-:/ ").strip()
         if len(title.split()) < 4:
             continue  # "Fix typo" asks nothing a search can answer
         changed = git(mirror, "diff", "--name-only", "--diff-filter=AM", f"{sha}^1", sha).split()
@@ -88,10 +84,10 @@ def main() -> None:
             continue  # sweeping PRs have no "right file"
         queries.append(
             {
-                "id": f"pr-{m.group(1)}",
+                "id": f"pr-{number}",
                 "query": title,
                 "relevant": relevant,
-                "origin": f"#{m.group(1)} {sha[:10]}",
+                "origin": f"#{number} {sha[:10]}",
                 "date": datetime.fromtimestamp(int(stamp), UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             }
         )

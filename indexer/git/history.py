@@ -28,6 +28,7 @@ class Commit:
     date: str  # committer date, UTC "2026-08-22T00:13:39Z" (to evaluate by date: never stored)
     files: tuple[str, ...]
     moves: tuple[tuple[str, str], ...] = ()  # (old path, new path) of each file it renamed
+    parents: tuple[str, ...] = ()  # first parent first (evaluate/past.py: when it landed)
 
 
 def log(repo: Path, commit: str, stop_at: Sequence[str] = ()) -> str:
@@ -39,7 +40,7 @@ def log(repo: Path, commit: str, stop_at: Sequence[str] = ()) -> str:
     env = {**os.environ, "GIT_NO_LAZY_FETCH": "1"}  # honoured by recent git; older: the check below
     tries = ["-M100%"] if _partial_clone(repo) else ["-M", "-M100%"]
     for renames in tries:
-        cmd = ["git", "-C", str(repo), "log", f"--max-count={MAX_COMMITS}", "--format=%x00%H %ct"]
+        cmd = ["git", "-C", str(repo), "log", f"--max-count={MAX_COMMITS}", "--format=%x00%H %ct %P"]
         cmd += ["--name-status", renames, commit]
         if stop_at:
             cmd += ["--not", *stop_at]
@@ -61,7 +62,7 @@ def parse_log(text: str) -> Iterator[Commit]:
     """Commits of `log()`'s output, in the order git printed them."""
     for block in text.split("\0")[1:]:
         head, _, rest = block.partition("\n")
-        oid, _, stamp = head.partition(" ")
+        oid, stamp, *parents = head.split()  # a root commit has no parent (and a trailing space)
         date = datetime.fromtimestamp(int(stamp), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         files, moves = [], []
         for line in rest.splitlines():
@@ -71,7 +72,7 @@ def parse_log(text: str) -> Iterator[Commit]:
             if status[:1] == "R" and len(names) == 2:
                 moves.append((names[0], names[1]))
             files.append(names[-1])
-        yield Commit(oid, date, tuple(files), tuple(moves))
+        yield Commit(oid, date, tuple(files), tuple(moves), tuple(parents))
 
 
 def follow_moves(newest_first: Iterable[Commit], moved: dict[str, str] | None = None) -> Iterator[Commit]:
@@ -84,7 +85,7 @@ def follow_moves(newest_first: Iterable[Commit], moved: dict[str, str] | None = 
         files = tuple(moved.get(f, f) for f in c.files)
         for old, new in c.moves:
             moved[old] = moved.get(new, new)
-        yield Commit(c.oid, c.date, files)
+        yield Commit(c.oid, c.date, files, parents=c.parents)
 
 
 def counted(files: Iterable[str], keep: Callable[[str], bool]) -> list[str] | None:

@@ -1,0 +1,32 @@
+"""What a ranking scores (indexer/evaluate/metrics.py) and the plain BM25 it is held against."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from monodex.indexer.evaluate.bm25 import BM25, words
+from monodex.indexer.evaluate.metrics import mean, metrics, ranks
+
+
+def test_metrics_count_distinct_files_in_the_first_ten() -> None:
+    m = metrics(["a", "x", "b", *[f"n{i}" for i in range(7)], "c"], {"a", "b", "c"})
+    assert m["R@1"] == pytest.approx(1 / 3) and m["R@5"] == pytest.approx(2 / 3)
+    assert m["R@10"] == pytest.approx(2 / 3)  # c is eleventh
+    assert m["MRR@10"] == 1.0
+    ideal = 1 + 1 / math.log2(3) + 1 / math.log2(4)
+    assert m["nDCG@10"] == pytest.approx((1 + 1 / math.log2(4)) / ideal)
+    assert metrics(["x", "a"], {"a"})["MRR@10"] == 0.5 and metrics([], {"a"})["R@10"] == 0.0
+    assert mean([{"R@10": 1.0}, {"R@10": 0.0}]) == {"R@10": 0.5}
+    assert ranks(["x", "a"], {"b", "a"}) == {"a": 2, "b": None}
+
+
+def test_bm25_ranks_the_rare_word_first_and_ties_by_position() -> None:
+    docs = ["the retry loop", "the the the config", "retry backoff retry backoff", "unrelated words"]
+    index = BM25(docs)
+    assert [i for i, _ in index.search("backoff")] == [2]
+    assert [i for i, _ in index.search("retry the")][0] == 0  # the one with both words
+    tied = BM25(["same words", "same words", "other"])
+    assert [i for i, _ in tied.search("words same")] == [0, 1]
+    assert index.search("nothing matches") == []
+    assert words("fetchWithRetry(url_path, 3)") == ["fetchwithretry", "url_path", "3"]
