@@ -21,7 +21,6 @@ import dataclasses
 import statistics
 import sys
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,17 +28,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import quality  # noqa: E402
 from _common import persistent_xdg  # noqa: E402
-
-
-class CachedEmbedder:
-    def __init__(self, engine: Any) -> None:
-        self.engine = engine
-        self.cache: dict[str, Sequence[float]] = {}
-
-    def embed_query(self, text: str) -> Sequence[float]:
-        if text not in self.cache:
-            self.cache[text] = self.engine.embed_query(text)
-        return self.cache[text]
 
 
 class History:
@@ -123,6 +111,7 @@ def main() -> None:
         raise SystemExit(f"{args.target} is held out: use --split test")
 
     with persistent_xdg(args.target):
+        from monodex.indexer.evaluate.run import QueryCache
         from monodex.indexer.points import filters, membership
         from monodex.indexer.read import search as searching
         from monodex.indexer.read import signals
@@ -143,7 +132,7 @@ def main() -> None:
             ]
             indexed = {str(c["relative_path"]) for c in chunks}
             qs = load_queries(args.target, args.split, indexed)
-            emb = CachedEmbedder(s.engine)
+            emb = QueryCache(s.engine.embed_query)
             for q in qs:
                 emb.embed_query(q["query"])
             ranking = searching.Ranking(mode=args.mode, signals=weights, explain=args.explain is not None)
@@ -215,7 +204,7 @@ def bm25_rows(chunks: list[dict[str, Any]], qs: list[dict[str, Any]]) -> list[di
 
 
 def cost(
-    store: Any, emb: CachedEmbedder, target: str, qs: list[dict[str, Any]], w: Any, state_dir: Path
+    store: Any, emb: Any, target: str, qs: list[dict[str, Any]], w: Any, state_dir: Path
 ) -> None:
     """Each signal's own time on each query's real candidates (fresh copies, 5 runs, the best):
     what the re-ranking stage adds to a search. Not a figure on shared cores."""

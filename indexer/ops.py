@@ -405,13 +405,23 @@ def verify(s: Session, r: rq.VerifyRequest) -> dict[str, Any]:
     return verifying.verify(s, catalog=r.catalog, label=r.label, repair_drift=r.repair)
 
 
+def evaluate(
+    s: Session, r: rq.EvalRequest, progress: Progress | None, cancel: threading.Event | None
+) -> dict[str, Any]:
+    """Search scored on the label's own questions, every mode and a plain BM25 (`monodex eval`)."""
+    from monodex.indexer.evaluate import run as evaluating
+
+    return evaluating.evaluate(s, r, progress, cancel)
+
+
 def run(
     s: Session,
     request: rq.Request,
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
 ) -> dict[str, Any]:
-    """The answer to one request (progress and cancel reach the crawl, the one long write)."""
+    """The answer to one request (progress and cancel reach the crawl, the one long write, and
+    the evaluation, the one long read)."""
     match request:
         case rq.SearchRequest():
             return search(s, request)
@@ -435,6 +445,8 @@ def run(
             return purge_catalog(s, request)
         case rq.VerifyRequest():
             return verify(s, request)
+        case rq.EvalRequest():
+            return evaluate(s, request, progress, cancel)
     assert_never(request)
 
 

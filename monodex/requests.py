@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
-from monodex import languages, names
+from monodex import languages, names, questionfile
 from monodex.errors import UsageError
 
 # The chunkers' CHUNK_KINDS, spelled here so the front needs no tree-sitter (a test keeps them equal).
@@ -435,6 +435,46 @@ class CrawlRequest:
             )
 
 
+SPLITS = ("both", "tune", "test", "all")
+DEFAULT_EVAL_QUESTIONS = 300
+DEFAULT_EVAL_COMMITS = 10_000
+
+
+@dataclass(frozen=True)
+class EvalRequest:
+    """Score search on one label (`monodex eval`): questions from the label's own history (or
+    `questions`, a hand-written set as questionfile.read gives it), each ranked in every mode of
+    `modes` and by a plain BM25 over the same files. `split`: both halves side by side, one of
+    them, or all questions as one set."""
+
+    OP: ClassVar[str] = "eval"
+    WRITES: ClassVar[bool] = False
+
+    catalog: str
+    label: str
+    modes: tuple[str, ...] = MODES
+    split: str = "both"
+    limit_questions: int = DEFAULT_EVAL_QUESTIONS  # the newest questions from history
+    max_commits: int = DEFAULT_EVAL_COMMITS  # first-parent commits read back from the label's
+    questions: dict[str, Any] | None = None  # {"source": file name, "queries": [...]}
+    per_query: bool = False  # each question's ranks in the answer
+
+    def __post_init__(self) -> None:
+        _names(self.catalog, self.label)
+        if not self.modes:
+            raise FieldError("modes", "{name} is empty", example="hybrid")
+        for mode in self.modes:
+            _one_of("modes", mode, MODES)
+        _set(self, "modes", tuple(m for m in MODES if m in self.modes))  # one order, each once
+        _one_of("split", self.split, SPLITS)
+        _at_least("limit_questions", self.limit_questions, 1, str(DEFAULT_EVAL_QUESTIONS))
+        _at_least("max_commits", self.max_commits, 1, str(DEFAULT_EVAL_COMMITS))
+        if self.questions is not None:
+            source = str(self.questions.get("source") or "questions")
+            queries = questionfile.check(self.questions.get("queries"), source)
+            _set(self, "questions", {"source": source, "queries": queries})
+
+
 @dataclass(frozen=True)
 class RefreshRequest:
     """Bring a label to a commit: what a hook (or `--fresh`, or the runner itself) queues in the
@@ -479,6 +519,7 @@ Request = (
     | OldModelsRequest
     | VerifyRequest
     | CrawlRequest
+    | EvalRequest
 )
 TYPES: dict[str, type[Request]] = {
     t.OP: t
@@ -494,6 +535,7 @@ TYPES: dict[str, type[Request]] = {
         OldModelsRequest,
         VerifyRequest,
         CrawlRequest,
+        EvalRequest,
     )
 }
 

@@ -205,42 +205,60 @@ class Server:
         if op == "ping":
             return {"pid": os.getpid()}
         typed = requests.parse(op, {} if args is None else args)  # it says what args must be
-        if not typed.WRITES:
-            return ops.run(self.session, typed)
-        ops.check(self.session, typed)  # a bad revision is refused now, not after waiting
+        if typed.WRITES:
+            ops.check(self.session, typed)  # a bad revision is refused now, not after waiting
         cancel = threading.Event()
-        last = [0.0]
-
-        def progress(files: int, total: int, chunks: int, phase: str) -> None:
-            now = time.monotonic()
-            if now - last[0] >= 0.2 or files >= total:
-                last[0] = now
-                try:
-                    send({"progress": [files, total, chunks, phase]})
-                except OSError:
-                    cancel.set()  # the client went away (Ctrl-C): stop after the current batch
-
+        progress = _progress(send, cancel)
         with self._cancels_lock:
             self._cancels.add(cancel)
         try:
             if self.stop.is_set():
                 cancel.set()
-            if not self.work_lock.acquire(blocking=False):
-                send({"waiting": f"waiting for the runner to finish {self.busy_with or 'its current job'}"})
-                self._waiting(+1)  # the fill job yields to us after its current round
-                try:
-                    self.work_lock.acquire()
-                finally:
-                    self._waiting(-1)
-            try:
-                self.busy_with = f"a {op} handed over by the CLI"
+            if not typed.WRITES:  # reads run side by side; a long one (eval) reports progress too
                 return ops.run(self.session, typed, progress, cancel)
-            finally:
-                self.busy_with = ""
-                self.work_lock.release()
+            return self._write(typed, op, send, progress, cancel)
         finally:
             with self._cancels_lock:
                 self._cancels.discard(cancel)
+
+    def _write(
+        self,
+        typed: requests.Request,
+        op: str,
+        send: Callable[[dict[str, Any]], None],
+        progress: rpc.Progress,
+        cancel: threading.Event,
+    ) -> dict[str, Any]:
+        """A write handed over by a client: one at a time, after the runner's current job."""
+        if not self.work_lock.acquire(blocking=False):
+            send({"waiting": f"waiting for the runner to finish {self.busy_with or 'its current job'}"})
+            self._waiting(+1)  # the fill job yields to us after its current round
+            try:
+                self.work_lock.acquire()
+            finally:
+                self._waiting(-1)
+        try:
+            self.busy_with = f"a {op} handed over by the CLI"
+            return ops.run(self.session, typed, progress, cancel)
+        finally:
+            self.busy_with = ""
+            self.work_lock.release()
+
+
+def _progress(send: Callable[[dict[str, Any]], None], cancel: threading.Event) -> rpc.Progress:
+    """Progress lines to the client, at most five a second; a client gone (Ctrl-C) cancels."""
+    last = [0.0]
+
+    def progress(files: int, total: int, chunks: int, phase: str) -> None:
+        now = time.monotonic()
+        if now - last[0] >= 0.2 or files >= total:
+            last[0] = now
+            try:
+                send({"progress": [files, total, chunks, phase]})
+            except OSError:
+                cancel.set()  # the client went away (Ctrl-C): stop after the current batch
+
+    return progress
 
 
 def _line(msg: dict[str, Any]) -> bytes:

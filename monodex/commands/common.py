@@ -97,6 +97,7 @@ _FLAGS = {
     "from_label": "--from",
     "to_label": "--to",
     "target": "--containing",
+    "modes": "--mode",
 }
 
 

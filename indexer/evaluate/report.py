@@ -1,0 +1,86 @@
+"""An evaluation's figures: each system's recall@10, MRR@10 and nDCG@10 per half of the split (and
+over all questions), per kind of question, and, when asked, each question's ranks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from monodex.indexer.evaluate.metrics import mean, metrics, ranks
+from monodex.indexer.evaluate.questions import Built, Question
+
+# The figures reported, as the JSON names them -> as metrics() names them.
+FIGURES = {"recall_at_10": "R@10", "mrr_at_10": "MRR@10", "ndcg_at_10": "nDCG@10"}
+
+
+def halves(split: str) -> tuple[str, ...]:
+    """The groups a split reports: both halves and all of them, one half, or all as one."""
+    return ("tune", "test", "all") if split == "both" else (split,)
+
+
+def build(
+    chosen: Sequence[Question],
+    rows: dict[str, dict[str, list[str]]],
+    *,
+    systems: Sequence[str],
+    split: str,
+    per_query: bool,
+) -> dict[str, Any]:
+    """{"results": {system: {half: figures}}, "by_kind": {kind: {system: figures}}, ...}."""
+    scored = {q.id: {name: metrics(rows[q.id][name], q.relevant) for name in systems} for q in chosen}
+    results = {}
+    for name in systems:
+        results[name] = {
+            half: _figures([scored[q.id][name] for q in chosen if half == "all" or q.split == half])
+            for half in halves(split)
+        }
+    kinds = sorted({q.kind for q in chosen if q.kind})
+    by_kind = {
+        kind: {name: _figures([scored[q.id][name] for q in chosen if q.kind == kind]) for name in systems}
+        for kind in kinds
+    }
+    answer: dict[str, Any] = {"results": results, "by_kind": by_kind}
+    if per_query:
+        answer["per_query"] = [_row(q, rows[q.id], scored[q.id], systems) for q in chosen]
+    return answer
+
+
+def counts(built: Built, chosen: Sequence[Question], *, dropped: int, source: str) -> dict[str, Any]:
+    """How many questions there were, where from, and what was left out and why."""
+    return {
+        "source": source,
+        "total": len(chosen),
+        "tune": sum(q.split == "tune" for q in chosen),
+        "test": sum(q.split == "test" for q in chosen),
+        "kinds": {k: sum(q.kind == k for q in chosen) for k in sorted({q.kind for q in chosen if q.kind})},
+        "skipped": dict(sorted(built.skipped.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "commits_read": built.walked,
+        "relevant_dropped": dropped,
+    }
+
+
+def _figures(rows: list[dict[str, float]]) -> dict[str, Any]:
+    if not rows:
+        return {"questions": 0, **dict.fromkeys(FIGURES)}
+    m = mean(rows)
+    return {"questions": len(rows), **{name: round(m[key], 4) for name, key in FIGURES.items()}}
+
+
+def _row(
+    q: Question, ranked: dict[str, list[str]], scored: dict[str, dict[str, float]], systems: Sequence[str]
+) -> dict[str, Any]:
+    return {
+        "id": q.id,
+        "query": q.query,
+        "split": q.split,
+        "kind": q.kind,
+        "origin": q.origin or None,
+        "relevant": list(q.relevant),
+        "systems": {
+            name: {
+                "ranks": ranks(ranked[name], q.relevant),
+                **{f: round(scored[name][key], 4) for f, key in FIGURES.items()},
+            }
+            for name in systems
+        },
+    }

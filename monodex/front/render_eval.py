@@ -1,0 +1,75 @@
+"""`monodex eval`'s answer as text: a table of every system's figures per half, per kind, and
+each question's places when asked for."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from monodex.output import sanitize
+
+FIGURES = (("recall_at_10", "R@10"), ("mrr_at_10", "MRR@10"), ("ndcg_at_10", "nDCG@10"))
+NAMES = {"bm25": "bm25 (files)"}  # the baseline says what it ranks
+
+
+def text(r: dict[str, Any]) -> str:
+    q = r["questions"]
+    lines = [
+        f"{r['catalog']} {r['label']} at {(r['commit'] or '(working dir)')[:12]}: {q['total']} questions "
+        f"({sanitize(q['source'])}; tune {q['tune']}, test {q['test']})",
+    ]
+    if q["skipped"]:
+        read = q["commits_read"] or q["total"] + sum(q["skipped"].values())  # the file's questions
+        of = f" of {read} {'commits read' if q['commits_read'] else 'questions'}"
+        skipped = ", ".join(f"{why} {n}" for why, n in q["skipped"].items())
+        lines.append(f"skipped {sum(q['skipped'].values())}{of}: {skipped}")
+    if q["relevant_dropped"]:
+        lines.append(f"relevant paths not indexed in this label, dropped: {q['relevant_dropped']}")
+    lines.append(f"co-change signal: {r['history_signal']['note']}")
+    lines += ["", *_table(r)]
+    if r["by_kind"]:
+        lines += ["", *_kinds(r)]
+    if r.get("per_query"):
+        lines += ["", *_per_query(r)]
+    lines += [f"note: {sanitize(n)}" for n in r["notes"]]
+    lines.append(f"({r['seconds']} s)")
+    return "\n".join(lines)
+
+
+def _table(r: dict[str, Any]) -> list[str]:
+    halves = list(next(iter(r["results"].values())))
+    first = next(iter(r["results"].values()))
+    width = max(len(NAMES.get(s, s)) for s in r["systems"]) + 2
+    group = "  ".join(f"{h} ({first[h]['questions']})".ljust(23) for h in halves)
+    heads = "  ".join(" ".join(f"{label:>7}" for _, label in FIGURES) for _ in halves)
+    rows = [" " * width + group.rstrip(), "system".ljust(width) + heads]
+    for system in r["systems"]:
+        cells = "  ".join(_cells(r["results"][system][h]) for h in halves)
+        rows.append(NAMES.get(system, system).ljust(width) + cells)
+    return rows
+
+
+def _cells(figures: dict[str, Any]) -> str:
+    return " ".join(f"{'-' if figures[k] is None else format(figures[k], '.3f'):>7}" for k, _ in FIGURES)
+
+
+def _kinds(r: dict[str, Any]) -> list[str]:
+    """nDCG@10 of each system per kind of question (the figure hand-written sets are read by)."""
+    width = max(len(k) for k in r["by_kind"]) + 8
+    heads = "".join(f"{NAMES.get(s, s):>14}" for s in r["systems"])
+    rows = ["nDCG@10 by kind".ljust(width) + heads]
+    for kind, systems in r["by_kind"].items():
+        n = next(iter(systems.values()))["questions"]
+        cells = "".join(f"{systems[s]['ndcg_at_10']:>14.3f}" for s in r["systems"])
+        rows.append(f"{sanitize(kind)} ({n})".ljust(width) + cells)
+    return rows
+
+
+def _per_query(r: dict[str, Any]) -> list[str]:
+    rows = ["each question: the best place of a relevant file per system (- : not in the first 10)"]
+    for q in r["per_query"]:
+        places = []
+        for system in r["systems"]:
+            found = [p for p in q["systems"][system]["ranks"].values() if p is not None]
+            places.append(f"{system} {min(found) if found else '-'}")
+        rows.append(f"  {q['split']:<4}  {q['id'][:12]:<12}  {'  '.join(places)}  {sanitize(q['query'])}")
+    return rows

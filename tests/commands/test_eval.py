@@ -1,0 +1,153 @@
+"""`monodex eval` end to end: a real repository with squash-merged and merged pull requests,
+crawled for real, its questions ranked by every mode and by BM25, in-process and through the
+runner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from monodex.main import main
+from tests.commands.conftest import MONOREPO
+
+SYSTEMS = ["hybrid", "dense", "lexical", "bm25"]
+
+
+def _history(git_repo, monkeypatch):  # type: ignore[no-untyped-def]
+    repo = git_repo(MONOREPO, name="acme")
+    retry = repo.path / "libraries/net/src/retry.ts"
+    repo.write("libraries/net/src/retry.ts", retry.read_text().replace("*= 2", "*= 3"))
+    repo.commit("Grow the backoff delay of fetch retries faster (#12)")
+    repo.git("checkout", "-q", "-b", "config")
+    loader = repo.path / "libraries/config/src/ConfigLoader.ts"
+    repo.write("libraries/config/src/ConfigLoader.ts", loader.read_text() + "// validates the JSON too\n")
+    repo.commit("wip")
+    repo.git("checkout", "-q", "main")
+    repo.write("README.md", (repo.path / "README.md").read_text() + "\nMore words.\n")
+    # committed "before" the commit it follows (a skewed clock): questions are still asked in the
+    # order their changes landed, each with the history before it
+    monkeypatch.setenv("GIT_COMMITTER_DATE", "2001-01-01T00:00:00Z")
+    repo.commit("Say more about the tools in the readme (#13)")
+    monkeypatch.delenv("GIT_COMMITTER_DATE")
+    message = "Merge pull request #14 from me/config\n\nValidate the JSON configuration file when loading it"
+    repo.git("merge", "-q", "--no-ff", "config", "-m", message)
+    colors = repo.path / "libraries/terminal/src/colors.ts"
+    repo.write("libraries/terminal/src/colors.ts", colors.read_text() + "// bright colors next\n")
+    repo.commit("Print colored text in the terminal with ANSI codes (#15)")
+    repo.write("package.json", json.dumps({"name": "root-workspace", "version": "1.0.1"}))
+    repo.commit("Bump versions [skip ci]")
+    assert main(["catalog", "add", "acme", str(repo.path)]) == 0
+    return repo
+
+
+def _crawled(git_repo, run_json, monkeypatch):  # type: ignore[no-untyped-def]
+    repo = _history(git_repo, monkeypatch)
+    code, _, err = run_json("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--json")
+    assert code == 0, err
+    return repo
+
+
+def _figures_in_range(result: dict[str, Any], halves: list[str]) -> None:
+    assert result["systems"] == SYSTEMS
+    for system in SYSTEMS:
+        assert list(result["results"][system]) == halves
+        for half in halves:
+            figures = result["results"][system][half]
+            for name in ("recall_at_10", "mrr_at_10", "ndcg_at_10"):
+                assert 0.0 <= figures[name] <= 1.0, (system, half, name)
+
+
+def test_eval_scores_every_mode_and_bm25_on_the_history_questions(git_repo, run_json, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    _crawled(git_repo, run_json, monkeypatch)
+    code, result, err = run_json("eval", "--catalog", "acme", "--label", "main", "--json", "--per-query")
+    assert code == 0, err
+    assert err == ""  # --json: nothing on stderr, no progress line
+    q = result["questions"]
+    assert q["total"] == 4 and q["tune"] + q["test"] == 4
+    assert q["source"] == "history: 4 pull requests, 0 commits"
+    assert q["skipped"] == {"short title": 1, "version bump": 1}
+    _figures_in_range(result, ["tune", "test", "all"])
+    assert result["results"]["hybrid"]["all"]["questions"] == 4
+    assert result["history_signal"]["how"] == "as-of"
+    rows = {r["id"]: r for r in result["per_query"]}
+    assert set(rows) == {"pr-12", "pr-13", "pr-14", "pr-15"}
+    assert rows["pr-14"]["query"] == "Validate the JSON configuration file when loading it"
+    assert rows["pr-14"]["relevant"] == ["libraries/config/src/ConfigLoader.ts"]
+    ranks = rows["pr-12"]["systems"]["lexical"]["ranks"]
+    assert list(ranks) == ["libraries/net/src/retry.ts"] and ranks["libraries/net/src/retry.ts"] in (
+        *range(1, 11),
+        None,
+    )
+    # the same commit, the same set and the same figures
+    again = run_json("eval", "--catalog", "acme", "--label", "main", "--json", "--per-query")[1]
+    assert {k: again[k] for k in ("questions", "results", "per_query")} == {
+        k: result[k] for k in ("questions", "results", "per_query")
+    }
+
+
+def test_the_text_table_lists_every_system_per_half(git_repo, run_json, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    _crawled(git_repo, run_json, monkeypatch)
+    code, out, _ = run_json("eval", "--catalog", "acme", "--label", "main")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("acme main at ") and "4 questions (history: 4 pull requests" in lines[0]
+    assert "skipped 2 of 6 commits read: short title 1, version bump 1" in out
+    assert "co-change signal: as of each question's change" in out
+    header = next(i for i, line in enumerate(lines) if line.startswith("system"))
+    assert "tune (" in lines[header - 1] and "test (" in lines[header - 1] and "all (4)" in lines[header - 1]
+    assert lines[header].split() == ["system", *["R@10", "MRR@10", "nDCG@10"] * 3]
+    rows = {line.split("  ")[0]: line for line in lines[header + 1 : header + 5]}
+    assert set(rows) == {"hybrid", "dense", "lexical", "bm25 (files)"}
+    assert all(len(row.split()) >= 9 for row in rows.values())
+    code, out, _ = run_json(
+        "eval", "--catalog", "acme", "--label", "main", "--mode", "lexical", "--split", "all"
+    )
+    assert code == 0 and "all (4)" in out and "tune (" not in out and "\nhybrid" not in out
+
+
+def test_hand_written_questions_drop_what_is_not_indexed_and_report_kinds(  # type: ignore[no-untyped-def]
+    git_repo, run_json, tmp_path: Path, monkeypatch
+) -> None:
+    _crawled(git_repo, run_json, monkeypatch)
+    f = tmp_path / "mine.jsonl"
+    f.write_text(
+        '{"query": "retry a request with exponential backoff", "relevant": ["libraries/net/src/retry.ts",'
+        ' "libraries/net/src/gone.ts"], "kind": "concept"}\n'
+        '{"query": "ConfigLoader", "relevant": ["libraries/config/src/ConfigLoader.ts"], "kind": "symbol"}\n'
+        '{"query": "colors", "relevant": ["libraries/terminal/lib/colors.js"], "kind": "symbol"}\n'
+    )
+    code, result, err = run_json(
+        "eval", "--catalog", "acme", "--label", "main", "--questions", str(f), "--json"
+    )
+    assert code == 0, err
+    q = result["questions"]
+    assert q["source"] == "file mine.jsonl" and q["total"] == 2
+    assert q["relevant_dropped"] == 2 and q["skipped"] == {"no relevant file indexed": 1}
+    assert q["kinds"] == {"concept": 1, "symbol": 1}
+    assert set(result["by_kind"]) == {"concept", "symbol"}
+    assert set(result["by_kind"]["symbol"]) == set(SYSTEMS)
+    assert result["history_signal"]["how"] == "full"
+    _figures_in_range(result, ["tune", "test", "all"])
+    f.write_text('{"query": "x y", "relevant": ["a.ts"]}\n{"query": broken}\n')
+    code, _, err = run_json("eval", "--catalog", "acme", "--label", "main", "--questions", str(f))
+    assert code == 2 and "mine.jsonl line 2: not JSON" in err
+
+
+def test_a_history_without_questions_says_to_write_some(crawl_files, run_json) -> None:  # type: ignore[no-untyped-def]
+    crawl_files({"src/a.ts": "export const a = 1;\n"})  # one commit: "initial"
+    code, out, err = run_json("eval", "--catalog", "acme", "--label", "main")
+    assert code == 2 and out == ""
+    assert "no question found in the history of acme:main (1 commits read; skipped: short title 1)" in err
+    assert "--questions FILE" in err
+
+
+def test_through_the_runner_the_figures_are_the_same(git_repo, run_json, start_runner, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    _crawled(git_repo, run_json, monkeypatch)
+    here = run_json("eval", "--catalog", "acme", "--label", "main", "--json", "--per-query")[1]
+    start_runner(3600)
+    code, there, err = run_json("eval", "--catalog", "acme", "--label", "main", "--json", "--per-query")
+    assert code == 0, err
+    assert {k: there[k] for k in ("questions", "results", "per_query", "history_signal")} == {
+        k: here[k] for k in ("questions", "results", "per_query", "history_signal")
+    }
