@@ -5,7 +5,8 @@ same questions in the same order, newest first.
 
 Changes that name no behaviour a search could find are skipped, each under a reason: reverts,
 merges of branches, dependency and version bumps, releases, bulk changes (more indexed files than
-the history signal counts, history.MAX_FILES), titles of fewer than three words, and changes whose
+the history signal counts, history.MAX_FILES), changes whose answer is more than MAX_ANSWERS
+files, titles of fewer than three words, and changes whose
 files are not indexed (or only tests, changelogs and the like: a search ranks them after the code
 on purpose, so they are not what a question asks for).
 """
@@ -28,6 +29,9 @@ MERGED_PR = re.compile(r"^Merge pull request #(\d+) from \S")
 # "Add retry (#12)": a squash-merged pull request (GitHub and others append the number).
 SQUASHED_PR = re.compile(r"\s*\(#(\d+)\)\s*$")
 MIN_WORDS = 3
+# A change whose answer is more files than a first page of results holds asks no one place: R@10
+# could not reach 1 for it, and a set of such questions measures the page size, not the ranking.
+MAX_ANSWERS = 10
 # First match wins: "Bump versions [skip ci]" is a version bump, "Update changelogs [skip ci]" a release.
 _SKIPS = (
     ("revert", r"^revert\b"),
@@ -173,6 +177,8 @@ def _question(c: Change, indexed: Collection[str], is_answer: Callable[[str], bo
     relevant = tuple(sorted(f for f in touched if is_answer(f)))
     if not relevant:
         return "no indexed source file"
+    if len(relevant) > MAX_ANSWERS:
+        return "wide change"
     date = datetime.fromtimestamp(c.stamp, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     if pr is None:
         return Question(c.oid, title, relevant, commit=c.oid, date=date, origin=c.oid[:10])

@@ -5,7 +5,7 @@ moves a question."""
 from __future__ import annotations
 
 from monodex.indexer.evaluate import questions
-from monodex.indexer.evaluate.questions import Built, split_of
+from monodex.indexer.evaluate.questions import MAX_ANSWERS, Built, split_of
 from monodex.indexer.git.history import MAX_FILES
 
 
@@ -79,6 +79,9 @@ def test_what_names_no_behaviour_is_skipped_with_its_reason(git_repo) -> None:  
     for i in range(MAX_FILES + 1):
         repo.write(f"src/bulk{i}.ts", "x\n")
     repo.commit("Reformat every source file with the new style")
+    for i in range(MAX_ANSWERS + 1):
+        repo.write(f"src/wide{i}.ts", "x\n")
+    repo.commit("Spread the retry option over every reader")
     repo.git("checkout", "-q", "-b", "topic")
     repo.write("src/a.ts", "topic\n")
     repo.commit("Work on the topic branch")
@@ -88,11 +91,11 @@ def test_what_names_no_behaviour_is_skipped_with_its_reason(git_repo) -> None:  
     repo.git("merge", "-q", "--no-ff", "topic", "-m", "Merge branch 'topic'")
     built = _build(repo)
     assert [q.query for q in built.questions] == ["Name the package in its manifest"]
-    expected = {"bulk change": 1, "merge": 1, "short title": 1}  # "initial" is short too
+    expected = {"bulk change": 1, "wide change": 1, "merge": 1, "short title": 1}  # "initial" is short too
     for reason in subjects.values():
         expected[reason] = expected.get(reason, 0) + 1
     assert dict(built.skipped) == expected
-    assert built.walked == len(subjects) + 4
+    assert built.walked == len(subjects) + 5
 
 
 def test_the_same_commit_gives_the_same_set_in_the_same_order(git_repo) -> None:  # type: ignore[no-untyped-def]
