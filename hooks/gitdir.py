@@ -129,6 +129,27 @@ def read_ref(dirs: GitDirs, ref: str) -> str | None:
     return None
 
 
+def branches(dirs: GitDirs) -> list[str]:
+    """Every local branch's name, from the loose refs and packed-refs (which branch gets which
+    label depends on the others: monodex/branchlabels.py). A ref store git keeps otherwise (a
+    reftable) lists none here."""
+    heads = dirs.common_dir / "refs" / "heads"
+    found: set[str] = set()
+    for folder, _, files in os.walk(heads):
+        rel = Path(folder).relative_to(heads)
+        found.update(str(rel / f) if str(rel) != "." else f for f in files if not f.endswith(".lock"))
+    packed = dirs.common_dir / "packed-refs"
+    try:
+        lines = packed.read_text(errors="replace").splitlines() if packed.is_file() else []
+    except OSError:
+        lines = []
+    for line in lines:
+        ref = line.partition(" ")[2]
+        if ref.startswith("refs/heads/"):
+            found.add(ref.removeprefix("refs/heads/"))
+    return sorted(found)
+
+
 def hooks_path(dirs: GitDirs) -> str | None:
     """core.hooksPath from the repository's config, if set (a tiny reader: section + key)."""
     config = dirs.common_dir / "config"

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from monodex.hooks.gitdir import Head
 
 from monodex import names
+from monodex.branchlabels import BranchLabels
 from monodex.errors import UsageError
 
 HOOKS = ("post-commit", "post-checkout", "post-merge", "post-rewrite")
@@ -52,10 +53,11 @@ def moved_branch(hook: str, rewrite_command: str, head: Head | None) -> tuple[st
     return head.ref, head.commit
 
 
-def label_for_branch(branch: str) -> str | Skip:
-    """`feature/Login_Flow` -> `feature/login-flow`; None-like Skip when it cannot be mapped."""
+def label_for_branch(branch: str, owners: BranchLabels | None = None) -> str | Skip:
+    """`feature/Login_Flow` -> `feature/login-flow` (with `owners`, the catalog's mapping: another
+    label when another branch holds that one); a Skip when it cannot be mapped."""
     try:
-        return names.label_for_branch(branch)
+        return owners.label(branch) if owners is not None else names.label_for_branch(branch)
     except UsageError as exc:
         return Skip(exc.problem)
 

@@ -8,6 +8,7 @@ branch (`git commit && git checkout -b tmp`). Everything else happens after git 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
@@ -26,7 +27,7 @@ from monodex.hooks.policy import (
     untracked_reason,
 )
 
-from monodex import config, known_labels, logrotate, names, paths, standing
+from monodex import branchlabels, config, known_labels, logrotate, names, paths, standing
 from monodex.spool import Request, Spool
 
 
@@ -104,7 +105,8 @@ def decide(
     if catalog is None:
         return Skip("repository is not a registered catalog")
     branch = ref.removeprefix("refs/heads/")
-    label = label_for_branch(branch)
+    owners = branchlabels.load(p.state_dir, catalog.name, gitdir.branches(dirs) or [branch])
+    label = label_for_branch(branch, owners)
     if isinstance(label, Skip):
         return label
     indexed = known_labels.read(p.state_dir, catalog.name)
@@ -123,6 +125,17 @@ def decide(
         hook=hook,
         created_at=time.time(),
     )
+
+
+def _claimed(request: Request, cwd: Path) -> Request:
+    """The request with its branch's label claimed (branchlabels.py): another hook that maps a
+    branch alike from now on gets another label. Under the claims' lock, so it may differ from
+    the one decided a moment before, when another hook claimed that in between."""
+    dirs = gitdir.find(cwd)
+    branch = request.ref.removeprefix("refs/heads/")
+    heads = (gitdir.branches(dirs) if dirs is not None else []) or [branch]
+    label = branchlabels.claim(paths.resolve().state_dir, request.catalog, branch, heads)
+    return dataclasses.replace(request, label=label) if label != request.label else request
 
 
 def _detach() -> bool:
@@ -191,6 +204,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             if isinstance(head, Head) and head.ref != result.ref:
                 _await_ref(cwd, result.ref, result.commit)
+            result = _claimed(result, cwd)
             Spool(paths.resolve().spool_dir).enqueue(result)
             _log("spool.enqueued", hook=hook, label=result.key, commit=result.commit)
     except BaseException as exc:  # noqa: BLE001 - a hook never fails a git command

@@ -114,6 +114,7 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
         # and which worktree and commit the answer reflects
         answer["freshness"] = {
             **fresh,
+            "label": r.label,
             "dense_coverage": found["dense_coverage"],
             "worktree": r.worktree,
             "commit": fresh["indexed_commit"],

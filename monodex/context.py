@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from monodex import config, gitrefs, jsonfile, names, standing
+from monodex import branchlabels, config, gitrefs, jsonfile, names, standing
 from monodex.errors import UsageError
 from monodex.paths import Paths
 from monodex.requests import FieldError
@@ -69,13 +69,14 @@ def scope(
     if catalog is not None:  # named and unknown: say so, not "no --label given" (issue 35)
         cfg.catalog(catalog)
     catalogs = {name: c.path for name, c in cfg.catalogs.items()}
+    named = branch if branch and branch != "HEAD" else None
     if worktree:
         here = standing.require(Path(worktree), catalogs, what=f"worktree {worktree}").worktree
     stand = standing.find(here, catalogs) if here is not None else None
     if branch == "HEAD":
         label = _head_label(stand, here, catalog)
-    elif branch:
-        label = names.label_for_branch(branch)
+    elif named:
+        label = names.label_for_branch(named)  # a valid name; its catalog's label is below
     if stand is not None and catalog in (None, stand.catalog):
         catalog = stand.catalog
         label = label or stand.label()
@@ -91,8 +92,10 @@ def scope(
             advice="register it with 'monodex catalog add NAME {top}' (or pass {name})",
             facts={"top": str(top)},
         ) from None
-    if branch and branch != "HEAD" and catalog in catalogs:
-        _branch_exists(catalog, catalogs[catalog], branch)
+    if named and catalog in catalogs:
+        _branch_exists(catalog, catalogs[catalog], named)
+    if named:  # the label the catalog gives that branch (another when a branch named alike holds this one)
+        label = branch_label(paths, catalog, named)
     # An explicit worktree is kept for another label too: the answer then says its uncommitted
     # files were not laid over that label, rather than silently dropping them.
     same = stand is not None and stand.catalog == catalog
@@ -112,6 +115,15 @@ def _branch_exists(catalog: str, repo: Path, branch: str) -> None:
         f"no branch {branch!r} in catalog {catalog!r} ({repo})",
         f"{guess}'git branch -a' lists the branches; a label whose branch is gone is named with --label",
     )
+
+
+def branch_label(paths: Paths, catalog: str, branch: str) -> str:
+    """`--branch NAME`: the label catalog `catalog` gives that branch (monodex/branchlabels.py);
+    the plain mapping when the catalog is not registered (its branches cannot be read)."""
+    found = config.load(paths).catalogs.get(catalog)
+    if found is None:
+        return names.label_for_branch(branch)
+    return branchlabels.of_repo(catalog, found.path, paths.state_dir).label(branch)
 
 
 def _head_label(stand: standing.Standing | None, here: Path | None, catalog: str | None) -> str:

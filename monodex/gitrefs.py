@@ -9,10 +9,7 @@ was ~150 ms, paid by every search answer's freshness line."""
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Mapping
 from pathlib import Path
-
-from monodex import names
 
 
 def _git(repo: Path, *args: str, check: bool = True) -> str | None:
@@ -103,13 +100,6 @@ def unreadable(name: str, repo: Path) -> tuple[str, str]:
     if not repo.is_dir():
         return f"the repository of catalog {name!r} is missing at {repo}", hint
     return f"cannot read the branches of {repo} (catalog {name!r}): is it still a git repository?", hint
-
-
-def tip(label: str, heads: Mapping[str, str]) -> tuple[str, str] | None:
-    """(branch, commit) of the local branch the label tracks (names.tracked_branch's rule), or
-    None when no branch maps to it (deleted, or a label of a tag or commit)."""
-    branch = names.tracked_branch(label, heads)
-    return (branch, heads[branch]) if branch is not None else None
 
 
 def ref_commit(repo: Path, ref: str) -> str | None:

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from monodex.errors import UsageError
 
 CATALOG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 LABEL_RE = re.compile(r"^[a-z0-9]+(?:[./=-][a-z0-9]+)*$")
 _RESERVED = ":@+#"
+# The labels of detached HEADs: `commit/` and a commit's first 12 hex digits (standing.py).
+# No branch is given one (branchlabels.py).
+COMMIT_LABEL_PREFIX = "commit/"
 
 
 def _reserved_problem(value: str) -> str | None:
@@ -83,7 +86,8 @@ def default_branch(origin_head: str | None, has_branch: Callable[[str], bool]) -
 
 
 def label_for_branch(branch: str) -> str:
-    """`feature/Login_Flow` -> `feature/login-flow`; UsageError when no valid label results."""
+    """`feature/Login_Flow` -> `feature/login-flow`; UsageError when no valid label results.
+    The label a branch is given is this unless another branch holds it (branchlabels.py)."""
     label = _map_branch(branch)
     try:
         return validate_label(label)
@@ -91,21 +95,6 @@ def label_for_branch(branch: str) -> str:
         raise UsageError(
             f"branch {branch!r} maps to no valid label: {exc.problem}", _HINTS["label"]
         ) from None
-
-
-def tracked_branch(label: str, branches: Iterable[str]) -> str | None:
-    """The local branch a label tracks: the branch of that name, else the first (by name) the
-    hooks map to it. One rule for search freshness (indexer) and `status` (front)."""
-    names = sorted(branches)
-    if label in names:
-        return label
-    for branch in names:
-        try:
-            if label_for_branch(branch) == label:
-                return branch
-        except UsageError:
-            continue
-    return None
 
 
 def is_fresh(*, complete: bool, indexed_commit: str, branch_commit: str | None) -> bool | None:

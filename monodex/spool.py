@@ -240,6 +240,10 @@ class Spool:
         """Requests for one label still queued or being worked on (claimed)."""
         return [r for d in (self.new, self.claimed) for r in self._requests(d) if r.key == key]
 
+    def keys(self) -> set[str]:
+        """The labels with a request queued or being worked on: one read for many labels."""
+        return {r.key for d in (self.new, self.claimed) for r in self._requests(d)}
+
     def recover(self) -> int:
         """Entries a crashed runner left claimed go back to new/ (at start-up, before claiming)."""
         self._dirs()

@@ -9,16 +9,17 @@ the MCP server and the hooks use it.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from monodex import names
+from monodex import branchlabels, names
 from monodex.errors import UsageError
 
 # The label a detached HEAD is answered with: its commit, by its first 12 hex digits.
-COMMIT_LABEL_PREFIX = "commit/"
+COMMIT_LABEL_PREFIX = names.COMMIT_LABEL_PREFIX
 _SHORT = 12
 
 
@@ -34,10 +35,16 @@ class Standing:
         return self.branch is None and self.commit is not None
 
     def label(self) -> str | None:
-        """The label that answers for this place: the branch's, or the commit's when detached."""
+        """The label that answers for this place: the branch's (branchlabels.py: its own, even
+        when another branch's name maps alike), or the commit's when detached."""
         if self.branch is not None:
-            return names.label_for_branch(self.branch)
+            return self._branch_label
         return commit_label(self.commit) if self.commit else None
+
+    @functools.cached_property
+    def _branch_label(self) -> str:
+        assert self.branch is not None
+        return branchlabels.of_repo(self.catalog, self.worktree).label(self.branch)
 
 
 def commit_label(commit: str) -> str:

@@ -19,7 +19,7 @@ from monodex.indexer.write import crawlrun, fill
 from monodex.indexer.write.crawl import CrawlSummary, Interrupted
 from monodex.indexer.write.request import Request
 
-from monodex import names, spool
+from monodex import branchlabels, names, spool
 from monodex.config import Catalog
 from monodex.gitrefs import branch_heads, unreadable
 
@@ -53,7 +53,7 @@ def describe(
     if heads is None:
         out["problem"], out["hint"] = unreadable(catalog.name, catalog.path)
         return out
-    branch = names.tracked_branch(state.label, heads)
+    branch = branchlabels.load(s.paths.state_dir, catalog.name, heads).branch(state.label)
     if branch is None:
         if state.extra.get(labelmeta.BRANCH):  # it had one: deleted (upkeep/branches.py)
             since = labelmeta.branch_deleted_at(state) or None

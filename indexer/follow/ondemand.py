@@ -3,7 +3,8 @@ branch checked out in your worktree, or its detached commit), or with `--fresh`.
 
 Phase one only: every stored chunk whose content, path and implementation match is reused, so a
 branch fresh from main embeds nothing and is searchable in seconds; the chunks of changed files
-are found by their words until the runner's fill job (or the next crawl) adds their vectors.
+are found by their words until the runner's fill job (or the next crawl) adds their vectors. With
+the runner up, the refresh is queued to it like a hook's (its one refresh path), and waited for.
 """
 
 from __future__ import annotations
@@ -16,13 +17,13 @@ from monodex.indexer.points import labelmeta
 from monodex.indexer.session import Session
 from monodex.indexer.write import fill
 
-from monodex import gitrefs, names, standing
+from monodex import branchlabels, gitrefs, names, standing
 from monodex.config import Catalog
 from monodex.errors import MonodexError
 from monodex.standing import Standing
 
 
-def source(catalog: Catalog, label: str, here: Standing | None) -> tuple[str, str] | None:
+def source(s: Session, catalog: Catalog, label: str, here: Standing | None) -> tuple[str, str] | None:
     """(ref, commit) the label stands for: the branch checked out where you stand, a local branch
     mapping to it, or the detached commit it names ("HEAD" as ref); None when nothing does."""
     if here is not None and here.commit and here.label() == label:
@@ -32,8 +33,11 @@ def source(catalog: Catalog, label: str, here: Standing | None) -> tuple[str, st
         full = gitrefs.resolve_commit(catalog.path, short)
         return ("HEAD", full) if full else None
     heads = gitrefs.branch_heads(catalog.path) or {}
-    branch = names.tracked_branch(label, heads)
-    return (f"refs/heads/{branch}", heads[branch]) if branch else None
+    return _ref(branchlabels.load(s.paths.state_dir, catalog.name, heads).tip(label, heads))
+
+
+def _ref(tip: tuple[str, str] | None) -> tuple[str, str] | None:
+    return (f"refs/heads/{tip[0]}", tip[1]) if tip is not None else None
 
 
 def ensure(
@@ -44,42 +48,60 @@ def ensure(
     key = names.label_id(catalog.name, label)
     if labelmeta.read(s.store, key) is not None:
         return None
-    found = source(catalog, label, here)
+    found = source(s, catalog, label, here)
     if found is None:
         return None
     ref, commit = found
-    started = time.monotonic()
-    stored: dict[str, int] = {}
-    if s.wake is None:  # here: the crawl's own counts say what was reused and what is new
-        summary = freshness.crawl_until(s, catalog, label, commit, started + seconds)
-        reached = summary is not None
-        if summary is not None:
-            stored = {"files_reused": summary.files_reused, "files_stored": summary.files_embedded}
-    else:
-        reached = freshness.reach(s, catalog, label, ref=ref, commit=commit, deadline=started + seconds)
-    waited = round(time.monotonic() - started, 3)
-    what = f"branch {ref.removeprefix('refs/heads/')}" if ref.startswith("refs/heads/") else "detached HEAD"
-    if not reached:
+    facts = _index(s, catalog, label, ref=ref, commit=commit, seconds=seconds)
+    what = _what(ref)
+    if facts is None:
         raise MonodexError(
             f"{catalog.name}:{label} was not indexed yet; indexing {what} at {commit[:12]} on demand "
             f"did not finish within {seconds:g} s",
             "it goes on in the runner (or resumes at the next search): search again in a moment, "
             "or pass a longer --fresh",
         )
-    pending = fill.pending(s.store, key)
-    later = (
-        f"; {pending} new chunks found by their words until their dense vectors are added" if pending else ""
-    )
     note = (
         f"{catalog.name}:{label} was not indexed yet: indexed on demand from {what} at {commit[:12]} "
-        f"in {waited:.1f} s (phase one: unchanged files reused{later})"
+        f"in {facts['seconds']:.1f} s (phase one: unchanged files reused{_later(facts)})"
     )
-    facts = {
-        "label": label,
+    return {"label": label, **facts, "note": note}
+
+
+def _index(
+    s: Session, catalog: Catalog, label: str, *, ref: str, commit: str, seconds: float
+) -> dict[str, Any] | None:
+    """Phase one of the label at `commit`, within `seconds`: in the runner through its refresh
+    path (queued and waited for), else here. Its facts, or None at the bound."""
+    started = time.monotonic()
+    branch = ref.removeprefix("refs/heads/") if ref.startswith("refs/heads/") else None
+    if branch is not None:  # the branch holds its label from now on (branchlabels.py)
+        branchlabels.claim(s.paths.state_dir, catalog.name, branch, gitrefs.branch_heads(catalog.path) or [])
+    stored: dict[str, int] = {}
+    if s.wake is None:  # here: the crawl's own counts say what was reused and what is new
+        summary = freshness.crawl_until(s, catalog, label, commit, started + seconds)
+        if summary is None:
+            return None
+        stored = {"files_reused": summary.files_reused, "files_stored": summary.files_embedded}
+        if branch is not None:  # as the runner's refresh does (upkeep/branches.py reads it)
+            labelmeta.remember_branch(s.store, names.label_id(catalog.name, label), branch)
+    elif not freshness.reach(s, catalog, label, ref=ref, commit=commit, deadline=started + seconds):
+        return None
+    return {
         "ref": ref,
         "commit": commit,
-        "seconds": waited,
-        "chunks_pending": pending,
+        "seconds": round(time.monotonic() - started, 3),
+        "chunks_pending": fill.pending(s.store, names.label_id(catalog.name, label)),
         **stored,
     }
-    return {**facts, "note": note}
+
+
+def _what(ref: str) -> str:
+    return f"branch {ref.removeprefix('refs/heads/')}" if ref.startswith("refs/heads/") else "detached HEAD"
+
+
+def _later(facts: dict[str, Any]) -> str:
+    pending = facts["chunks_pending"]
+    if not pending:
+        return ""
+    return f"; {pending} new chunks found by their words until their dense vectors are added"

@@ -4,6 +4,7 @@ indexer/ops.py."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections.abc import Callable
@@ -16,7 +17,7 @@ from monodex.indexer.write import crawlrun, fill
 from monodex.indexer.write.crawl import Progress
 from monodex.indexer.write.request import Request
 
-from monodex import gitrefs, known_labels, names, spool
+from monodex import branchlabels, gitrefs, known_labels, spool
 from monodex.config import Catalog
 
 
@@ -32,12 +33,25 @@ def refresh_label(
         # queued by a hook before the user's `labels rm`: an explicit remove wins over the hooks
         why = "removed with 'monodex labels rm'"
         return {"catalog": catalog.name, "label": request.label, "not_refreshed": why}
+    request = own_label(s, catalog, request)
     req = Request.from_spool(catalog, request, target_commit(catalog.path, request))
     # phase one only: the label is searchable when this returns; the fill job adds the vectors
     summary = crawlrun.crawl(s, req, progress=progress, cancel=cancel, dense="later").as_json()
     if request.ref.startswith("refs/heads/"):  # the branch it tracks (upkeep/branches.py)
         labelmeta.remember_branch(s.store, req.label_id, request.ref.removeprefix("refs/heads/"))
     return summary
+
+
+def own_label(s: Session, catalog: Catalog, request: spool.Request) -> spool.Request:
+    """The request, for its branch's own label (claimed now: branchlabels.py). One queued for a
+    label another branch holds (by a monodex from before labels were claimed) refreshes the
+    label of the branch that moved, never the other branch's."""
+    branch = request.ref.removeprefix("refs/heads/")
+    heads = gitrefs.branch_heads(catalog.path) if request.ref.startswith("refs/heads/") else None
+    if not heads or branch not in heads:
+        return request  # a commit's label, or the branch is gone: the label the request names
+    label = branchlabels.claim(s.paths.state_dir, catalog.name, branch, heads)
+    return dataclasses.replace(request, label=label) if label != request.label else request
 
 
 def target_commit(repo_path: Any, request: spool.Request) -> str:
@@ -69,7 +83,7 @@ def queue_model_change(s: Session, queue: spool.Spool) -> list[str]:
         now = labelmeta.read(s.store, state.label_id) if s.store.info() is not None else None
         if now is not None and now.crawl_complete:
             continue
-        _queue_refresh(queue, catalog, state)
+        _queue_refresh(s, queue, catalog, state)
         queued.append(state.label_id)
     return queued
 
@@ -95,16 +109,16 @@ def queue_uncounted_history(s: Session, queue: spool.Spool) -> list[str]:
         if not states:
             continue  # nothing indexed yet: its first crawl counts the history
         state = min(states, key=lambda st: st.label)
-        _queue_refresh(queue, catalog, state)
+        _queue_refresh(s, queue, catalog, state)
         queued.append(state.label_id)
     return queued
 
 
-def _queue_refresh(queue: spool.Spool, catalog: Catalog, state: LabelState) -> None:
+def _queue_refresh(s: Session, queue: spool.Spool, catalog: Catalog, state: LabelState) -> None:
     """A refresh of the label to its branch's current commit (or the commit it held)."""
     assert state.commit_oid is not None
     heads = gitrefs.branch_heads(catalog.path) or {}
-    branch = names.tracked_branch(state.label, heads)
+    branch = branchlabels.load(s.paths.state_dir, catalog.name, heads).branch(state.label)
     queue.enqueue(
         spool.Request(
             catalog=catalog.name,

@@ -40,7 +40,7 @@ from monodex.indexer.store.base import PENDING, Match, Store
 from monodex.indexer.write.crawl import Crawl, CrawlSettings, file_info
 from monodex.indexer.write.request import Request
 
-from monodex import jsonfile, logs, names
+from monodex import branchlabels, jsonfile, logs, names
 from monodex.config import Catalog
 from monodex.errors import UsageError
 
@@ -91,7 +91,7 @@ def apply(s: Session, catalog: Catalog, label: str, worktree: str) -> Applied:
     branch = wanted.status.branch
     if s.store.info() is None:
         out.skipped = "nothing is indexed yet"
-    elif branch is None or _label_of(branch) != label:
+    elif branch is None or _label_of(s, catalog, branch) != label:
         on = f"branch {branch!r}" if branch else "a detached HEAD"
         out.skipped = f"the worktree is on {on}, not on the branch of label {label!r}"
     else:
@@ -115,9 +115,9 @@ def _describe(store: Store, label_id: str, state: OverlayState, out: Applied) ->
         out.dense_pending = store.count(filters.label_chunks(own, Match(PENDING, True)))
 
 
-def _label_of(branch: str) -> str | None:
+def _label_of(s: Session, catalog: Catalog, branch: str) -> str | None:
     try:
-        return names.label_for_branch(branch)
+        return branchlabels.of_repo(catalog.name, catalog.path, s.paths.state_dir).label(branch)
     except UsageError:
         return None
 

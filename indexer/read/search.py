@@ -404,6 +404,8 @@ def labels(store: Store, catalog: str | None = None) -> list[dict[str, Any]]:
                 "base_commit_oid": s.extra.get(membership.BASE_COMMIT),
                 "changed_paths": s.extra.get(membership.CHANGED, 0),
             }
+        if branch := s.extra.get(labelmeta.BRANCH):  # the branch it was last refreshed from
+            rows[-1]["branch"] = branch
         if gone := labelmeta.branch_deleted_at(s):  # upkeep/branches.py: removed after a grace period
             rows[-1]["branch_deleted_at"] = gone
     return rows

@@ -2,7 +2,9 @@
 runner's `refs` job): a branch that moved without a hook (`reset`, `branch -f`, `update-ref`, a
 fetch into it) gets its label's refresh queued; a label whose branch is gone is marked with the
 time it was first seen gone, unmarked when the branch comes back (nothing to re-index), and
-removed once the catalog's grace period has passed (GC reclaims its chunks)."""
+removed once the catalog's grace period has passed (GC reclaims its chunks). Which branch a label
+belongs to is the catalog's claims (monodex/branchlabels.py), settled here first: two branches
+that map alike never share one."""
 
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.session import Session
 from monodex.indexer.upkeep import lifecycle
 
-from monodex import gitrefs, logs, spool
+from monodex import branchlabels, gitrefs, logs, spool
+from monodex.branchlabels import BranchLabels
 from monodex.config import Catalog
 
 DAY = 86400.0
@@ -42,10 +45,28 @@ def poll(s: Session, queue: spool.Spool, *, now: float) -> PollReport:
         if not heads:  # unreadable (or no branch at all): never take that for "all deleted"
             report.problems.append(f"{cat.name}: cannot read the branches of {cat.path}")
             continue
-        for state in labelmeta.list_all(s.store, cat.name):
+        states = labelmeta.list_all(s.store, cat.name)
+        existing = {st.label: str(st.extra.get(labelmeta.BRANCH) or "") or None for st in states}
+        owners = branchlabels.settle(s.paths.state_dir, cat.name, heads, existing)
+        waiting = queue.keys()
+        for state in states:
             if state.source_kind == "git-commit":
-                _check(s, queue, cat, state, heads, now=now, report=report)
+                _check(s, queue, cat, state, heads, owners, waiting, now=now, report=report)
     return report
+
+
+def _enqueue(queue: spool.Spool, cat: Catalog, label: str, branch: str, commit: str, *, now: float) -> None:
+    queue.enqueue(
+        spool.Request(
+            catalog=cat.name,
+            label=label,
+            repo=str(cat.path),
+            ref=f"refs/heads/{branch}",
+            commit=commit,
+            hook="ref-poll",  # like a hook's: a label removed with `labels rm` stays removed
+            created_at=now,
+        )
+    )
 
 
 def _check(
@@ -54,11 +75,13 @@ def _check(
     cat: Catalog,
     state: LabelState,
     heads: dict[str, str],
+    owners: BranchLabels,
+    waiting: set[str],
     *,
     now: float,
     report: PollReport,
 ) -> None:
-    tip = gitrefs.tip(state.label, heads)
+    tip = owners.tip(state.label, heads)
     if tip is None:
         _gone(s, cat, state, now=now, report=report)
         return
@@ -68,18 +91,8 @@ def _check(
             report.unmarked.append(state.label_id)
             logs.get("monodex.labels").info("label.branch_back", label=state.label_id, branch=branch)
         labelmeta.remember_branch(s.store, state.label_id, branch)
-    if commit != labelmeta.target_commit(state) and not queue.requests_for(state.label_id):
-        queue.enqueue(
-            spool.Request(
-                catalog=cat.name,
-                label=state.label,
-                repo=str(cat.path),
-                ref=f"refs/heads/{branch}",
-                commit=commit,
-                hook="ref-poll",  # like a hook's: a label removed with `labels rm` stays removed
-                created_at=now,
-            )
-        )
+    if commit != labelmeta.target_commit(state) and state.label_id not in waiting:
+        _enqueue(queue, cat, state.label, branch, commit, now=now)
         report.queued.append(state.label_id)
 
 

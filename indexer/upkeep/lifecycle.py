@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 from monodex.indexer.members import keys as membership
@@ -11,9 +10,9 @@ from monodex.indexer.points import membership as members
 from monodex.indexer.points.labelmeta import require_label
 from monodex.indexer.store.base import Store
 
-from monodex import gitrefs, known_labels, logs, names
+from monodex import branchlabels, gitrefs, known_labels, logs, names
 from monodex.config import Catalog
-from monodex.errors import MonodexError, UsageError
+from monodex.errors import MonodexError
 from monodex.paths import Paths
 
 
@@ -37,8 +36,9 @@ def remove_label(
     report = membership.release(store, held, members.Held(lid, ""), members.bases(labelmeta.list_all(store)))
     if by_user:
         known_labels.remove(paths.state_dir, catalog, label)  # hooks stop tracking its branch
-    else:
+    else:  # its branch is gone: a branch made later may map to that label again
         known_labels.forget_label(paths.state_dir, catalog, label)
+        branchlabels.release(paths.state_dir, catalog, label)
     logs.get("monodex.labels").info("label.removed", label=lid, chunks=report.points_deleted)
     return {
         "catalog": catalog,
@@ -64,11 +64,12 @@ def purge_catalog(store: Store, paths: Paths, catalog: str, *, now: float) -> di
     left = gc.collect(store, catalog, dry_run=False, now=now)
     deleted += left.unlabeled_chunks + left.incomplete_chunks
     known_labels.forget(paths.state_dir, catalog)
+    branchlabels.forget(paths.state_dir, catalog)
     cochanges.forget(paths.state_dir, catalog)
     return {"catalog": catalog, "labels_removed": removed, "chunks_deleted": deleted}
 
 
-def branchless_labels(store: Store, catalog: Catalog) -> list[str]:
+def branchless_labels(store: Store, paths: Paths, catalog: Catalog) -> list[str]:
     """Commit labels of the catalog whose branch (mapped as the hooks map it) no longer exists."""
     heads = gitrefs.branch_heads(catalog.path)
     if not heads:
@@ -76,10 +77,7 @@ def branchless_labels(store: Store, catalog: Catalog) -> list[str]:
             f"cannot read the branches of {catalog.path}",
             "check the catalog path with 'monodex catalog list'",
         )
-    live = set()
-    for branch in heads:
-        with contextlib.suppress(UsageError):
-            live.add(names.label_for_branch(branch))
+    live = set(branchlabels.load(paths.state_dir, catalog.name, heads).by_label)
     return [
         st.label
         for st in labelmeta.list_all(store, catalog.name)

@@ -33,7 +33,7 @@ def verify_labels(s: Session, stop: threading.Event) -> dict[str, Any]:
             if not cat.prune_labels or stop.is_set():
                 continue
             try:
-                for label in lifecycle.branchless_labels(s.store, cat):
+                for label in lifecycle.branchless_labels(s.store, s.paths, cat):
                     lifecycle.remove_label(s.store, s.paths, cat.name, label, by_user=False)
                     pruned.append(names.label_id(cat.name, label))
             except MonodexError as exc:

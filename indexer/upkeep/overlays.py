@@ -13,7 +13,7 @@ from monodex.indexer.points import labelmeta, overlaymeta
 from monodex.indexer.points.overlaymeta import OverlayState
 from monodex.indexer.store.base import Store
 
-from monodex import logs, names
+from monodex import branchlabels, logs, names
 from monodex.errors import UsageError
 
 # An overlay update announced this recently may still be storing its files (crawl's own grace).
@@ -29,7 +29,7 @@ def stale_reason(store: Store, state: OverlayState) -> str | None:
         return "label removed"
     branch = dirty.head_branch(root)
     try:
-        label = names.label_for_branch(branch) if branch else None
+        label = branchlabels.of_repo(state.catalog, root).label(branch) if branch else None
     except UsageError:
         label = None
     return None if label == state.label else "branch changed"

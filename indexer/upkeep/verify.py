@@ -40,7 +40,7 @@ from monodex.indexer.write import crawlrun, fill
 from monodex.indexer.write.crawl import file_info
 from monodex.indexer.write.request import Request
 
-from monodex import gitrefs
+from monodex import branchlabels, gitrefs
 from monodex.config import Catalog
 from monodex.errors import MonodexError
 
@@ -103,7 +103,7 @@ def check(s: Session, state: LabelState, catalog: Catalog) -> Finding:
         crawl = f"monodex crawl --catalog {state.catalog} --label {state.label} --commit HEAD"
         found.hint = f"crawl it again: '{crawl}'"
         return found
-    moved = _moved_to(state, catalog, commit)
+    moved = _moved_to(s, state, catalog, commit)
     if moved:
         found.drift["branch_moved"], found.branch_commit = 1, moved
     store, engine = s.store, s.engine
@@ -143,10 +143,11 @@ def check(s: Session, state: LabelState, catalog: Catalog) -> Finding:
     return found
 
 
-def _moved_to(state: LabelState, catalog: Catalog, commit: str) -> str:
+def _moved_to(s: Session, state: LabelState, catalog: Catalog, commit: str) -> str:
     """The commit the label's branch points at now when that is not `commit`, else ""."""
     heads = gitrefs.branch_heads(catalog.path)
-    found = gitrefs.tip(state.label, heads) if heads is not None else None
+    owners = branchlabels.load(s.paths.state_dir, catalog.name, heads or {})
+    found = owners.tip(state.label, heads) if heads is not None else None
     return found[1] if found is not None and found[1] != commit else ""
 
 

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from monodex import config, context, names, standing
+from monodex.errors import UsageError
 from monodex.paths import Paths
 from monodex.paths import resolve as resolve_paths
 
@@ -71,7 +72,12 @@ def label_of(args: argparse.Namespace) -> str | None:
     if getattr(args, "branch", None) == "HEAD":  # the branch checked out where you stand
         return context.scope(resolve_paths(), args.catalog, None, branch="HEAD", here=Path.cwd()).label
     if getattr(args, "branch", None):
-        return names.label_for_branch(args.branch)
+        p = resolve_paths()
+        try:  # the catalog's label for it: another when a branch named alike holds the plain one
+            catalog = context.resolve_catalog(p, args.catalog, here=Path.cwd())
+        except UsageError:
+            return names.label_for_branch(args.branch)
+        return context.branch_label(p, catalog, args.branch)
     label: str | None = args.label
     return label
 

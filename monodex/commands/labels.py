@@ -55,7 +55,10 @@ def _render(result: dict[str, Any]) -> str:
         state = "complete" if r["crawl_complete"] else _incomplete(r)
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(r["updated_at_unix_secs"]))
         commit = "(working dir)" if r["source_kind"] == "working-directory" else r["commit_oid"][:12]
-        lines.append(f"{r['catalog']}:{r['label']}\t{commit}\t{r['chunks']} chunks\t{state}\t{when}")
+        line = f"{r['catalog']}:{r['label']}\t{commit}\t{r['chunks']} chunks\t{state}\t{when}"
+        if r.get("branch") and r["branch"] != r["label"]:  # which branch holds a label named otherwise
+            line += f"\tbranch {r['branch']}"
+        lines.append(line)
     for o in result.get("overlays", ()):
         lines.append(
             f"  uncommitted files of {o['worktree']} over {o['catalog']}:{o['label']}: "

@@ -84,6 +84,7 @@ class Freshness(_Open):
     )
     wait: Wait | None = None
     overlay: Overlay | None = Field(None, description="the worktree's uncommitted files, when searched")
+    label: str | None = Field(None, description="the label that answered (a branch's own, never another's)")
 
 
 class OtherVersion(_Open):

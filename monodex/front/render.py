@@ -16,10 +16,13 @@ from monodex.output import crumb as crumb  # the one breadcrumb decoder, for eve
 def freshness_line(f: dict[str, Any]) -> str:
     """One line on whether the answer reflects the code, for people and text-only clients."""
     at = (f.get("indexed_commit") or "")[:12] or "(working dir)"
+    branch = f"branch {f.get('branch')}"
+    if f.get("label") and f["label"] != f.get("branch"):  # which label answered for that branch
+        branch += f" (label {f['label']})"
     if f.get("fresh") is True:
-        text = f"index at {at}, fresh with branch {f['branch']}"
+        text = f"index at {at}, fresh with {branch}"
     elif f.get("fresh") is False:
-        text = f"index at {at}, STALE: branch {f['branch']} is at {str(f['branch_commit'])[:12]}"
+        text = f"index at {at}, STALE: {branch} is at {str(f['branch_commit'])[:12]}"
         text += "; a refresh is pending" if f.get("refresh_pending") else "; no refresh queued"
     else:
         text = f"index at {at}" + ("" if f.get("complete", True) else " (refresh in progress)")

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from monodex import config, names, spool, standing, writable
+from monodex import branchlabels, config, names, spool, standing, writable
 from monodex.errors import MonodexError, UsageError
 from monodex.front import route
 from monodex.gitrefs import branch_heads, unreadable, worktrees
@@ -62,6 +62,7 @@ def _labels(p: Paths) -> list[dict[str, Any]]:
     except MonodexError as exc:
         return [{"error": exc.problem}]
     heads: dict[str, dict[str, str] | None] = {}
+    owners: dict[str, branchlabels.BranchLabels] = {}
     for row in rows:
         row["freshness"], row["branch"], row["branch_commit"] = "unknown", None, None
         if standing.commit_of_label(row["label"]):  # a detached HEAD's label: its commit never moves
@@ -72,11 +73,12 @@ def _labels(p: Paths) -> list[dict[str, Any]]:
             continue
         if cat.name not in heads:
             heads[cat.name] = branch_heads(cat.path)
+            owners[cat.name] = branchlabels.load(p.state_dir, cat.name, heads[cat.name] or {})
         branches = heads[cat.name]
         if branches is None:
             row["problem"], row["hint"] = unreadable(cat.name, cat.path)
             continue
-        row["branch"] = names.tracked_branch(row["label"], branches)
+        row["branch"] = owners[cat.name].branch(row["label"])
         row["branch_commit"] = branches.get(row["branch"]) if row["branch"] else None
         fresh = names.is_fresh(
             complete=row["crawl_complete"],
@@ -99,8 +101,9 @@ def _worktrees(p: Paths, labels: list[dict[str, Any]]) -> list[dict[str, Any]]:
     rows = {(lb.get("catalog"), lb.get("label")): lb for lb in labels}
     out = []
     for name, cat in sorted(cfg.catalogs.items()):
+        owners = branchlabels.of_repo(name, cat.path, p.state_dir)
         for wt in worktrees(cat.path) or []:
-            label = _label_at(wt["branch"], wt["head"])
+            label = _label_at(owners, wt["branch"], wt["head"])
             row = rows.get((name, label))
             out.append(
                 {
@@ -116,10 +119,12 @@ def _worktrees(p: Paths, labels: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _label_at(branch: str | None, head: str | None) -> str | None:
+def _label_at(owners: branchlabels.BranchLabels, branch: str | None, head: str | None) -> str | None:
     """The label a search from that checkout answers with (standing.Standing.label)."""
+    if branch is None:
+        return standing.commit_label(head) if head else None
     try:
-        return standing.Standing("", Path(), branch, head).label()
+        return owners.label(branch)
     except UsageError:  # a branch name that maps to no label
         return None
 

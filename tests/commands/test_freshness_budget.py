@@ -43,6 +43,7 @@ def test_search_states_the_labels_freshness(crawled, run_json) -> None:  # type:
         "indexed_commit": first,
         "complete": True,
         "source_kind": "git-commit",
+        "label": "main",
         "branch": "main",
         "branch_commit": first,
         "fresh": True,
