@@ -164,13 +164,14 @@ class Runner:
         )
 
     def refs_once(self) -> None:
-        """Every few seconds (schedules.refs_seconds): one `git for-each-ref` per catalog; a
-        branch that moved with no hook gets a refresh queued, a deleted branch's label is marked
-        (and removed after the grace period)."""
+        """At start-up, then every few seconds (schedules.refs_seconds): one `git for-each-ref`
+        per catalog; a branch that moved with no hook gets a refresh queued, a new branch a track
+        glob matches gets a label queued, a deleted branch's label is marked (and removed after
+        the grace period)."""
 
         def work() -> dict[str, Any]:
             report = refresh.poll_branches(self.session, self.spool, now=time.time())
-            if any(report[k] for k in ("queued", "marked", "unmarked", "removed")):
+            if any(report[k] for k in ("queued", "created", "marked", "unmarked", "removed")):
                 self.log.info("refs.changed", **report)
             return report
 
@@ -231,6 +232,10 @@ class Runner:
             self.log.error("history.queue_failed", error=str(exc))
         if uncounted:
             self.log.info("history.queued", labels=uncounted)
+        # Once now, before the first drain: moves, deletions and new branches while it was down
+        # are seen at once (a runner restarted more often than refs_seconds would never look),
+        # and the branches' labels are settled before any refresh runs (branchlabels.py).
+        self.refs_once()
         self.scheduler.add_job(
             self.drain_once, "interval", seconds=s.drain_seconds, id="drain", next_run_time=None
         )

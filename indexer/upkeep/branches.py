@@ -1,13 +1,16 @@
 """Labels against their branches, compared cheaply (one `git for-each-ref` per catalog, the
-runner's `refs` job): a branch that moved without a hook (`reset`, `branch -f`, `update-ref`, a
-fetch into it) gets its label's refresh queued; a label whose branch is gone is marked with the
-time it was first seen gone, unmarked when the branch comes back (nothing to re-index), and
-removed once the catalog's grace period has passed (GC reclaims its chunks). Which branch a label
-belongs to is the catalog's claims (monodex/branchlabels.py), settled here first: two branches
-that map alike never share one."""
+runner's `refs` job, at start-up and every few seconds): a branch that moved without a hook
+(`reset`, `branch -f`, `update-ref`, a fetch into it) gets its label's refresh queued; a branch
+a track glob matches that has no label yet (made with `git branch`, no hook ran) gets one queued
+(derived from the nearest label: cheap for a branch fresh from main); a label whose branch is
+gone is marked with the time it was first seen gone, unmarked when the branch comes back
+(nothing to re-index), and removed once the catalog's grace period has passed (GC reclaims its
+chunks). Which branch a label belongs to is the catalog's claims (monodex/branchlabels.py),
+settled here first: two branches that map alike never share one."""
 
 from __future__ import annotations
 
+import fnmatch
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,7 +19,7 @@ from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.session import Session
 from monodex.indexer.upkeep import lifecycle
 
-from monodex import branchlabels, gitrefs, logs, spool
+from monodex import branchlabels, gitrefs, known_labels, logs, names, spool
 from monodex.branchlabels import BranchLabels
 from monodex.config import Catalog
 
@@ -26,6 +29,7 @@ DAY = 86400.0
 @dataclass
 class PollReport:
     queued: list[str] = field(default_factory=list)  # label ids whose branch moved
+    created: list[str] = field(default_factory=list)  # new branches a track glob matches: queued
     marked: list[str] = field(default_factory=list)  # branch gone: marked
     unmarked: list[str] = field(default_factory=list)  # branch back within the grace period
     removed: list[str] = field(default_factory=list)  # gone longer than the grace period
@@ -52,7 +56,40 @@ def poll(s: Session, queue: spool.Spool, *, now: float) -> PollReport:
         for state in states:
             if state.source_kind == "git-commit":
                 _check(s, queue, cat, state, heads, owners, waiting, now=now, report=report)
+        queued = {key.partition(":")[2] for key in waiting if key.startswith(f"{cat.name}:")}
+        _create(s, queue, cat, heads, owners, set(existing) | queued, now=now, report=report)
     return report
+
+
+def _create(
+    s: Session,
+    queue: spool.Spool,
+    cat: Catalog,
+    heads: dict[str, str],
+    owners: BranchLabels,
+    known: set[str],
+    *,
+    now: float,
+    report: PollReport,
+) -> None:
+    """A label queued for every branch a track glob matches that has none (`known`: the
+    catalog's labels and those with a refresh queued), unless the user removed that label
+    (`labels rm` wins, as in the hooks)."""
+    if not cat.track:
+        return
+    removed = known_labels.removed(s.paths.state_dir, cat.name)
+    new = [
+        (branch, label)
+        for branch, label in sorted(owners.by_branch.items())
+        if branch in heads
+        and label not in known
+        and label not in removed
+        and any(fnmatch.fnmatchcase(branch, p) for p in cat.track)
+    ]
+    claimed = branchlabels.claim_many(s.paths.state_dir, cat.name, [b for b, _ in new], heads)
+    for branch, label in claimed.items():
+        _enqueue(queue, cat, label, branch, heads[branch], now=now)
+        report.created.append(names.label_id(cat.name, label))
 
 
 def _enqueue(queue: spool.Spool, cat: Catalog, label: str, branch: str, commit: str, *, now: float) -> None:

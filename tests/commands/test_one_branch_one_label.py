@@ -147,6 +147,22 @@ def test_two_branches_that_map_alike_get_two_labels_through_the_hooks(
     assert all(r["freshness"] == "fresh" for r in st["labels"])
 
 
+def test_two_branches_that_map_alike_get_two_labels_through_the_refs_check(
+    repo, run_json, monkeypatch, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    """No hook at all: the branches were made and committed to with hooks absent."""
+    _track("feat/*")
+    upper = _worktree(repo, tmp_path, "feat/Foo_Bar", "src/upper.ts", UPPER)
+    lower = _worktree(repo, tmp_path, "feat/foo-bar", "src/lower.ts", LOWER)
+    created = _poll()["created"]
+    assert len(created) == 2 and "acme:feat/foo-bar" in created  # spelled like the label: keeps it
+    assert not _drain().failed
+    again = _poll()
+    assert again["queued"] == [] and again["created"] == []
+    used = _each_answers_its_own(run_json, monkeypatch, upper, lower)
+    assert used == {c.removeprefix("acme:") for c in created}
+
+
 def test_a_branch_named_like_a_detached_head_label_never_takes_it(
     repo, run_json, monkeypatch, tmp_path
 ) -> None:  # type: ignore[no-untyped-def]

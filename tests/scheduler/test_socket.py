@@ -61,17 +61,18 @@ def test_search_view_labels_through_the_runner_match_the_local_answers(repo, cap
         ("search", "--catalog", "acme", "--label", "main", "--text", "the answer function"),
         ("labels",),
     ]
-    local = [_cli(capsys, *q)[1] for q in queries]
-    file_id = local[0]["results"][0]["file_id"]  # type: ignore[index]
-    local_view = _cli(capsys, "view", "--catalog", "acme", "--label", "main", "--id", str(file_id))[1]
     proc = subprocess.Popen([sys.executable, "-m", "monodex", "runner"], stderr=subprocess.DEVNULL)
     try:
         assert wait_listening(paths.resolve().socket_path, timeout=60)
         remote = [_cli(capsys, *q)[1] for q in queries]
+        file_id = remote[0]["results"][0]["file_id"]  # type: ignore[index]
         remote_view = _cli(capsys, "view", "--catalog", "acme", "--label", "main", "--id", str(file_id))[1]
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=60)
+    # after it: its start-up refs check recorded the label's branch (`labels` shows it)
+    local = [_cli(capsys, *q)[1] for q in queries]
+    local_view = _cli(capsys, "view", "--catalog", "acme", "--label", "main", "--id", str(file_id))[1]
     assert remote == local and remote_view == local_view
     assert not paths.resolve().socket_path.exists()  # removed on a clean stop
 
