@@ -50,7 +50,7 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
         mode=r.mode, per_file=r.per_file, include_tests=r.include_tests, explain=r.explain
     )
     scope = None
-    here = made = applied = fresh = None
+    here = made = caught = applied = fresh = None
     if r.labels or r.all_labels:  # several labels: the current model's collection answers
         scope = searching.Scope.of(s.store, across.select(s.store, r.catalog, r.labels, every=r.all_labels))
         store, embedder, served_by = s.store, _LazyQueryEmbedder(s), None
@@ -59,6 +59,8 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
         if r.worktree is not None or r.fresh is not None:  # a label not indexed yet: index it now
             bound = r.fresh if r.fresh is not None else rq.DEFAULT_FRESH_SECONDS
             made = ondemand.ensure(s, cat, r.label, here=here, seconds=bound)
+            if made is None and not r.as_indexed:  # where you stand is what you get (DESIGN.md)
+                caught = ondemand.catch_up(s, cat, r.label, here=here, seconds=bound)
         if r.fresh is not None and (made is None or r.wait_dense):
             fresh = freshness.wait_fresh(s, cat, r.label, r.fresh, dense=r.wait_dense)
         store, embedder, served_by = _generation(s, r.catalog, r.label)
@@ -90,6 +92,8 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
     if made is not None:
         answer["on_demand"] = {k: v for k, v in made.items() if k != "note"}
         found["notes"].insert(0, made["note"])
+    if caught is not None:
+        found["notes"].insert(0, caught["note"])
     if scope is not None:
         across.annotate(store, results, scope.held)
         heads = gitrefs.branch_heads(cat.path)  # once for all the labels
@@ -119,6 +123,7 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
             "worktree": r.worktree,
             "commit": fresh["indexed_commit"],
         }
+        _where_you_stand(answer["freshness"], found["notes"], here, r, caught)
         if here is not None and here.detached and here.label() == r.label:
             found["notes"].insert(0, f"detached HEAD at {str(here.commit)[:12]}: answered for that commit")
         if applied is not None:
@@ -135,6 +140,30 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
     if applied is not None and applied.dense_pending and s.wake is None and found["mode"] != "lexical":
         _fill_overlay(s, applied.membership)
     return answer
+
+
+def _where_you_stand(
+    fresh: dict[str, Any],
+    notes: list[str],
+    here: standing.Standing | None,
+    r: rq.SearchRequest,
+    caught: dict[str, Any] | None,
+) -> None:
+    """The commit checked out where you stand next to the one the answer reflects: caught up to
+    it (`caught_up`), or, with --as-indexed only, answered from the label as it was indexed."""
+    if here is None or not here.commit or here.label() != r.label:
+        return
+    fresh["checkout_commit"] = here.commit
+    if caught is not None:
+        fresh["caught_up"] = {k: v for k, v in caught.items() if k != "note"}
+    elif r.as_indexed and fresh.get("indexed_commit") != here.commit:
+        fresh["as_indexed"] = True
+        notes.insert(
+            0,
+            f"answered from {r.label} as indexed at {str(fresh.get('indexed_commit'))[:12]} "
+            f"(--as-indexed): the commit checked out here is {here.commit[:12]}; results may hold "
+            "code your checkout does not have, or miss code it has",
+        )
 
 
 def _fill_overlay(s: Session, membership: str) -> None:

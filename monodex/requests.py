@@ -142,6 +142,9 @@ class SearchRequest:
     worktree: str | None = None
     # Search the branch as committed: no overlay of the worktree's uncommitted files.
     committed: bool = False
+    # Answer from the label as indexed even when it is not at the commit checked out where you
+    # stand; by default such a label is caught up first (indexer/follow/ondemand.py).
+    as_indexed: bool = False
     # Several labels at once (issue 24): those matching any glob, or all; `label` is then "".
     labels: tuple[str, ...] = ()
     all_labels: bool = False

@@ -1,5 +1,8 @@
-"""A label nobody has indexed yet, indexed when a search asks for it: from where you stand (the
-branch checked out in your worktree, or its detached commit), or with `--fresh`.
+"""A label indexed when a search asks for it: one nobody has indexed yet, from where you stand
+(the branch checked out in your worktree, or its detached commit) or with `--fresh`; and the
+label of the branch you stand on, caught up to the commit checked out there when it is behind or
+elsewhere (a `reset --hard`, a `branch -f`, commits while no runner ran): a search where you
+stand never answers from a commit you are not on, unless asked to (`--as-indexed`).
 
 Phase one only: every stored chunk whose content, path and implementation match is reused, so a
 branch fresh from main embeds nothing and is searchable in seconds; the chunks of changed files
@@ -66,6 +69,38 @@ def ensure(
         f"in {facts['seconds']:.1f} s (phase one: unchanged files reused{_later(facts)})"
     )
     return {"label": label, **facts, "note": note}
+
+
+def catch_up(
+    s: Session, catalog: Catalog, label: str, *, here: Standing | None, seconds: float
+) -> dict[str, Any] | None:
+    """Move the label of the branch you stand on to the commit checked out there when it is not
+    at it (phase one, bounded by `seconds`); what was done (for the answer's note and its
+    freshness), or None when it is there already or you do not stand on its branch. At the
+    bound: an error saying so (the refresh goes on in the runner, or resumes)."""
+    if here is None or here.branch is None or not here.commit or here.label() != label:
+        return None
+    state = labelmeta.read(s.store, names.label_id(catalog.name, label))
+    if state is None or state.source_kind != "git-commit":
+        return None
+    if state.crawl_complete and state.commit_oid == here.commit:
+        return None
+    was = state.commit_oid or None
+    ref, commit = f"refs/heads/{here.branch}", here.commit
+    facts = _index(s, catalog, label, ref=ref, commit=commit, seconds=seconds)
+    if facts is None:
+        raise MonodexError(
+            f"{catalog.name}:{label} is at {str(was)[:12]}, not at the commit checked out where you "
+            f"stand ({commit[:12]}); catching it up did not finish within {seconds:g} s",
+            "it goes on in the runner (or resumes at the next search): search again in a moment or "
+            "pass a longer --fresh; --as-indexed answers from the label as indexed (code your "
+            "checkout may not have)",
+        )
+    note = (
+        f"{catalog.name}:{label} was at {str(was)[:12]}, not at the commit checked out here: caught "
+        f"up to {commit[:12]} in {facts['seconds']:.1f} s before answering (phase one{_later(facts)})"
+    )
+    return {"from_commit": was, "to_commit": commit, **facts, "note": note}
 
 
 def _index(

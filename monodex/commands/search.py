@@ -79,6 +79,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="search the branch as committed: no uncommitted files of the worktree",
     )
     parser.add_argument(
+        "--as-indexed",
+        action="store_true",
+        help="answer from the label as indexed even when it is not at the commit checked out where "
+        "you stand (by default such a label is caught up first, within the --fresh bound)",
+    )
+    parser.add_argument(
         "--labels",
         action="append",
         metavar="GLOB",
@@ -163,6 +169,7 @@ def run(args: argparse.Namespace) -> int:
         wait_dense=args.wait_dense,
         worktree=worktree,
         committed=args.committed,
+        as_indexed=args.as_indexed,
         labels=tuple(args.labels or ()),
         all_labels=args.all_labels,
     )

@@ -85,6 +85,10 @@ class Freshness(_Open):
     wait: Wait | None = None
     overlay: Overlay | None = Field(None, description="the worktree's uncommitted files, when searched")
     label: str | None = Field(None, description="the label that answered (a branch's own, never another's)")
+    checkout_commit: str | None = Field(None, description="the commit checked out where you stand")
+    caught_up: dict[str, Any] | None = Field(
+        None, description="the label was behind that commit and was caught up before answering"
+    )
 
 
 class OtherVersion(_Open):
@@ -377,6 +381,13 @@ def build(paths: Paths) -> MCPServer:
         committed: Annotated[
             bool, Field(description="search the branch as committed, without uncommitted edits")
         ] = False,
+        as_indexed: Annotated[
+            bool,
+            Field(
+                description="answer from the label as indexed even when it is not at the commit "
+                "checked out where you stand (by default it is caught up first)"
+            ),
+        ] = False,
         labels: Annotated[
             list[str] | str | None,
             Field(
@@ -412,6 +423,7 @@ def build(paths: Paths) -> MCPServer:
                 wait_dense=wait_for_dense,
                 worktree=worktree_,
                 committed=committed,
+                as_indexed=as_indexed,
                 labels=globs,
                 all_labels=all_labels,
             )
