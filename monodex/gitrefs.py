@@ -11,6 +11,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from monodex import names
+
 
 def _git(repo: Path, *args: str, check: bool = True) -> str | None:
     """What `git -C repo ARGS` prints, or None when it cannot run (or fails, with `check`)."""
