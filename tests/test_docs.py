@@ -1,4 +1,5 @@
-"""The README tour covers every command, and every option has help text (sqlite-utils habit)."""
+"""The README tour covers every command, the manual in docs/ has a section for each, and every
+option has help text (sqlite-utils habit)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,15 @@ import pytest
 from monodex.commands import REGISTRY
 from monodex.main import build_parser
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text()
+MANUAL = "\n".join(p.read_text() for p in sorted((ROOT / "docs").glob("*.md")))
 
 
 @pytest.mark.parametrize("command", sorted(REGISTRY))
-def test_every_command_is_in_the_readme_tour(command: str) -> None:
-    assert f"### `monodex {command}`" in README
+def test_every_command_is_in_the_readme_tour_and_the_manual(command: str) -> None:
+    assert f"monodex {command}" in README
+    assert f"## `monodex {command}`" in MANUAL
 
 
 def _parsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
