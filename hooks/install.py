@@ -77,7 +77,7 @@ def hooks_dir(repo: Path, *, allow_hooks_path: bool = False) -> Path:
         raise UsageError(
             f"core.hooksPath is set to {configured!r}; the hooks there belong to "
             + (f"{tool}" if tool else "another tool"),
-            (managers.advice(tool) if tool else "add monodex through that tool (e.g. pre-commit: see README)")
+            (managers.advice(tool) if tool else "add monodex through that tool (docs/runner.md)")
             + ", or pass --hooks-path to install into that folder anyway",
         )
     if configured:

@@ -41,7 +41,7 @@ def advice(name: str) -> str:
     """How to run monodex through that manager instead of beside it."""
     if name == "pre-commit":
         return (
-            "add the monodex hook to .pre-commit-config.yaml (README: 'With the pre-commit framework'), "
+            "add the monodex hook to .pre-commit-config.yaml (docs/runner.md, 'monodex hooks'), "
             f"then run '{PRE_COMMIT_INSTALL}'"
         )
     return f"call 'monodex-hook HOOK \"$@\"' from {name}'s {', '.join(HOOKS)} hooks (HOOK: the hook's name)"

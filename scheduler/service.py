@@ -25,9 +25,9 @@ def _under_tmp(path: Path) -> bool:
 
 
 def _documentation() -> str:
-    # The README of the installed source tree when there is one; no made-up address otherwise.
-    readme = Path(__file__).resolve().parents[1] / "README.md"
-    return f"Documentation=file://{readme}\n" if readme.is_file() else ""
+    # The runner's page of the installed source tree's manual when there is one; no made-up address otherwise.
+    page = Path(__file__).resolve().parents[1] / "docs" / "runner.md"
+    return f"Documentation=file://{page}\n" if page.is_file() else ""
 
 
 def render(paths: Paths, repos: list[Path]) -> str:

@@ -9,8 +9,9 @@ from monodex import paths
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = (
-        "Run a Model Context Protocol server on stdin/stdout with the tools search, view, labels "
-        "and status. Register it in an MCP client as the command 'monodex mcp' (see the README)."
+        "Run a Model Context Protocol server on stdin/stdout with the tools search, view, labels, "
+        "diff, labels_containing and status. Register it in an MCP client as the command "
+        "'monodex mcp' (see docs/mcp.md)."
     )
 
 
