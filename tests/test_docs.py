@@ -66,7 +66,11 @@ def test_every_command_is_in_the_readme_tour_and_has_a_section_in_the_manual(com
     assert f"monodex {command}" in section(command).splitlines()[0]
 
 
-def _parsers(parser: argparse.ArgumentParser, prog: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], argparse.ArgumentParser]]:
+Parsers = list[tuple[tuple[str, ...], argparse.ArgumentParser]]
+
+
+def _parsers(parser: argparse.ArgumentParser, prog: tuple[str, ...] = ()) -> Parsers:
+    """Every parser with the command words that reach it: () for monodex, ("catalog", "add")..."""
     found = [(prog, parser)]
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
