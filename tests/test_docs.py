@@ -5,12 +5,14 @@ its `--json` shapes, command lines that parse, links that lead somewhere (sqlite
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import re
 import shlex
 from pathlib import Path
 
 import pytest
 
+from monodex import config
 from monodex.commands import REGISTRY
 from monodex.errors import UsageError
 from monodex.main import build_parser
@@ -149,6 +151,23 @@ def test_every_link_leads_to_a_page_and_heading_that_exist(page: str) -> None:
             if anchor not in {_anchor(h) for h in headings}:
                 broken.append(target)
     assert broken == []
+
+
+def test_every_config_key_is_documented() -> None:
+    """config.json's keys as config.py reads them, each spelled `section.key` in docs/config.md."""
+    sections = {
+        "qdrant": config.QdrantConfig,
+        "embedder": config.EmbedderConfig,
+        "schedules": config.Schedules,
+        "catalogs.*": config.Catalog,
+    }
+    keys = [
+        f"{name}.{field.name}"
+        for name, kind in sections.items()
+        for field in dataclasses.fields(kind)
+        if field.name != "name"  # a catalog's name is its key in "catalogs"
+    ]
+    assert [key for key in keys if f"`{key}`" not in PAGES["config.md"]] == []
 
 
 def test_pages_the_code_points_to_exist() -> None:
