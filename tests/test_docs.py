@@ -170,6 +170,13 @@ def test_every_config_key_is_documented() -> None:
     assert [key for key in keys if f"`{key}`" not in PAGES["config.md"]] == []
 
 
+def test_the_index_and_the_readme_list_every_page_of_the_manual() -> None:
+    index = PAGES["README.md"]
+    assert [name for name in PAGES if name != "README.md" and f"]({name})" not in index] == []
+    assert "](docs/README.md)" in README
+    assert [name for name in PAGES if name != "README.md" and f"](docs/{name})" not in README] == []
+
+
 def test_pages_the_code_points_to_exist() -> None:
     """Hints and help name a page of the manual ('docs/runner.md'); the page must be there."""
     named = {
