@@ -42,6 +42,12 @@ _NAMES = (
 # a regex over 64 KiB per file cost 1.2 s over rushstack's files, these 20 ms.)
 _BUNDLE = (b"\n/******/", b"var __webpack_modules__ = ", b"\nSystem.register(")
 _REQUIRES = (b"__webpack_require__", 10)
+# Rollup's and webpack's UMD wrapper opening a bundle (axios commits four under dist/, each a
+# copy of lib/), and the comment a compiler or bundler ends its output with: hand-written code
+# names no source map of itself.
+_UMD = re.compile(rb"^(?://[^\n]*\n|/\*.*?\*/\s*)*\(function \((global|root), factory\) \{", re.DOTALL)
+_SOURCE_MAP = re.compile(rb"^//# sourceMappingURL=\S+\s*$", re.MULTILINE)
+_TAIL = 512
 # Lock files under other names (test collateral, a validation copy): pnpm's YAML opens with its
 # lockfileVersion, npm's package-lock.json names it among its first keys.
 _LOCK = {".yaml": re.compile(rb"lockfileVersion:"), ".yml": re.compile(rb"lockfileVersion:")}
@@ -71,8 +77,10 @@ def looks_generated(relative_path: str, content: bytes, *, shape: bool = True) -
     if not shape:
         return None
     bundle = head.startswith((b"/******/", b"System.register(")) or any(m in head for m in _BUNDLE)
-    if bundle or head.count(_REQUIRES[0]) >= _REQUIRES[1]:
+    if bundle or head.count(_REQUIRES[0]) >= _REQUIRES[1] or _UMD.search(head, 0, 512):
         return "generated: bundler output"
+    if _SOURCE_MAP.search(content[-_TAIL:]):
+        return "generated: source map comment"
     return "minified: long lines" if _mostly_long_lines(head) else None
 
 

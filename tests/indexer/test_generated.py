@@ -52,6 +52,19 @@ module.exports = sidebars;
             b"#!/usr/bin/env node\n" + b"var a=function(b){return b+1};" * 3000 + b"\n",
             "minified: long lines",
         ),
+        # axios commits its rollup bundles under dist/: a UMD wrapper, or a source map comment last
+        (
+            "dist/axios.js",
+            b"// Axios v1.7.9 Copyright (c) 2024\n(function (global, factory) {\n  factory();\n})(this);\n",
+            "generated: bundler output",
+        ),
+        (
+            "dist/node/axios.cjs",
+            b"'use strict';\n\nconst url = require('url');\n//# sourceMappingURL=axios.cjs.map\n",
+            "generated: source map comment",
+        ),
+        ("src/maps.js", b"// how to read a source map:\n// //# sourceMappingURL=x.map is a comment\n", None),
+        ("src/umd.js", b"export const wrap = '(function (global, factory) {';\n", None),
         # lock files under other names, by their first bytes
         (
             "test-collateral/subspace.yaml",
