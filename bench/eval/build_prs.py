@@ -2,7 +2,7 @@
 the source files it changed (that still exist at the indexed commit, inside the crawled part)
 are the answer. Deterministic: run it again and the same set comes out.
 
-Usage: python bench/eval/build_prs.py MIRROR COMMIT PREFIX COUNT OUT.json [SUFFIXES]
+Usage: python bench/eval/build_prs.py MIRROR COMMIT PREFIX COUNT OUT.json [SUFFIXES|polyglot] [--survive=SHARE]
   MIRROR    a git directory (e.g. $MONODEX_BENCH_MIRRORS/microsoft+rushstack/repo)
   PREFIX    only files under this folder count (e.g. libraries/)
   SUFFIXES  the source files that count, comma-separated (default .ts)
@@ -14,6 +14,14 @@ The sets in bench/eval/ were made with (MIRRORS is $MONODEX_BENCH_MIRRORS):
   build_prs.py $MIRRORS/pnpm+pnpm/repo 36e5ae6ac8d03743442f083680fa3015e4a774b3 pnpm11/ 300 pnpm-prs.json
   build_prs.py $MIRRORS/napi-rs+napi-rs/repo 8681902c3bcd6a4bd3785c6dc7b0e72bb9fb6883 "" 400 \
       napi-rs-prs.json .rs,.ts,.tsx,.js,.mjs,.cjs,.toml  (polyglot: Rust, TypeScript, JavaScript)
+and issue 34's polyglot and pnpm-workspace sets, every kind of file a change touches (pipelines,
+JSON, pages too), from changes whose files are still there:
+  build_prs.py $MIRRORS/napi-rs+napi-rs/repo 8681902ce671fc2010a6e40fe4e2c9557ec44fa6 "" 400 \
+      napi-rs-polyglot.json polyglot --survive=0.75
+  build_prs.py $MIRRORS/tauri-apps+tauri/repo a8105eccb2122f003b4a36bbfb747998f53c5f10 "" 400 \
+      tauri-polyglot.json polyglot --survive=0.75
+  build_prs.py $MIRRORS/vuejs+core/repo e2bede96134f757aad5c5b33ac9be055022dbfc8 "" 300 \
+      vue-prs.json polyglot --survive=0.75
 
 The log is walked newest first and stops at COUNT, so a larger COUNT only appends older PRs: the
 300 rushstack queries begin with the 50 the set had before, same ids, same order. Sparo has 24
@@ -61,9 +69,18 @@ def repo_name(mirror: str) -> str:
     return folder.replace("+", "/", 1) if "+" in folder else mirror
 
 
+# Every kind of file a polyglot monorepo's change requests touch and a user asks about: code,
+# manifests and CI pipelines, JSON config, pages (issue 34's polyglot sets).
+POLYGLOT = (".rs", ".ts", ".tsx", ".js", ".mjs", ".cjs", ".toml", ".yml", ".yaml", ".json", ".md")
+
+
 def main() -> None:
-    mirror, commit, prefix, count, out = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
-    suffixes = tuple(sys.argv[6].split(",")) if len(sys.argv) > 6 else (".ts",)
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    mirror, commit, prefix, count, out = args[0], args[1], args[2], int(args[3]), args[4]
+    suffixes = (POLYGLOT if args[5] == "polyglot" else tuple(args[5].split(","))) if len(args) > 5 else (".ts",)
+    # --survive=SHARE: only changes of which this share of the changed files still exist at the
+    # commit (a change whose files moved away left incidental ones, a root Cargo.toml, behind)
+    survive = float(next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--survive=")), "0"))
     present = set(git(mirror, "ls-tree", "-r", "--name-only", commit, *([prefix] if prefix else [])).split())
     queries = []
     log = git(mirror, "log", "--first-parent", "--format=%H%x09%ct%x09%s%x09%b%x00", commit, "-n", "3000")
@@ -76,7 +93,12 @@ def main() -> None:
         title = TAGS.sub("", title).strip().lstrip("-:/ ").strip()
         if len(title.split()) < 4:
             continue  # "Fix typo" asks nothing a search can answer
-        changed = git(mirror, "diff", "--name-only", "--diff-filter=AM", f"{sha}^1", sha).split()
+        try:
+            changed = git(mirror, "diff", "--name-only", "--diff-filter=AM", f"{sha}^1", sha).split()
+        except subprocess.CalledProcessError:
+            continue  # the root commit: nothing to diff against
+        if changed and sum(p in present for p in changed) < survive * len(changed):
+            continue
         relevant = sorted(
             p for p in changed if p in present and p.endswith(suffixes) and not SECONDARY.search(p)
         )
