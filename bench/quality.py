@@ -164,7 +164,7 @@ def sanity_queries(name: str) -> list[dict[str, Any]]:
 
 def demote_and_group(scored: list[tuple[str, str, float]], *, chunk_kind: dict[str, str]) -> list[str]:
     """(path, unit id, score) best first -> distinct paths with the default search's demotion."""
-    from monodex.indexer.read import ranking
+    from monodex.indexer.rank import ranking
 
     keyed = []
     for pos, (path, unit, _) in enumerate(scored, start=1):

@@ -113,22 +113,23 @@ def main() -> None:
     with persistent_xdg(args.target):
         from monodex.indexer.evaluate.run import QueryCache
         from monodex.indexer.points import filters, membership
+        from monodex.indexer.rank import candidates
         from monodex.indexer.read import search as searching
-        from monodex.indexer.read import signals
         from monodex.indexer.session import Session
 
         from monodex import config, paths
 
-        weights = signals.Weights()
+        weights = candidates.Weights()
         for item in args.set:
             key, value = item.split("=", 1)
             flag = {"true": True, "false": False}.get(value.lower())
             weights = dataclasses.replace(weights, **{key: float(value) if flag is None else flag})
-        weights = signals.switched_off(weights, args.off)
+        weights = candidates.switched_off(weights, args.off)
         p = paths.resolve()
         with Session(config.load(p), p) as s:
             chunks = [
-                {"id": r.id, **r.payload} for r in s.store.scroll(filters.label_chunks(membership.of(s.store, f"{args.target}:main")))
+                {"id": r.id, **r.payload}
+                for r in s.store.scroll(filters.label_chunks(membership.of(s.store, f"{args.target}:main")))
             ]
             indexed = {str(c["relative_path"]) for c in chunks}
             qs = load_queries(args.target, args.split, indexed)
@@ -203,15 +204,13 @@ def bm25_rows(chunks: list[dict[str, Any]], qs: list[dict[str, Any]]) -> list[di
     ]
 
 
-def cost(
-    store: Any, emb: Any, target: str, qs: list[dict[str, Any]], w: Any, state_dir: Path
-) -> None:
+def cost(store: Any, emb: Any, target: str, qs: list[dict[str, Any]], w: Any, state_dir: Path) -> None:
     """Each signal's own time on each query's real candidates (fresh copies, 5 runs, the best):
     what the re-ranking stage adds to a search. Not a figure on shared cores."""
     import copy
 
     from monodex.indexer.points import filters, lexical, membership
-    from monodex.indexer.read import cochange, ranking, signals
+    from monodex.indexer.rank import candidates, cochange, kinds, named, ranking, signals
     from monodex.indexer.read.search import _candidates
     from monodex.indexer.store.base import RRF_K
     from monodex.indexer.store.cochanges import History
@@ -220,9 +219,9 @@ def cost(
         "store: dense + lexical lists (now)": None,
         "store: Qdrant's fused query (before)": None,
         "fuse": None,
-        "docs": lambda c, t: signals.apply_docs(c, w),
-        "package": lambda c, t: signals.apply_package(c, t, w),
-        "definition": lambda c, t: signals.apply_definition(c, t, w),
+        "docs": lambda c, t: kinds.apply_docs(c, w),
+        "package": lambda c, t: named.apply_package(c, t, w),
+        "definition": lambda c, t: named.apply_definition(c, t, w),
         "file": lambda c, t: signals.apply_file_evidence(c, w),
         "tested": lambda c, t: signals.apply_tested(c, w),
         "rank (roles, translations, files)": lambda c, t: ranking.rank(
@@ -249,11 +248,11 @@ def cost(
         )
         spent["fuse"].append(
             min(
-                _timed(lambda d=dense, sp=sparse: signals.fuse(d, sp, k=RRF_K, weights=(1.0, 1.0)))
+                _timed(lambda d=dense, sp=sparse: candidates.fuse(d, sp, k=RRF_K, weights=(1.0, 1.0)))
                 for _ in range(5)
             )
         )
-        cands = signals.fuse(dense, sparse, k=RRF_K, weights=(1.0, 1.0))
+        cands = candidates.fuse(dense, sparse, k=RRF_K, weights=(1.0, 1.0))
         sizes.append(len(cands))
         for name, fn in steps.items():
             if fn is None:

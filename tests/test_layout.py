@@ -99,7 +99,8 @@ ROOMS: dict[str, set[str]] = {
     "points": {"store", "chunkers"},  # the point schema: ids, payloads, label metadata, filters
     "policy": set(),  # which files are source: the crawl policy and the markers of what is not
     "git": {"points", "policy"},  # reading git and planning what a label holds
-    "read": {"points", "store", "chunkers"},  # search, ranking, token budgets
+    "rank": {"points", "store"},  # what a question asks, the signals, the order of the results
+    "read": {"rank", "points", "store", "chunkers"},  # search, view, token budgets
     "compare": {"points", "store"},  # questions across labels: holders, other versions, diff
     "engine": {"chunkers", "embed"},  # the chunkers and the model as one implementation
     "session": {
@@ -148,7 +149,7 @@ ROOMS: dict[str, set[str]] = {
         "overlay",
     },  # gc, verify, removal
     # measuring search on a label: questions from its history, scores, a BM25 baseline
-    "evaluate": {"read", "git", "points", "store", "session"},
+    "evaluate": {"read", "rank", "git", "points", "store", "session"},
     "ops": {
         "evaluate",
         "write",

@@ -36,9 +36,11 @@ def budget_for(max_tokens: int) -> int:
 
 
 # What a stored chunk point carries besides the chunk: 2 = the `path_prefixes` and `lang`
-# payloads and the sparse `lexical` vector. Part of chunker_id, so points of an older format
-# never serve a label crawled now (a re-crawl re-stores them; unchanged vectors are copied).
-POINT_FORMAT = 2
+# payloads and the sparse `lexical` vector; 3 = the `defines` payload (points/defined.py). Part of
+# chunker_id, so points of an older format never serve a label crawled now (a refresh re-stores
+# them; unchanged vectors are copied, nothing is embedded again).
+POINT_FORMAT = 3
+LEXICAL_FORMAT = 2  # the first format with lexical vectors and path/language fields
 
 
 # How every chunker keeps to the budget, bumped when that changes: 1 = no chunk exceeds it (a

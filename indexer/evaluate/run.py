@@ -18,7 +18,7 @@ from monodex.indexer.evaluate.questions import Built, Question
 from monodex.indexer.git import history
 from monodex.indexer.git.source import Source, open_source
 from monodex.indexer.points import filters, labelmeta, lexical, membership
-from monodex.indexer.read import ranking
+from monodex.indexer.rank import ranking
 from monodex.indexer.read import search as searching
 from monodex.indexer.session import Session
 from monodex.indexer.store.cochanges import History

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from monodex.indexer.chunkers.base import Chunk
+from monodex.indexer.points import defined
 from monodex.indexer.points.filters import CODE
 from monodex.indexer.points.langs import LANGS as LANGS
 from monodex.indexer.points.langs import lang_of as lang_of
@@ -94,6 +95,9 @@ def chunk_payload(
         "relative_path": info.relative_path,
         "path_prefixes": path_prefixes(info.relative_path),
         "lang": lang_of(info.relative_path),
+        defined.DEFINES: defined.names_of(
+            info.relative_path, lang_of(info.relative_path), chunk.symbol_name, chunk.chunk_type, chunk.text
+        ),
         "package_name": info.package_name,
         "source_uri": info.source_uri,
         "chunk_ordinal": ordinal,

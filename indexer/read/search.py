@@ -6,14 +6,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from monodex.indexer.points import defined, labelmeta, lexical, membership, overlaymeta
 from monodex.indexer.points import filters as stored
-from monodex.indexer.points import labelmeta, lexical, membership, overlaymeta
 from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.points.labelmeta import require_label as require_label  # ops.py: search.require_label
 from monodex.indexer.points.langs import lang_values
 from monodex.indexer.points.membership import Held
-from monodex.indexer.read import cochange, signals
-from monodex.indexer.read import ranking as ranking_
+from monodex.indexer.rank import candidates, cochange, query, signals
+from monodex.indexer.rank import ranking as ranking_
 from monodex.indexer.store.base import (
     PENDING,
     RRF_K,
@@ -21,6 +21,7 @@ from monodex.indexer.store.base import (
     Filter,
     Match,
     MatchAny,
+    Scored,
     SparseVector,
     Store,
 )
@@ -129,7 +130,7 @@ class Ranking:
     include_tests: bool = False
     explain: bool = False
     lexical_weight: float = LEXICAL_WEIGHT
-    signals: signals.Weights = signals.Weights()
+    signals: candidates.Weights = candidates.Weights()
 
 
 # The dense list of a hybrid search fetches this many times the pool. Config files split into many
@@ -141,9 +142,15 @@ class Ranking:
 DENSE_POOL = 2
 
 
+# Hits each list fetches for any page up to POOL_PAGE results: the same candidates whatever the
+# limit, so a hit's rank does not depend on --limit (issue 35: 7th at --limit 8, 8th at 20).
+POOL = 50
+POOL_PAGE = 20
+
+
 def _candidates(limit: int, per_file: int) -> int:
     """Hits fetched before demotion and grouping: enough that `limit` distinct files remain."""
-    return min(200, max(50, limit * per_file * 4))
+    return POOL if limit * per_file <= POOL_PAGE else min(200, limit * per_file * 4)
 
 
 def search(
@@ -166,14 +173,14 @@ def search(
     options come checked by monodex/requests.py. `scope` searches several labels at once (or a
     diff's side) instead of `label`: each chunk is one hit, whichever labels hold it."""
     # here, not at the top: chunkers load tree-sitter, and listing labels (status) must not
-    from monodex.indexer.chunkers import POINT_FORMAT
+    from monodex.indexer.chunkers import LEXICAL_FORMAT
 
     if scope is None:
         assert label is not None, "search() needs a label or a scope"
         scope = Scope.of(store, (require_label(store, catalog, label),), overlay=overlay)
     mode, notes = ranking.mode, []
     state = min(scope.states, key=lambda st: int(st.extra.get("point_format", 1)))
-    if int(state.extra.get("point_format", 1)) < POINT_FORMAT:
+    if int(state.extra.get("point_format", 1)) < LEXICAL_FORMAT:
         label = state.label
         recrawl = (
             f"monodex crawl --catalog {catalog} --label {label} --commit {state.commit_oid or 'HEAD'} --full"
@@ -217,7 +224,7 @@ def search(
         # waiting for its vector has its lexical rank counted for the dense list too: its dense
         # rank is unknown, not bad, and left at nothing a file the new commit added would sink
         # below every older file the model ranks at all (measured by coverage: bench/two_phase.py).
-        cands = signals.fuse(
+        cands = candidates.fuse(
             store.search(dense, flt, limit=DENSE_POOL * n),
             store.search_sparse(sparse, flt, limit=n),
             k=RRF_K,
@@ -227,14 +234,16 @@ def search(
     elif mode == "dense":
         assert dense is not None
         cands = [
-            signals.Candidate(h, h.score, i, None) for i, h in enumerate(store.search(dense, flt, limit=n), 1)
+            candidates.Candidate(h, h.score, i, None)
+            for i, h in enumerate(store.search(dense, flt, limit=n), 1)
         ]
     else:
         assert sparse is not None
         cands = [
-            signals.Candidate(h, h.score, None, i)
+            candidates.Candidate(h, h.score, None, i)
             for i, h in enumerate(store.search_sparse(sparse, flt, limit=n), 1)
         ]
+    cands += _definers(store, flt, query.read(text), ranking, known={c.hit.id for c in cands})
     fused_order = {
         id(c): i
         for i, c in enumerate(sorted(cands, key=lambda c: (-c.fused, c.path, ranking_._ordinal(c.hit))), 1)
@@ -246,6 +255,7 @@ def search(
         limit=len(cands) if history else limit,
         per_file=ranking.per_file,
         include_tests=ranking.include_tests,
+        asks=query.read(text).asks,
     )
     kept = cochange.reorder(kept, history, ranking.signals.history)[:limit]
     results = []
@@ -273,6 +283,35 @@ def search(
                 "demoted": k.role != ranking_.SOURCE and not ranking.include_tests,
             }
     return {"results": results, "mode": mode, "notes": notes, "dense_coverage": covered}
+
+
+# A question that spells a name asks for its declaration: the chunks defining it join the
+# candidates even when neither list ranked them (`Json` in a repository where every file says
+# json). A few per name: a name declared in more places than this is no one place.
+DEFINERS = 8
+
+
+def _definers(
+    store: Store, flt: Filter, q: query.Query, ranking: Ranking, *, known: set[str]
+) -> list[candidates.Candidate]:
+    """The chunks of the searched labels whose `defines` holds a name the question spells, with
+    no rank in either list (the definition signal scores them), less those already candidates."""
+    if not ranking.signals.symbol or not q.names:
+        return []
+    out: list[candidates.Candidate] = []
+    for name in sorted(q.names)[:3]:
+        wanted = Filter(
+            must=(*flt.must, Match(defined.DEFINES, defined.squash(name))),
+            must_not=flt.must_not,
+            should=flt.should,
+        )
+        for i, record in enumerate(store.scroll(wanted, batch=DEFINERS)):
+            if i == DEFINERS:
+                break
+            if record.id not in known:
+                known.add(record.id)
+                out.append(candidates.Candidate(Scored(record.id, 0.0, record.payload), 0.0, None, None))
+    return out
 
 
 def coverage(

@@ -32,6 +32,7 @@ KEYWORD_INDEXES = (
     "embedded_text_hash",  # chunk-level vector reuse looks chunks up by what was embedded
     "path_prefixes",  # --path
     "lang",  # --lang
+    "defines",  # a one-name question finds its declaration (points/defined.py)
 )
 INTEGER_INDEXES = ("chunk_ordinal",)
 # A chunk stored by phase one of a refresh (payload and lexical vector) whose dense vector phase

@@ -7,7 +7,7 @@ import json
 
 import pytest
 from monodex.indexer.points import labelmeta
-from monodex.indexer.read import ranking
+from monodex.indexer.rank import ranking
 from monodex.indexer.session import Session
 
 from monodex import config, paths

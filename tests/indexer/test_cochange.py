@@ -3,8 +3,8 @@ with the top ones rises, says why, and nothing else moves."""
 
 from __future__ import annotations
 
-from monodex.indexer.read import cochange, ranking
-from monodex.indexer.read.signals import Candidate
+from monodex.indexer.rank import cochange, ranking
+from monodex.indexer.rank.candidates import Candidate
 from monodex.indexer.store.base import Scored
 from monodex.indexer.store.cochanges import Counts
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from monodex.indexer.read import ranking
+from monodex.indexer.rank import ranking
 from monodex.indexer.store.base import Scored
 
 

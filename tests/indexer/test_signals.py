@@ -5,11 +5,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from monodex.indexer.read import ranking, signals
-from monodex.indexer.read.signals import Candidate, Weights
+from monodex.indexer.rank import candidates, named, ranking, signals
+from monodex.indexer.rank.candidates import Candidate, Weights
 from monodex.indexer.store.base import Scored
 
-NEUTRAL = Weights(docs=1.0, definition=1.0, package=1.0, file_evidence=0.0, tested=0.0, history=0.0)
+NEUTRAL = Weights(
+    docs=1.0,
+    definition=1.0,
+    package=1.0,
+    file_evidence=0.0,
+    tested=0.0,
+    history=0.0,
+    symbol=0.0,
+    pipeline=0.0,
+    name_coverage=0.0,
+)
 
 
 def _cand(path: str, score: float, ordinal: int = 1, **payload: Any) -> Candidate:
@@ -24,7 +34,7 @@ def _order(cands: list[Candidate]) -> list[str]:
 
 def test_fuse_is_qdrants_rrf_and_keeps_each_lists_rank() -> None:
     a, b, c = (Scored(x, 0.0, {"relative_path": x}) for x in "abc")
-    cands = {c.hit.id: c for c in signals.fuse([a, b], [b, c], k=5, weights=(1.0, 1.0))}
+    cands = {c.hit.id: c for c in candidates.fuse([a, b], [b, c], k=5, weights=(1.0, 1.0))}
     assert cands["b"].fused == 1 / 6 + 1 / 5  # second in dense, first in lexical
     assert (cands["b"].dense_rank, cands["b"].lexical_rank) == (2, 1)
     assert (cands["a"].dense_rank, cands["a"].lexical_rank) == (1, None)
@@ -32,7 +42,7 @@ def test_fuse_is_qdrants_rrf_and_keeps_each_lists_rank() -> None:
 
 
 def test_docs_move_below_code_of_similar_score_but_stay_when_nothing_else_answers() -> None:
-    w = Weights(docs=0.5)
+    w = Weights(docs=0.5, name_coverage=0.0)
     cands = [_cand("docs/guide/profiles.md", 0.30), _cand("src/ProfileService.ts", 0.20)]
     assert _order(signals.apply(cands, "where is the profile applied", w)) == [
         "src/ProfileService.ts",
@@ -78,13 +88,13 @@ def test_the_definition_of_a_named_identifier_outranks_its_mentions() -> None:
 
 def test_identifiers_are_code_shaped_words_only() -> None:
     # `Git` is too short to tell from a word; `Windows` and `Fix` are words
-    names = signals.identifiers("Fix ITerminal and Git.normalizeGitUrl in rush_lib for Windows")
+    names = named.identifiers("Fix ITerminal and Git.normalizeGitUrl in rush_lib for Windows")
     assert names == {"ITerminal", "normalizeGitUrl", "rush_lib"}
-    assert signals.identifiers("Add support for catalogs") == set()
+    assert named.identifiers("Add support for catalogs") == set()
 
 
 def test_several_matching_chunks_of_a_file_beat_one_chunk_of_another() -> None:
-    w = Weights(file_evidence=0.5, file_chunks=2)
+    w = Weights(file_evidence=0.5, file_chunks=2, name_coverage=0.0)
     cands = [
         _cand("src/rare.ts", 0.30),
         _cand("src/answer.ts", 0.25, ordinal=1),
@@ -184,12 +194,12 @@ def test_benchmarks_are_secondary_like_tests() -> None:
 
 
 def test_declarations_of_every_language_count_as_definitions() -> None:
-    names = signals.identifiers("ThreadsafeFunction leaks in parse_config when MAX_FILE_BYTES is hit")
+    names = named.identifiers("ThreadsafeFunction leaks in parse_config when MAX_FILE_BYTES is hit")
     assert names == {"ThreadsafeFunction", "parse_config", "MAX_FILE_BYTES"}
     # a syntax chunk: its symbol and chunk_type (struct, impl, trait, ... of the new chunkers)
     for kind in ("struct", "impl", "trait", "function", "const", "module"):
         payload = {"symbol_name": "ThreadsafeFunction", "chunk_type": kind, "relative_path": "src/a.rs"}
-        assert signals.defines(payload, names) == "ThreadsafeFunction", kind
+        assert named.defines(payload, names) == "ThreadsafeFunction", kind
     # a chunk cut by lines: its declarations are read from its text
     for text, name in (
         ("pub fn parse_config(path: &Path) -> Config {", "parse_config"),
@@ -200,7 +210,7 @@ def test_declarations_of_every_language_count_as_definitions() -> None:
         ("let config = parse_config(path);", None),  # a use, not a declaration
     ):
         payload = {"chunk_type": "text", "text": text, "relative_path": "src/lib.rs"}
-        assert signals.defines(payload, names) == name, text
+        assert named.defines(payload, names) == name, text
 
 
 def test_tests_of_every_ecosystem_move_down() -> None:
@@ -295,7 +305,7 @@ def test_a_ci_pipeline_keeps_its_place_when_the_query_asks_about_ci() -> None:
 
 
 def test_a_documentation_sites_scripts_count_as_its_pages() -> None:
-    w = Weights(site=0.5)
+    w = Weights(site=0.5, name_coverage=0.0)
     for path in ("apps/website/sidebars.js", "website/docusaurus.config.ts", "docs-site/sidebars.ts"):
         found = signals.apply(
             [_cand(path, 0.30, lang="javascript"), _cand("src/cli/commands/checkout.ts", 0.20)],
@@ -330,8 +340,101 @@ def test_the_dense_pool_keeps_an_answer_that_config_chunks_push_down_the_dense_l
     n = search._candidates(10, 1)
 
     def first(pool: int) -> list[str]:
-        cands = signals.fuse(dense[:pool], lexical[:n], k=search.RRF_K, weights=(1.0, 1.0))
+        cands = candidates.fuse(dense[:pool], lexical[:n], k=search.RRF_K, weights=(1.0, 1.0))
         return _order(signals.apply(cands, "where does sparo remember checked out profiles", Weights()))
 
     assert first(n) == ["common/config/rush/pnpm-config.json"]  # the answer was never a candidate
     assert first(search.DENSE_POOL * n)[0] == "src/logic/LocalState.ts"
+
+
+# --- issue 34 ----------------------------------------------------------------------------------
+
+
+def test_a_one_name_question_puts_the_declaration_before_the_file_named_after_it() -> None:
+    cands = [
+        _cand(
+            "src/jv.c",
+            0.40,
+            symbol_name="jv_kind_name",
+            chunk_type="function",
+            text="const char* jv_kind_name(jv_kind k)",
+        ),
+        _cand(
+            "src/jv.h",
+            0.20,
+            symbol_name=None,
+            chunk_type="text",
+            text="typedef enum {\n  JV_KIND_NULL,\n} jv_kind;\n",
+        ),
+        _cand("src/jv_kind.c", 0.30, text="int x;"),  # named after it, declares nothing
+        _cand("docs/jv_kind.md", 0.50, text="# jv_kind"),  # a page documents it
+    ]
+    assert _order(signals.apply(cands, "jv_kind", Weights())) == [
+        "src/jv.h",
+        "src/jv_kind.c",
+        "src/jv.c",
+        "docs/jv_kind.md",
+    ]
+
+
+def test_a_ci_question_lifts_the_pipelines_and_keeps_them_in_place() -> None:
+    cands = [
+        _cand("crates/build/src/lib.rs", 0.40),
+        _cand(".github/workflows/test-release.yaml", 0.30, lang="yaml"),
+    ]
+    assert (
+        _order(signals.apply(cands, "ci: use m1 macos", Weights()))[0]
+        == ".github/workflows/test-release.yaml"
+    )
+    again = [
+        _cand("crates/build/src/lib.rs", 0.40),
+        _cand(".github/workflows/test-release.yaml", 0.30, lang="yaml"),
+    ]
+    assert _order(signals.apply(again, "use m1 macos", Weights()))[0] == "crates/build/src/lib.rs"
+
+
+def test_a_file_named_by_rare_words_of_the_question_rises_and_a_common_one_little() -> None:
+    cands = [
+        _cand("src/render.ts", 0.40),
+        _cand("cli/src/api/pre-publish.ts", 0.35),
+        *(_cand(f"src/subspace/Subspace{n}.ts", 0.36) for n in ("", "s", "Config")),
+    ]
+    found = signals.apply(
+        cands, "validate exports before pre-publish of a subspace", Weights(file_evidence=0.0)
+    )
+    assert _order(found)[0] == "cli/src/api/pre-publish.ts"
+    lifts = {c.path: sum(m["change"] for m in c.moved if m["signal"] == "filename") for c in found}
+    assert lifts["cli/src/api/pre-publish.ts"] > 2 * lifts["src/subspace/Subspace.ts"] > 0
+
+
+def test_tests_stay_in_place_when_the_question_asks_for_them_and_examples_move_down_less() -> None:
+    def cands() -> list[Candidate]:
+        return [
+            _cand("src/router.test.ts", 0.40),
+            _cand("examples/router/app.ts", 0.39),
+            *(_cand(f"src/r{n}.ts", 0.30 - n / 100) for n in range(12)),
+        ]
+
+    asked = ranking.rank(
+        signals.apply(cands(), "test: the router", Weights()),
+        limit=14,
+        per_file=1,
+        include_tests=False,
+        asks=frozenset({"test"}),
+    )
+    assert asked[0].candidate.path == "src/router.test.ts"
+    plain = [
+        k.candidate.path
+        for k in ranking.rank(
+            signals.apply(cands(), "the router", Weights()), limit=14, per_file=1, include_tests=False
+        )
+    ]
+    assert plain.index("examples/router/app.ts") == 3 and plain.index("src/router.test.ts") == 10
+
+
+def test_a_single_header_copy_moves_down_like_a_test() -> None:
+    cands = [
+        _cand("single_include/nlohmann/json.hpp", 0.5),
+        _cand("include/nlohmann/detail/input/lexer.hpp", 0.3),
+    ]
+    assert _order(signals.apply(cands, "where are comments skipped", Weights()))[0].startswith("include/")

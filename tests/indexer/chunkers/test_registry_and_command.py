@@ -21,11 +21,11 @@ def test_registry_budget_and_chunker_id() -> None:
     assert set(CHUNKERS) == {"typescript", "markdown", "lineBased", "json", "toml", "yaml"} | code
     assert all(CHUNKERS[k].name == k and CHUNKERS[k].version for k in CHUNKERS)
     assert budget_for(256) == 802 and budget_for(8192) == 6000 and budget_for(512) == 1605
-    assert chunker_id("typescript", 802) == "typescript-partitioner:v3:budget=802:limits=1:points=2"
+    assert chunker_id("typescript", 802) == "typescript-partitioner:v3:budget=802:limits=1:points=3"
     assert chunker_id("typescript", 6000) != chunker_id("typescript", 802)
     assert len({chunker_id(s, 802) for s in CHUNKERS}) == len(CHUNKERS)
-    assert chunker_id("python", 802) == "python-partitioner:v2:budget=802:limits=1:points=2"
-    assert chunker_id("json", 802) == "json-keys:v2:budget=802:limits=1:points=2"
+    assert chunker_id("python", 802) == "python-partitioner:v2:budget=802:limits=1:points=3"
+    assert chunker_id("json", 802) == "json-keys:v2:budget=802:limits=1:points=3"
     with pytest.raises(UsageError):
         chunk_file("cobol", "x", FileContext("a.cob", "", 802))
     with pytest.raises(UsageError):
@@ -93,7 +93,7 @@ def test_chunk_command_prints_json(tmp_path: Path, capsys: pytest.CaptureFixture
     out = json.loads(capsys.readouterr().out)
     assert (out["strategy"], out["chunker_id"]) == (
         "typescript",
-        "typescript-partitioner:v3:budget=802:limits=1:points=2",
+        "typescript-partitioner:v3:budget=802:limits=1:points=3",
     )
     first = out["chunks"][0]
     assert set(first) >= {"chunk_ordinal", "start_line", "end_line", "bytes", "symbol_name"}
@@ -103,7 +103,7 @@ def test_chunk_command_prints_json(tmp_path: Path, capsys: pytest.CaptureFixture
     assert chunk_cmd.run(_args(f, budget=6000, package="", strategy="lineBased")) == 0
     out = json.loads(capsys.readouterr().out)
     assert (
-        out["chunker_id"] == "line-windows:v2:budget=6000:limits=1:points=2"
+        out["chunker_id"] == "line-windows:v2:budget=6000:limits=1:points=3"
         and out["chunks"][0]["breadcrumb"] == "JsonFile.ts"
     )
 

@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
-from monodex.indexer.read.ranking import SOURCE, Kept
+from monodex.indexer.rank.ranking import SOURCE, Kept
 
 KEEP = 5  # places the history never moves: what the query itself ranks first stays first
 ANCHORS = 3  # the top hits the others are compared with

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from monodex.indexer.read.signals import Candidate
+from monodex.indexer.rank.candidates import Candidate
 from monodex.indexer.store.base import Scored
 
 SOURCE = "source"
@@ -25,6 +25,7 @@ SOURCE = "source"
 # chunks above a test absorbed the demotion and the test kept its slot (issue 14, tune and test
 # halves of bench/eval/ both gained: docs/benchmarks.md).
 DEMOTION = 10
+EXAMPLE_DEMOTION = 3
 
 _ROLES = (
     ("snapshot", re.compile(r"(^|/)__snapshots__/|\.snap$")),
@@ -40,6 +41,14 @@ _ROLES = (
             r"|[a-z0-9]Tests?\.(java|kt|swift|cs)$"
         ),
     ),
+    # examples and demos call the API the way a question says it; the library they exercise is
+    # the answer. A change request often touches them too (napi-rs's examples/napi/ is its test
+    # suite): they move down fewer places than tests (EXAMPLE_DEMOTION).
+    ("example", re.compile(r"(^|/)(examples?|samples?|demos?|_examples?)/", re.IGNORECASE)),
+    # a single-header or amalgamated copy a tool builds from the sources (nlohmann/json's
+    # single_include/, SQLite's amalgamation): it repeats every source file's text, and the file
+    # a question is about is the source it was copied from
+    ("copy", re.compile(r"(^|/)(single_include|amalgamat(ed|ion))/|[-_.]amalgamat(ed|ion)\.[a-z]+$")),
     # benchmarks name what they measure as often as tests do (vuejs/core's __benchmarks__/*.bench.ts)
     ("benchmark", re.compile(r"(^|/)(__benchmarks__|benchmarks?)/|\.bench\.[a-z]+$")),
     # recorded output a test compares against: it repeats every message the code prints
@@ -103,9 +112,27 @@ class Kept:
         return self.candidate.hit
 
 
-def rank(hits: Sequence[Scored | Candidate], *, limit: int, per_file: int, include_tests: bool) -> list[Kept]:
+# A question asking for tests, examples or benchmarks (query.py) keeps those in place.
+_ASKED = {
+    "test": "test",
+    "snapshot": "test",
+    "test-output": "test",
+    "example": "example",
+    "benchmark": "benchmark",
+}
+
+
+def rank(
+    hits: Sequence[Scored | Candidate],
+    *,
+    limit: int,
+    per_file: int,
+    include_tests: bool,
+    asks: frozenset[str] = frozenset(),
+) -> list[Kept]:
     """The hits kept, best first: by score (after the signals), secondary roles moved down
-    DEMOTION files, at most per_file hits a file, translated copies folded."""
+    DEMOTION files (unless the question `asks` for them), at most per_file hits a file,
+    translated copies folded."""
     cands = [h if isinstance(h, Candidate) else Candidate(h, h.score, None, None) for h in hits]
     keyed = []
     # The engine returns tied scores (frequent after RRF fusion) in no fixed order: the same search
@@ -116,9 +143,10 @@ def rank(hits: Sequence[Scored | Candidate], *, limit: int, per_file: int, inclu
         files.add(c.hit.payload.get("file_id"))
         place = len(files)  # files met so far: rises with position, so sources keep their order
         role = c.role or role_of(c.path, c.hit.payload.get("chunk_kind"))
-        demoted = not include_tests and role != SOURCE
+        demoted = not include_tests and role != SOURCE and _ASKED.get(role) not in asks
         # a demoted hit goes after the hits of the DEMOTION-th file below it, not among them
-        keyed.append((place + (DEMOTION if demoted else 0), demoted, position, c, role))
+        places = (EXAMPLE_DEMOTION if role == "example" else DEMOTION) if demoted else 0
+        keyed.append((place + places, demoted, position, c, role))
     keyed.sort(key=lambda k: (k[0], k[1], k[2]))
     kept: list[Kept] = []
     per: dict[Any, int] = {}

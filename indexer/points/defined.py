@@ -1,0 +1,88 @@
+"""The names a chunk defines (issue 34): stored with it (`defines`, a keyword index) so a question
+that is one name finds the declaration however many files use the name, and read back by the
+ranking for chunks stored before the field.
+
+Names are compared across naming styles (`squash`): `DefaultBodyLimit`, `default_body_limit`
+and `default-body-limit` are one name, so `default_body_limit.rs` is named after the struct.
+"""
+
+from __future__ import annotations
+
+import re
+
+DEFINES = "defines"  # the payload field
+# Source languages: a page (`Empty.html`, `json.md`) or a config file documents names, it does not
+# define them.
+CODE_LANGS = frozenset("typescript javascript python rust go java kotlin swift c cpp csharp shell".split())
+# chunk_type of a declaration: TypeScript's, and the syntax chunkers' of Rust, Go, Python,
+# Java, Kotlin, Swift, C/C++, C# (`struct`, `impl`, `trait`, `macro`, `module`, `namespace`).
+DECLARATIONS = frozenset(
+    {"class", "interface", "function", "enum", "type", "variable", "method", "field"}
+    | {"struct", "impl", "trait", "const", "macro", "module", "namespace"}
+)
+# A declaration keyword of any of those languages before a name, for chunks cut by lines (no
+# symbol) and for a chunk holding several declarations: `def parse_config`, `fn parse_config`,
+# `func (s *Server) Serve`, `impl Display for Foo`, `class basic_json`, `#define MAX_WBITS`.
+_DECLARED = re.compile(
+    r"(?:^|[\s;{}(])(?:def|fn|func(?:\s*\([^)]*\))?|fun|class|struct|union|enum|trait|interface|"
+    r"protocol|object|type|typealias|typedef\s+(?:struct|enum|union)?\s*\w*|impl(?:<[^>]*>)?"
+    r"(?:\s+[\w:<>]+\s+for)?|mod|module|namespace|macro_rules!|#\s*define|"
+    r"function\*?|record|extension|actor)\s+(?:[A-Za-z_$][\w$]*(?:\.|::))*([A-Za-z_$][\w$]*)",
+    re.MULTILINE,
+)
+# A variable or constant is a definition at the top of a file only (`export const FOO`,
+# `pub static BAR`, `var H = ...`); inside a function it is a local the question does not mean.
+_TOP_LEVEL = re.compile(
+    r"^(?:export\s+(?:default\s+)?|pub(?:\([^)]*\))?\s+)?(?:const|let|var|static|val)\s+(?:mut\s+)?"
+    # ... not an import under another name: `var compileTrust = require('./utils').compileTrust;`
+    r"([A-Za-z_$][\w$]*)\b(?!\s*=\s*(?:require\(|[A-Za-z_$][\w$]*(?:\.[\w$]+)*\s*;))",
+    re.MULTILINE,
+)
+MAX_NAMES = 24  # a chunk of many one-line declarations (an enum of constants) keeps the first ones
+
+
+def squash(name: str) -> str:
+    """A name compared across naming styles: lowercased, letters and digits only."""
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+# JavaScript's assignments of a function or value to a member, at a line's start: CommonJS
+# exports and express's `app.render = function render(...)`.
+_ASSIGNED = re.compile(r"^(?:module\.)?(?:[A-Za-z_$][\w$]*\.)+([A-Za-z_$][\w$]*)\s*=(?!=)", re.MULTILINE)
+# C's typedefs name the type last: `typedef struct jv_s jv;`, `typedef enum { ... } jv_kind;`.
+_TYPEDEF = re.compile(r"^typedef\s[^;{}]*?\b([A-Za-z_]\w*)\s*;|^\}\s*([A-Za-z_]\w*)\s*;", re.MULTILINE)
+
+
+def declared(text: str) -> list[str]:
+    """The names declarations in `text` introduce, as written: its declarations, its top-level
+    variables and constants, and C's typedefs."""
+    typedefs = [a or b for a, b in _TYPEDEF.findall(text)]
+    return _DECLARED.findall(text) + _TOP_LEVEL.findall(text) + typedefs + _ASSIGNED.findall(text)
+
+
+def symbol_parts(symbol: str | None) -> list[str]:
+    """`JsonFile.load` -> [`JsonFile`, `load`]; `std::vector` -> [`std`, `vector`]."""
+    return [p for p in re.split(r"\.|::|#", symbol or "") if p]
+
+
+def file_stem(relative_path: str) -> str:
+    """The file's name less its extension, or "" when it has two (`Foo.test.ts` tests Foo)."""
+    stem = relative_path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    return "" if "." in stem else stem
+
+
+def names_of(
+    relative_path: str, lang: str | None, symbol: str | None, chunk_type: str | None, text: str
+) -> list[str]:
+    """What a code chunk defines or is named after, squashed and sorted: its symbol's parts (when
+    it is a declaration), the names declared in its text, its file's stem. [] for other files."""
+    if lang not in CODE_LANGS:
+        return []
+    out: list[str] = []
+    if symbol and chunk_type in DECLARATIONS:
+        out += symbol_parts(symbol)
+    if stem := file_stem(relative_path):
+        out.append(stem)
+    out += declared(text)
+    names = [n for n in dict.fromkeys(squash(n) for n in out) if n]
+    return sorted(names[:MAX_NAMES])

@@ -1,0 +1,123 @@
+"""A hit on its way through the ranking: its fused score, the signals' weights, and the fusion
+of the dense and lexical lists (issue 14). The signals (kinds.py, named.py, signals.py) move a
+Candidate's score and say why, so `--explain` can show it."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from monodex.indexer.store.base import Scored
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Multipliers apply to the fused score (a hit's RRF score, 0-0.4 with k 5 and two lists);
+    `file_evidence` scales the other matching chunks of a hit's file added to its score."""
+
+    # Set by hand on the tune half of bench/eval/ (sparo and rushstack, bench/rank_eval.py),
+    # round values on a plateau; docs/benchmarks.md has what each did on tune and on test.
+    docs: float = 0.5  # a prose page (Markdown, text) that is not code: x this
+    config: float = 0.5  # a config file (JSON, YAML, TOML; not a manifest) the query does not name: x this
+    config_down: bool = True  # and moved down as tests are (ranking.DEMOTION places)
+    site: float = 0.5  # a documentation site's code (website/, docusaurus config, sidebars) not named: x this
+    definition: float = 1.5  # the chunk or file that defines an identifier the query names: x this
+    package: float = 1.3  # a file of a package or project the query names: x this
+    file_evidence: float = 0.2  # + this x the sum of the file's next best chunk scores
+    file_chunks: float = 2  # how many more chunks of a file count as its evidence
+    tested: float = 0.25  # + this x the best score of the file's own test among the candidates
+    history: float = 1.0  # + this x how often a lower hit changed with the top ones (cochange.py)
+    # issue 34: evidence relative to the best candidate's score (the fused scale varies by query)
+    symbol: float = 1.0  # one-name query: the chunk defining it + this x the best score
+    pipeline: float = 0.3  # a question about CI: each CI pipeline + this x the best
+    name_coverage: float = 0.2  # + this x the best x the share of the file name's words the question says
+    name_min: float = 0.5  # ... counted from this share on
+    name_rare: bool = True  # ... each word as 1 / the candidate files whose names have it
+
+
+OFF: dict[str, dict[str, Any]] = {
+    "docs": {"docs": 1.0},
+    "config": {"config": 1.0, "config_down": False},
+    "site": {"site": 1.0},
+    "definition": {"definition": 1.0},
+    "package": {"package": 1.0},
+    "file": {"file_evidence": 0.0},
+    "tested": {"tested": 0.0},
+    "history": {"history": 0.0},
+    "symbol": {"symbol": 0.0},
+    "pipeline": {"pipeline": 0.0},
+    "filename": {"name_coverage": 0.0},
+}
+
+
+def switched_off(w: Weights, names: Iterable[str]) -> Weights:
+    for name in names:
+        w = dataclasses.replace(w, **OFF[name])
+    return w
+
+
+@dataclass
+class Candidate:
+    """One fused hit on its way to rank(): `score` starts as the fused score and each signal
+    that moves it appends (signal, change, why) to `moved`."""
+
+    hit: Scored
+    fused: float
+    dense_rank: int | None
+    lexical_rank: int | None
+    score: float = 0.0
+    moved: list[dict[str, Any]] = field(default_factory=list)
+    # a secondary role a signal gave it (a config file the query does not name): ranking.py moves
+    # it down as it moves tests down; None: its path decides (ranking.role_of)
+    role: str | None = None
+
+    def __post_init__(self) -> None:
+        self.score = self.fused
+
+    @property
+    def path(self) -> str:
+        return str(self.hit.payload.get("relative_path", ""))
+
+    def scale(self, signal: str, factor: float, why: str) -> None:
+        if factor == 1.0:
+            return
+        new = self.score * factor
+        self.moved.append({"signal": signal, "change": round(new - self.score, 6), "why": why})
+        self.score = new
+
+    def add(self, signal: str, amount: float, why: str) -> None:
+        if amount == 0:
+            return
+        self.moved.append({"signal": signal, "change": round(amount, 6), "why": why})
+        self.score += amount
+
+
+def fuse(
+    dense: Sequence[Scored],
+    lexical: Sequence[Scored],
+    *,
+    k: int,
+    weights: tuple[float, float],
+    unranked_dense: str | None = None,
+) -> list[Candidate]:
+    """Reciprocal rank fusion as Qdrant computes it (weight / (k + 0-based rank), summed over the
+    lists), done here so each candidate keeps its rank in each list. A lexical hit whose payload
+    has `unranked_dense` true (no dense vector yet) gets its lexical rank for the dense list too."""
+    by_id: dict[str, Candidate] = {}
+    for which, hits, weight in (("dense", dense, weights[0]), ("lexical", lexical, weights[1])):
+        for i, h in enumerate(hits):
+            c = by_id.get(h.id)
+            if c is None:
+                c = by_id[h.id] = Candidate(h, 0.0, None, None)
+            c.fused += weight / (k + i)
+            if which == "lexical" and unranked_dense and h.payload.get(unranked_dense) is True:
+                c.fused += weights[0] / (k + i)
+            if which == "dense":
+                c.dense_rank = i + 1
+            else:
+                c.lexical_rank = i + 1
+    for c in by_id.values():
+        c.score = c.fused
+    return list(by_id.values())

@@ -1,0 +1,113 @@
+"""What kind of document a hit is (issue 14, 34): a page for people, a config file, a CI
+pipeline, a documentation site's code. Each moves a hit up or down by what the question asks:
+a page or a config file the question does not ask for goes down, a pipeline a CI question asks
+about goes up."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from monodex.indexer.rank import filenames, query
+from monodex.indexer.rank.candidates import Candidate, Weights
+from monodex.indexer.rank.query import Query
+
+_PROSE_LANGS = frozenset({"markdown", "txt", "text", "rst", "adoc"})
+
+
+# Generated or written documentation: HTML pages of an API reference (jazzy's docs/, a .docset)
+# repeat every symbol's name and summary; they are pages, not the code.
+_DOC_PAGE = re.compile(r"(^|/)(docs?|documentation|api-docs|_site)/.*\.x?html?$|\.docset/", re.IGNORECASE)
+
+
+def is_prose(path: str, lang: str | None) -> bool:
+    """A page written for people to read (README, guides, UPGRADING, an HTML API reference): it
+    describes code in the words of a question, so it matches "where is X done" questions it
+    cannot answer."""
+    if _DOC_PAGE.search(path):
+        return True
+    if lang is not None:
+        return lang in _PROSE_LANGS
+    return path.lower().endswith((".md", ".mdx", ".txt", ".rst"))
+
+
+def apply_docs(cands: list[Candidate], q: Query, w: Weights) -> None:
+    if "docs" in q.asks:
+        return  # the question asks for the pages
+    for c in cands:
+        if is_prose(c.path, c.hit.payload.get("lang")):
+            c.scale("docs", w.docs, "a prose page, not code")
+
+
+_CONFIG_LANGS = frozenset({"json", "yaml", "toml"})
+# Package manifests list what a change adds (a dependency, a feature flag): answers like code.
+_MANIFESTS = frozenset({"package.json", "cargo.toml", "pyproject.toml", "go.mod"})
+
+
+# CI pipeline definitions are YAML, yet they hold the commands a build runs: a question about CI
+# names them as it would name a file (the original line chunker's index ranked them as text).
+_PIPELINES = re.compile(
+    r"(^|/)(\.github/workflows|\.circleci|\.buildkite|azure-pipelines|\.azure-pipelines)/"
+    r"|(^|/)(\.gitlab-ci|azure-pipelines[^/]*|bitbucket-pipelines|\.travis)\.ya?ml$",
+    re.IGNORECASE,
+)
+
+
+def _asks_about_ci(text: str) -> bool:
+    return "ci" in query.read(text).asks
+
+
+def apply_ci(cands: list[Candidate], q: Query, w: Weights) -> None:
+    """A question about CI (`ci: pin zig`, "the release workflow") is answered by a pipeline's
+    definition: each gains `pipeline` x the best score."""
+    if "ci" not in q.asks or not w.pipeline:
+        return
+    top = max((c.score for c in cands), default=0.0)
+    for c in cands:
+        if _PIPELINES.search(c.path):
+            c.add("pipeline", w.pipeline * top, "a CI pipeline, and the query asks about CI")
+
+
+def apply_config(cands: list[Candidate], text: str, w: Weights) -> None:
+    """Config files describe settings in the words of a question (schemas, commented JSON) and
+    match "how does X work" questions the code answers; one the query names (`rush.json`,
+    `Cargo.toml`, "renovate" for renovate.json) keeps its place."""
+    q = query.read(text)
+    if w.config == 1.0:
+        return
+    lowered = text.lower()
+    ci = _asks_about_ci(text)
+    said = {c.path: filenames.coverage(q.words, c.path) for c in cands}
+    named: Counter[str] = Counter(word for _, words in said.values() for word in words)
+    for c in cands:
+        name = c.path.rsplit("/", 1)[-1].lower()
+        if c.hit.payload.get("lang") not in _CONFIG_LANGS or name in _MANIFESTS:
+            continue
+        if ci and _PIPELINES.search(c.path):
+            continue
+        share, words = said[c.path]
+        # every word of its name said, and those words name few files: "renovate" names renovate.json
+        by_name = share == 1 and all(named[word] <= 2 for word in words)
+        if name not in lowered and not by_name:
+            c.scale("config", w.config, "a config file the query does not name")
+            if w.config_down:
+                c.role = "config"
+
+
+# The code of a documentation website (a Docusaurus `website/` folder, its config and sidebars):
+# it lists every page title and command name, so it matches questions the product's code answers.
+_SITE = re.compile(r"(^|/)website/|(^|/)(docusaurus\.config|sidebars)\.[cm]?[jt]sx?$", re.IGNORECASE)
+
+
+def apply_site(cands: list[Candidate], text: str, w: Weights) -> None:
+    """A documentation site's scripts are read like its pages (prose, x `docs`'s order): one the
+    query names (`sidebars.js`, "the website") keeps its place."""
+    if w.site == 1.0:
+        return
+    lowered = text.lower()
+    if "website" in lowered:
+        return
+    for c in cands:
+        stem = c.path.rsplit("/", 1)[-1].lower().split(".")[0]
+        if _SITE.search(c.path) and not is_prose(c.path, c.hit.payload.get("lang")) and stem not in lowered:
+            c.scale("site", w.site, "a documentation site's code, not the product's")

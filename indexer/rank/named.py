@@ -1,0 +1,157 @@
+"""What the question names (issue 14, 34): a package or project, a symbol it asks for or spells
+in a sentence, the words of a file's name. The hit that is what the question names goes up."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from monodex.indexer.points import defined
+from monodex.indexer.points.defined import squash
+from monodex.indexer.points.langs import lang_of
+from monodex.indexer.rank import filenames, query
+from monodex.indexer.rank.candidates import Candidate, Weights
+from monodex.indexer.rank.query import Query
+
+# --- package or project named in the query ---------------------------------------------------
+
+_QUERY_WORD = re.compile(r"[@A-Za-z0-9][@A-Za-z0-9_./-]*[A-Za-z0-9]|[A-Za-z0-9]")
+
+
+def query_words(text: str) -> set[str]:
+    """The query's words as written, lowercased, with compounds (`rush-lib`, `@rushstack/heft`)
+    whole, trailing punctuation (`heft:`) left out."""
+    return {m.group().lower() for m in _QUERY_WORD.finditer(text)}
+
+
+def package_names(package: str, path: str) -> set[str]:
+    """What a query may call a file's package: its name, the name without its scope, and the
+    folder of the project (the first folder of the path under which the package sits is not
+    known here, so the folder before `src/` or the path's second folder)."""
+    names = {package.lower(), package.rsplit("/", 1)[-1].lower()} if package else set()
+    parts = path.split("/")
+    if "src" in parts[1:]:
+        names.add(parts[parts.index("src") - 1].lower())
+    return {n for n in names if n}
+
+
+def apply_package(cands: list[Candidate], text: str, w: Weights) -> None:
+    if w.package == 1.0:
+        return
+    words = query_words(text)
+    names: dict[str, set[str]] = {}  # package -> what a query may call it
+    for c in cands:
+        pkg = str(c.hit.payload.get("package_name") or "")
+        names.setdefault(pkg, set()).update(package_names(pkg, c.path))
+    # A word that is also part of another package's name is no choice of package: "sparo" in
+    # the sparo repository names `sparo` and is half of `sparo-lib`; "rush-lib" names one.
+    parts: dict[str, set[str]] = {
+        pkg: {p for n in ns for p in re.split(r"[-/@.]", n) if p} for pkg, ns in names.items()
+    }
+    named: dict[str, set[str]] = {}
+    for pkg, ns in names.items():
+        said = {n for n in ns & words if not any(n in parts[o] for o in names if o != pkg)}
+        if said:
+            named[pkg] = said
+    for c in cands:
+        hit_names = named.get(str(c.hit.payload.get("package_name") or ""))
+        if hit_names:
+            c.scale("package", w.package, f"the query names its package ({', '.join(sorted(hit_names))})")
+
+
+# --- identifiers named in the query ----------------------------------------------------------
+
+DECLARATIONS = defined.DECLARATIONS
+
+
+def identifiers(text: str) -> set[str]:
+    """Names in the query that look like code (query.py): camelCase, PascalCase compounds,
+    snake_case, `I`-prefixed interfaces, dotted members, or the whole query when it is one name."""
+    return set(query.read(text).names)
+
+
+# How surely a chunk defines a name: its own symbol is the name; a declaration in its text (or
+# its symbol's qualifier) names it; only its file is named after it (`bytecode.c` and
+# `bytecode.h` both are; the header declares the struct).
+OWN, DECLARED, FILE_NAMED = 1.0, 0.8, 0.5
+
+
+def definition(payload: dict[str, Any], names: set[str] | frozenset[str]) -> tuple[str, float] | None:
+    """(the name of `names` this chunk defines, how surely: OWN, DECLARED or FILE_NAMED), or None.
+    Names compare across naming styles (`default_body_limit.rs` is named after DefaultBodyLimit);
+    only code defines (a page `Empty.html` or `json.md` documents)."""
+    path = str(payload.get("relative_path", ""))
+    lang = payload.get("lang") or lang_of(path)
+    if lang not in defined.CODE_LANGS:
+        return None
+    wanted = {squash(n): n for n in names}
+    symbol = str(payload.get("symbol_name") or "")
+    if symbol and payload.get("chunk_type") in DECLARATIONS:
+        parts = [squash(p) for p in defined.symbol_parts(symbol)]
+        if parts and parts[-1] in wanted:
+            return wanted[parts[-1]], OWN
+        hit = next((p for p in parts if p in wanted), None)
+        if hit is not None:
+            return wanted[hit], DECLARED
+    declared = {squash(d) for d in defined.declared(str(payload.get("text") or ""))} & set(wanted)
+    if declared:
+        return wanted[min(declared)], DECLARED
+    # the file name less its extension: `ScopedLogger.test.ts` tests ScopedLogger, not defines it
+    stem = squash(defined.file_stem(path))
+    return (wanted[stem], FILE_NAMED) if stem in wanted else None
+
+
+def defines(payload: dict[str, Any], names: set[str] | frozenset[str]) -> str | None:
+    """The name of `names` this chunk defines (`definition`), or None."""
+    found = definition(payload, names)
+    return found[0] if found else None
+
+
+def _named_by_file(payload: dict[str, Any], name: str) -> bool:
+    return squash(defined.file_stem(str(payload.get("relative_path", "")))) == squash(name)
+
+
+def apply_definition(cands: list[Candidate], q: Query, w: Weights) -> None:
+    """The chunk that declares a name the question spells comes before the chunks that use it.
+    A question that is one name (`Router`, `super_len`) asks where it is defined: its definition
+    gains `symbol` x the best score x how surely it defines it (x 1.5 in a file named after it,
+    which puts it first); a sentence naming a name scales the definition by `definition`."""
+    if not q.names:
+        return
+    top = max((c.score for c in cands), default=0.0)
+    for c in cands:
+        found = definition(c.hit.payload, q.names)
+        if found is None:
+            continue
+        name, sure = found
+        if q.is_symbol and w.symbol:
+            tier = sure * (1.5 if sure > FILE_NAMED and _named_by_file(c.hit.payload, name) else 1.0)
+            c.add("definition", w.symbol * tier * top, f"defines {name}, the name the query asks for")
+        else:
+            c.scale("definition", w.definition, f"defines {name}, which the query names")
+
+
+# --- the file's name --------------------------------------------------------------------------
+
+
+def apply_filename(cands: list[Candidate], q: Query, w: Weights) -> None:
+    """A file whose name the question says (`pre-publish.ts` for "... pre-publish", `fetch.ts`
+    for "sparo fetch ...") gains `name_coverage` x the best score x the share of its name's words
+    the question says, each word counted as 1 / the candidate files whose names have it (a
+    feature's name, `subspace`, names a dozen files and says little of each), from `name_min`
+    of its words on: once per file, whatever else matches (filenames.py)."""
+    if q.is_symbol or not q.words or not w.name_coverage:
+        return
+    said = {c.path: filenames.coverage(q.words, c.path) for c in cands}
+    named: Counter[str] = Counter(word for share, words in said.values() for word in words)
+    top = max((c.score for c in cands), default=0.0)
+    for c in cands:
+        share, words = said[c.path]
+        if share < w.name_min:
+            continue
+        own = len(words) / share
+        weight = sum(1 / named[word] for word in words) / own if w.name_rare else share
+        if weight > 0:
+            why = f"the query says {share:.0%} of its name ({', '.join(sorted(words))})"
+            c.add("filename", w.name_coverage * weight * top, why)

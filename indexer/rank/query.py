@@ -1,0 +1,91 @@
+"""What a question asks, read once before ranking (issue 34): is it one symbol or a sentence,
+which names does it spell, which words may name a file, and does it ask for tests, examples,
+benchmarks, docs or CI on purpose.
+
+Pure functions of the text: no index, no model. The signals (signals.py) read a `Query` instead
+of each parsing the text again.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from monodex.indexer.points import lexical
+
+# A whole query that is one name: `Router`, `tryRender`, `super_len`, `basic_json`,
+# `JsonFile.load`, `std::vector`, `Foo#bar`, `parse()`, `$ZodRegistry`.
+_SYMBOL = re.compile(
+    r"^[`'\"]?(?P<name>[A-Za-z_$][\w$]*(?:(?:\.|::|->|#)[A-Za-z_$][\w$]*)*)(?:\(\))?[`'\"]?$"
+)
+# A name inside a sentence that looks like code, not English: camelCase, PascalCase compounds,
+# snake_case, `I`-prefixed interfaces, dotted members, a backquoted word.
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*")
+_CODEISH = re.compile(r"[a-z][A-Z]|[A-Z][a-z]+[A-Z]|_|^I[A-Z][a-z]|^[A-Z]{2,}[a-z]|\$")
+_QUOTED = re.compile(r"`([^`\s]+)`")
+
+# Words that say the question wants what is usually moved down: then it is not moved down.
+_ASKS = {
+    "test": re.compile(r"\b(tests?|testing|tested|specs?|unit[- ]tests?|fixtures?|mocks?)\b", re.I),
+    "example": re.compile(r"\b(examples?|samples?|demos?|playground|tutorials?)\b", re.I),
+    "benchmark": re.compile(r"\b(bench(mark)?s?|benchmarking|perf(ormance)? tests?)\b", re.I),
+    "docs": re.compile(r"\b(docs?|documentation|readme|guides?|website|site)\b", re.I),
+    "ci": re.compile(r"\b(ci|workflows?|pipelines?|github actions?|continuous integration)\b", re.I),
+}
+# A change request's conventional-commit type says what kind of file it touches:
+# `ci: pin zig` a pipeline, `docs(readme): ...` a page, `test: skip ...` a test.
+_TYPE = re.compile(r"^\s*(?:\[[^\]]*\]\s*)*(?P<type>[A-Za-z]+)(?:\((?P<scope>[^)]*)\))?!?:")
+_TYPE_ASKS = {
+    "example": "example",
+    "examples": "example",
+    "ci": "ci",
+    "docs": "docs",
+    "doc": "docs",
+    "test": "test",
+    "tests": "test",
+    "bench": "benchmark",
+}
+# What a file name may be called in a question: words of 3+ letters that are not question words.
+_FILE_STOP = lexical.QUERY_STOPWORDS | frozenset(
+    "not are all get set new use add fix file files code does work works way also only into make "
+    "support feat chore".split()
+)
+
+
+@dataclass(frozen=True)
+class Query:
+    text: str
+    symbol: str | None  # the name, when the whole query is one name
+    names: frozenset[str]  # the code names it spells (the symbol's parts included)
+    words: frozenset[str]  # lowercased words that may name a file or folder
+    asks: frozenset[str]  # test, example, benchmark, docs: what it asks for on purpose
+
+    @property
+    def is_symbol(self) -> bool:
+        return self.symbol is not None
+
+
+@functools.lru_cache(maxsize=256)
+def read(text: str) -> Query:
+    stripped = text.strip()
+    m = _SYMBOL.match(stripped)
+    symbol = m.group("name") if m else None
+    names: set[str] = set()
+    if symbol:
+        names.update(p for p in re.split(r"\.|::|->|#", symbol) if p)
+    for q in _QUOTED.findall(text):
+        names.update(p for p in re.split(r"\.|::|->|#|\(|\)", q) if len(p) > 1)
+    for ident in _IDENT.finditer(lexical.request_text(text)):
+        for part in re.split(r"\.|::", ident.group()):
+            if len(part) > 2 and _CODEISH.search(part):
+                names.add(part)
+    words = {t for t in lexical.terms(lexical.request_text(text)) if len(t) > 2 and t not in _FILE_STOP}
+    asks = {kind for kind, pattern in _ASKS.items() if pattern.search(text)}
+    if typed := _TYPE.match(text):  # `ci: ...`, and its scope too: `fix(ci): ...`, `fix(examples): ...`
+        for said in (typed.group("type"), *re.split(r"[/,\s]+", typed.group("scope") or "")):
+            if kind := _TYPE_ASKS.get(said.lower()):
+                asks.add(kind)
+    if symbol:
+        asks = set()  # `TestClient` names a class; it does not ask for tests
+    return Query(text, symbol, frozenset(names), frozenset(words), frozenset(asks))

@@ -1,0 +1,97 @@
+"""Ranking signals a monorepo index already holds, applied after the dense and lexical lists are
+fused (issue 14): what kind of document a hit is, whether the query names its package, whether it
+defines a name the query asks about, and how much of its file matches.
+
+Each signal is a pure function of the candidates and the query; each records what it changed and
+why, so `--explain` can show it. The constants are global and few, set by hand on the `tune` half
+of bench/eval/ (bench/rank_eval.py) and kept only if the `test` half agreed (docs/benchmarks.md).
+No query text or commit message is stored anywhere: everything here is computed per query.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import Any
+
+from monodex.indexer.rank import query
+from monodex.indexer.rank.candidates import Candidate, Weights
+from monodex.indexer.rank.kinds import apply_ci, apply_config, apply_docs, apply_site
+from monodex.indexer.rank.named import apply_definition, apply_filename, apply_package
+
+# --- file-level evidence ---------------------------------------------------------------------
+
+
+def apply_file_evidence(cands: list[Candidate], w: Weights) -> None:
+    """A file whose several chunks match is likelier the answer than one chunk of a file that
+    matched one rare word: each hit gains `file_evidence` x the scores of its file's next best
+    `file_chunks` chunks among the candidates (scores after the signals above)."""
+    if w.file_evidence == 0:
+        return
+    by_file: dict[Any, list[Candidate]] = defaultdict(list)
+    for c in cands:
+        by_file[c.hit.payload.get("file_id")].append(c)
+    bonus: dict[int, tuple[float, int]] = {}
+    for group in by_file.values():
+        if len(group) < 2:
+            continue
+        group.sort(key=lambda c: -c.score)
+        for c in group:
+            others = [o.score for o in group if o is not c][: int(w.file_chunks)]
+            bonus[id(c)] = (w.file_evidence * sum(others), len(others))
+    for c in cands:
+        if id(c) in bonus:
+            amount, n = bonus[id(c)]
+            c.add("file", amount, f"{n} more chunk(s) of this file match")
+
+
+# --- a test that matches points at what it tests ------------------------------------------------
+
+_TEST_FILE = re.compile(r"\.(test|spec)(\.[cm]?[jt]sx?)$")
+_TEST_FOLDER = re.compile(r"/(test|tests|__tests__)/")
+
+
+def tested_file(path: str) -> list[str]:
+    """The paths the file a test file tests may have: `Foo.test.ts` next to `Foo.ts`, in a
+    `test/` or `__tests__/` folder beside it (`src/logic/test/Foo.test.ts` -> `src/logic/Foo.ts`),
+    or a package's `test/` folder mirroring its `src/` (`pkg/test/foo.test.ts` -> `pkg/src/foo.ts`).
+    [] for a file that is not a test."""
+    m = _TEST_FILE.search(path)
+    if m is None:
+        return []
+    same = path[: m.start()] + m.group(2)
+    return list(dict.fromkeys([same, _TEST_FOLDER.sub("/", same), _TEST_FOLDER.sub("/src/", same)]))
+
+
+def apply_tested(cands: list[Candidate], w: Weights) -> None:
+    """A test repeats the words of what it checks ("does not block on failure"), and tests are
+    moved down as answers (ranking.py); what a matching test says is evidence for the file it
+    tests: each of that file's hits gains `tested` x the test's best score among the candidates.
+    Only files the search found gain; nothing is added to the candidates."""
+    if w.tested == 0:
+        return
+    by_path: dict[str, list[Candidate]] = defaultdict(list)
+    for c in cands:
+        by_path[c.path].append(c)
+    best: dict[str, tuple[float, str]] = {}
+    for c in cands:
+        subject = next((p for p in tested_file(c.path) if p in by_path), None)
+        if subject is not None and c.score > best.get(subject, (0.0, ""))[0]:
+            best[subject] = (c.score, c.path)
+    for subject, (score, test) in best.items():
+        for c in by_path[subject]:
+            c.add("tested", w.tested * score, f"its test {test} matches too")
+
+
+def apply(cands: list[Candidate], text: str, w: Weights) -> list[Candidate]:
+    q = query.read(text)
+    apply_docs(cands, q, w)
+    apply_ci(cands, q, w)
+    apply_config(cands, text, w)
+    apply_site(cands, text, w)
+    apply_package(cands, text, w)
+    apply_definition(cands, q, w)
+    apply_filename(cands, q, w)
+    apply_file_evidence(cands, w)
+    apply_tested(cands, w)
+    return cands

@@ -1,0 +1,107 @@
+"""The answer a question names (issue 34), end to end on a real index: a bare symbol finds the
+file that defines it however many files use the name (or however short the name is), a CI
+question finds the pipeline, and a hit's rank does not depend on --limit (issue 35)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+SEARCH = ("search", "--catalog", "acme", "--label", "main", "--json")
+
+# gin's `H`: a one-letter type every handler uses; no lexical term can find it (words of one
+# letter are no terms) and the model ranks a one-letter question anywhere.
+UTILS = """package gin
+
+// H is a shortcut for map[string]any
+type H map[string]any
+
+func filterFlags(content string) string {
+\treturn content
+}
+"""
+HANDLER = """package gin
+
+// handler{n} answers the {n}th route with a JSON body built from a map.
+func handler{n}(c *Context) {{
+\tc.JSON(200, H{{"route": {n}, "ok": true, "items": []H{{{{"id": {n}}}}}}})
+}}
+"""
+
+
+def _go_repo() -> dict[str, str]:
+    files = {"go.mod": "module github.com/acme/gin\n", "utils.go": UTILS}
+    # files of several chunks each: with a pool that grew with --limit, the chunks of a file
+    # found past the 50th hit added to its evidence only at the larger limits
+    files |= {
+        f"routes/handler{n}.go": HANDLER.format(n=n)
+        + "".join(HANDLER.format(n=f"{n}x{k}")[11:] for k in range(n % 4))
+        for n in range(60)
+    }
+    return files
+
+
+def test_a_bare_symbol_finds_the_file_that_defines_it(crawl_files, run_json) -> None:  # type: ignore[no-untyped-def]
+    crawl_files(_go_repo())
+    code, found, err = run_json(*SEARCH, "--text", "H", "--limit", "5", "--explain")
+    assert code == 0, err
+    first = found["results"][0]
+    assert first["relative_path"] == "utils.go", [r["relative_path"] for r in found["results"]]
+    moved = {m["signal"]: m for m in first["explain"]["signals"]}
+    assert moved["definition"]["why"] == "defines H, the name the query asks for"
+
+
+WORKFLOW = """name: release
+on:
+  push:
+    tags: ['v*']
+jobs:
+  build:
+    strategy:
+      matrix:
+        target: [x86_64-unknown-linux-gnu, aarch64-apple-darwin]
+    runs-on: ${{ matrix.os }}
+    steps:
+      - uses: actions/checkout@v4
+      - run: cargo build --release --target ${{ matrix.target }}
+"""
+BUILD_RS = """/// Builds the native binary for the requested target triple.
+pub fn build_target(target: &str) -> std::io::Result<()> {
+    let status = std::process::Command::new("cargo").args(["build", "--release", "--target", target]).status()?;
+    if !status.success() {
+        return Err(std::io::Error::other(format!("build for {target} failed")));
+    }
+    Ok(())
+}
+"""
+
+
+def test_a_ci_question_finds_the_pipeline(crawl_files, run_json) -> None:  # type: ignore[no-untyped-def]
+    files = {
+        "Cargo.toml": '[package]\nname = "acme"\nversion = "0.1.0"\n',
+        ".github/workflows/release.yml": WORKFLOW,
+        "src/build.rs": BUILD_RS,
+        "src/targets.rs": '/// Every target triple a release builds.\npub const TARGETS: &[&str] = &["x86_64-unknown-linux-gnu", "aarch64-apple-darwin"];\n',
+    }
+    crawl_files(files)
+    code, found, err = run_json(
+        *SEARCH, "--text", "ci: build the release for aarch64 apple darwin", "--explain"
+    )
+    assert code == 0, err
+    paths = [r["relative_path"] for r in found["results"]]
+    assert paths[0] == ".github/workflows/release.yml", paths
+    why = {m["signal"] for m in found["results"][0]["explain"]["signals"]}
+    assert "pipeline" in why
+
+
+@pytest.mark.parametrize("query", ["route handler JSON body", "filter flags", "H"])
+def test_a_hits_rank_does_not_depend_on_the_limit(crawl_files, run_json, query: str) -> None:  # type: ignore[no-untyped-def]
+    crawl_files(_go_repo())
+    ranked = {}
+    for limit in (3, 8, 20):
+        code, found, err = run_json(*SEARCH, "--text", query, "--limit", str(limit))
+        assert code == 0, err
+        ranked[limit] = [(r["relative_path"], r["score"]) for r in found["results"]]
+    assert ranked[3] == ranked[8][:3] == ranked[20][:3]
+    assert ranked[8] == ranked[20][:8], json.dumps(ranked, indent=1)

@@ -1,0 +1,115 @@
+"""What a question asks, read before ranking (issue 34): one name or a sentence, the names it
+spells, the words that may name a file, and what it asks for on purpose."""
+
+from __future__ import annotations
+
+import pytest
+from monodex.indexer.points import defined
+from monodex.indexer.rank import filenames, query
+
+
+@pytest.mark.parametrize(
+    ("text", "symbol", "names"),
+    [
+        ("Router", "Router", {"Router"}),
+        ("tryRender", "tryRender", {"tryRender"}),
+        ("super_len", "super_len", {"super_len"}),
+        ("JsonFile.load", "JsonFile.load", {"JsonFile", "load"}),
+        ("std::vector", "std::vector", {"std", "vector"}),
+        ("`parse()`", "parse", {"parse"}),
+        ("H", "H", {"H"}),
+        ("how are signed cookies verified", None, set()),
+        ("where is ShouldBindJSON defined", None, {"ShouldBindJSON"}),
+        ("what does `basic_json::parse` throw", None, {"basic_json", "parse"}),
+    ],
+)
+def test_one_name_or_a_sentence(text: str, symbol: str | None, names: set[str]) -> None:
+    q = query.read(text)
+    assert q.symbol == symbol
+    assert set(q.names) == names
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("ci: use m1 macos", {"ci"}),
+        ("[cli] ci(release): pin zig", {"ci"}),
+        ("fix the release workflow on windows", {"ci"}),
+        ("docs(readme): explain the runner", {"docs"}),
+        ("test: skip the memory test under wasi", {"test"}),
+        ("where are the unit tests for the router", {"test"}),
+        ("how is the route tree matched", set()),
+        ("TestClient", set()),  # a name: it asks for the class, not for tests
+    ],
+)
+def test_what_a_question_asks_for_on_purpose(text: str, asks: set[str]) -> None:
+    assert set(query.read(text).asks) == asks
+
+
+def test_the_words_that_may_name_a_file_leave_question_words_out() -> None:
+    q = query.read("fix(cli): validate publish-effective exports in threadless wasi pre-publish")
+    assert {"publish", "validate", "exports", "wasi", "pre-publish"} <= q.words
+    assert not {"fix", "in", "the"} & q.words
+
+
+@pytest.mark.parametrize(
+    ("path", "share"),
+    [
+        ("cli/src/api/pre-publish.ts", 1.0),  # `pre` and `publish`: both said
+        ("apps/lib/src/cli/commands/fetch.ts", 0.0),
+        ("src/services/GitRemoteFetchConfigService.ts", 0.0),
+        ("crates/napi/src/index.ts", 0.0),  # a generic name says nothing
+    ],
+)
+def test_how_much_of_a_file_name_a_question_says(path: str, share: float) -> None:
+    q = query.read("validate exports before pre-publish")
+    assert filenames.coverage(q.words, path)[0] == share
+
+
+def test_a_file_named_by_part_of_the_question() -> None:
+    q = query.read("sparo fetch behaves like git fetch")
+    assert filenames.coverage(q.words, "apps/lib/src/cli/commands/fetch.ts")[0] == 1.0
+    share, said = filenames.coverage(q.words, "src/services/GitRemoteFetchConfigService.ts")
+    assert share == pytest.approx(2 / 5) and said == {"git", "fetch"}
+
+
+@pytest.mark.parametrize(
+    ("path", "symbol", "chunk_type", "text", "expected"),
+    [
+        ("utils.go", None, "text", "type H map[string]any\n\nfunc f() {}\n", {"h", "f", "utils"}),
+        (
+            "axum-core/src/extract/default_body_limit.rs",
+            "DefaultBodyLimit",
+            "struct",
+            "pub struct DefaultBodyLimit {",
+            {"defaultbodylimit"},
+        ),
+        ("src/flask/app.py", "Flask.run", "method", "    def run(self):", {"flask", "run", "app"}),
+        ("zconf.h", None, "text", "#define MAX_WBITS 15\n", {"maxwbits", "zconf"}),
+        ("src/Json.kt", "Json", "class", "annotation class Json(val name: String)", {"json"}),
+        (
+            "lib/utils.js",
+            None,
+            "text",
+            "exports.compileTrust = function(val) {\n  return val;\n};\n",
+            {"compiletrust", "utils"},
+        ),
+        (  # an import under another name defines nothing
+            "lib/application.js",
+            None,
+            "text",
+            "var compileTrust = require('./utils').compileTrust;\nvar Router = router.Router;\n",
+            {"application"},
+        ),
+        ("src/jv.h", None, "code", "typedef enum {\n  JV_KIND_NULL,\n} jv_kind;\n", {"jvkind", "jv"}),
+        ("docs/Structs/Empty.html", None, "text", "<h1>class Empty</h1>", set()),  # a page documents
+        ("README.md", None, "text", "class Router", set()),
+        ("src/Foo.test.ts", None, "text", "describe('x')", set()),  # tests Foo, names nothing
+    ],
+)
+def test_what_a_chunk_defines(
+    path: str, symbol: str | None, chunk_type: str, text: str, expected: set[str]
+) -> None:
+    from monodex.indexer.points.langs import lang_of
+
+    assert set(defined.names_of(path, lang_of(path), symbol, chunk_type, text)) == expected
