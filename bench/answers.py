@@ -1,0 +1,292 @@
+"""The best answer in every language (issue 34): NDCG@10, R@10 and MRR@10 of the default search on
+the hand-written sets (bench/eval/hand/: 22 repositories, 10 languages; concept, architecture and
+symbol questions) and on pull-request titles (a small and a large Rush monorepo, two polyglot
+monorepos, a pnpm workspace), against a baseline build in the same run.
+
+Usage: .venv/bin/python bench/answers.py [--baseline REV] [--split tune|test|all] [--only NAME ...]
+                                         [--crawl] [--json OUT]
+
+- Every repository is crawled once (both phases) into bench/.work/xdg-<name> (`--crawl` crawls
+  what is missing; a search is made only on a label whose dense vectors are all there).
+- The splits: each question's half is a hash of its id (`tune` is what ranking changes are tried
+  on, `test` only reports). HELD_OUT repositories and sets were never tuned on: every question of
+  theirs is `test`.
+- Hand-written questions are scored strictly (an answer the label does not index counts as a
+  miss: a policy that leaves a folder out loses it); pull-request sets count the files the set
+  builder kept, all indexed.
+- `--baseline REV` evaluates a checkout of REV (bench/.work/baseline-<rev>, its own venv) over the
+  same indexes, in a subprocess after this build's run, and prints both side by side; the
+  latency column is each build's in-process search p50 (query embedding included).
+- The co-change (history) signal is off for both builds: a question from a pull request must not
+  learn from its own commit, and the signal is the same in both (it adds about +0.01 R@10 on
+  pull-request titles, docs/benchmarks.md "Round three").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import checkout, persistent_xdg  # noqa: E402
+
+BENCH = Path(__file__).resolve().parent
+EVAL = BENCH / "eval"
+HAND = EVAL / "hand"
+# Repositories whose questions no ranking change was ever tried on (all their questions: test).
+HELD_OUT = frozenset(
+    "honojs+hono axios+axios encode+httpx BurntSushi+ripgrep spf13+cobra jhy+jsoup "
+    "apple+swift-argument-parser madler+zlib gabime+spdlog vue pnpm-builtin".split()
+)
+# Pull-request sets: (catalog, mirror, commit, set file), crawled with the built-in policy as a
+# new user would.
+PR_SETS = {
+    "sparo": ("tiktok+sparo", "ca06251a491699b020e0529903ba8a726ff135e2", "sparo-prs.json"),
+    "rushstack-builtin": (
+        "microsoft+rushstack",
+        "ae8073b330ea1004921cad9065f9dce60fc35a5b",
+        "rushstack-prs.json",
+    ),
+    "napi-rs": ("napi-rs+napi-rs", "8681902ce671fc2010a6e40fe4e2c9557ec44fa6", "napi-rs-polyglot.json"),
+    "tauri": ("tauri-apps+tauri", "a8105eccb2122f003b4a36bbfb747998f53c5f10", "tauri-polyglot.json"),
+    "vue": ("vuejs+core", "e2bede96134f757aad5c5b33ac9be055022dbfc8", "vue-prs.json"),
+    "pnpm-builtin": ("pnpm+pnpm", "36e5ae6ac8d03743442f083680fa3015e4a774b3", "pnpm-prs.json"),
+}
+
+
+def catalog_of(repo: str) -> str:
+    """owner+name -> the catalog its index is kept under (`nlohmann+json` -> `json`)."""
+    return repo.split("+", 1)[1].lower().replace("_", "-").replace(".", "-")
+
+
+def targets() -> dict[str, dict[str, Any]]:
+    """name -> {catalog, mirror, commit, file, strict, kind}."""
+    out: dict[str, dict[str, Any]] = {}
+    for f in sorted(HAND.glob("*.json")):
+        doc = json.loads(f.read_text())
+        out[f.stem] = {
+            "catalog": catalog_of(f.stem),
+            "mirror": f.stem,
+            "commit": doc["commit"],
+            "file": str(f),
+            "strict": True,
+            "group": "hand",
+        }
+    for name, (mirror, commit, file) in PR_SETS.items():
+        out[name] = {
+            "catalog": name,
+            "mirror": mirror,
+            "commit": commit,
+            "file": str(EVAL / file),
+            "strict": False,
+            "group": "pr",
+        }
+    return out
+
+
+def split_of(question_id: str, target: str) -> str:
+    import hashlib
+
+    if target in HELD_OUT:
+        return "test"
+    return "test" if hashlib.sha256(question_id.encode()).digest()[0] < 128 else "tune"
+
+
+def metrics(ranked: Sequence[str], relevant: set[str]) -> dict[str, float]:
+    import math
+
+    top = list(ranked[:10])
+    first = next((i for i, p in enumerate(top, start=1) if p in relevant), None)
+    dcg = sum(1 / math.log2(i + 1) for i, p in enumerate(top, start=1) if p in relevant)
+    ideal = sum(1 / math.log2(i + 1) for i in range(1, min(10, len(relevant)) + 1))
+    return {
+        "R@10": len(set(top) & relevant) / len(relevant),
+        "MRR@10": 1 / first if first else 0.0,
+        "nDCG@10": dcg / ideal,
+    }
+
+
+def crawl(name: str, t: dict[str, Any]) -> None:
+    """Both phases of a crawl of the target's commit into its persistent installation."""
+    work = checkout(t["mirror"], rev=t["commit"])
+    mdx = [sys.executable, "-m", "monodex"]
+    with persistent_xdg(t["catalog"]):
+        subprocess.run(
+            [*mdx, "catalog", "add", t["catalog"], str(work), "--force"], check=True, capture_output=True
+        )
+        started = time.monotonic()
+        subprocess.run(
+            [
+                *mdx,
+                "crawl",
+                "--catalog",
+                t["catalog"],
+                "--label",
+                "main",
+                "--commit",
+                t["commit"],
+                "--wait-dense",
+            ],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        print(f"{name}: crawled in {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
+
+
+def evaluate(name: str, t: dict[str, Any], split: str) -> dict[str, Any]:
+    """Each question of the split searched as `monodex search` does (default options), scored."""
+    with persistent_xdg(t["catalog"]):
+        from monodex.indexer.points import filters, membership
+        from monodex.indexer.read import search as searching
+        from monodex.indexer.session import Session
+
+        from monodex import config, paths
+
+        p = paths.resolve()
+        with Session(config.load(p), p) as s:
+            label = f"{t['catalog']}:main"
+            indexed = {
+                str(r.payload["relative_path"])
+                for r in s.store.scroll(
+                    filters.label_chunks(membership.of(s.store, label)), payload_keys=("relative_path",)
+                )
+            }
+            covered, waiting, _ = searching.coverage(s.store, label)
+            rows, times = [], []
+            for q in json.loads(Path(t["file"]).read_text())["queries"]:
+                half = split_of(q["id"], name)
+                if split not in ("all", half):
+                    continue
+                relevant = set(q["relevant"]) if t["strict"] else set(q["relevant"]) & indexed
+                if not relevant:
+                    continue
+                started = time.perf_counter()
+                try:
+                    found = searching.search(
+                        s.store, s.engine, catalog=t["catalog"], label="main", text=q["query"], limit=10
+                    )["results"]
+                except Exception as exc:  # a question a mode cannot take (one letter, lexical)
+                    if type(exc).__name__ != "UsageError":
+                        raise
+                    found = []
+                times.append(time.perf_counter() - started)
+                m = metrics([r["relative_path"] for r in found], relevant)
+                rows.append({"id": q["id"], "kind": q.get("kind") or "pr", "split": half, **m})
+    return {
+        "rows": rows,
+        "p50_ms": statistics.median(times) * 1e3 if times else None,
+        "dense_pending": waiting,
+    }
+
+
+def mean(rows: Sequence[dict[str, Any]], key: str) -> float:
+    return statistics.fmean(r[key] for r in rows) if rows else float("nan")
+
+
+def baseline(rev: str, names: Sequence[str], split: str) -> dict[str, Any]:
+    """The same evaluation by a checkout of `rev` in its own venv, over the same indexes."""
+    root = BENCH / ".work" / f"baseline-{rev[:12]}"
+    if not root.exists():
+        top = BENCH.parent
+        subprocess.run(["git", "-C", str(top), "worktree", "add", "--detach", str(root), rev], check=True)
+        subprocess.run([sys.executable, "-m", "venv", str(root / ".venv")], check=True)
+        subprocess.run([str(root / ".venv/bin/pip"), "install", "-q", "-e", str(root)], check=True)
+    env = {**os.environ, "MONODEX_BENCH_WORK": str(BENCH / ".work")}
+    out = subprocess.run(
+        [str(root / ".venv/bin/python"), __file__, "--evaluate-only", "--split", split, "--only", *names],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+    ).stdout
+    return json.loads(out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--baseline", help="a revision to compare with (evaluated in its own venv)")
+    ap.add_argument("--split", default="all", choices=("tune", "test", "all"))
+    ap.add_argument("--only", nargs="*", help="these targets only (names as printed)")
+    ap.add_argument("--crawl", action="store_true", help="crawl the targets not crawled yet")
+    ap.add_argument("--evaluate-only", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--json", type=Path, help="write every question's figures here")
+    args = ap.parse_args()
+    all_targets = targets()
+    names = args.only or list(all_targets)
+    results: dict[str, Any] = {}
+    for name in names:
+        t = all_targets[name]
+        if not (BENCH / ".work" / f"xdg-{t['catalog']}").exists():
+            if not args.crawl:
+                print(f"{name}: not crawled (pass --crawl)", file=sys.stderr)
+                continue
+            crawl(name, t)
+        try:
+            results[name] = evaluate(name, t, args.split)
+        except Exception as exc:  # an index another process holds (a crawl filling it): not a figure
+            if type(exc).__name__ != "Busy":
+                raise
+            print(f"{name}: skipped, its index is in use", file=sys.stderr)
+    if args.evaluate_only:
+        print(json.dumps(results))
+        return
+    base = baseline(args.baseline, list(results), args.split) if args.baseline else {}
+    report(results, base, all_targets)
+    if args.json:
+        args.json.write_text(json.dumps({"now": results, "baseline": base}, indent=1))
+
+
+def report(now: dict[str, Any], base: dict[str, Any], all_targets: dict[str, dict[str, Any]]) -> None:
+    def cell(r: dict[str, Any] | None, rows_of: Any) -> str:
+        if not r:
+            return "-"
+        rows = rows_of(r["rows"])
+        return f"{mean(rows, 'nDCG@10'):.3f} / {mean(rows, 'R@10'):.3f} / {mean(rows, 'MRR@10'):.3f}"
+
+    print("| set | split | n | baseline nDCG / R@10 / MRR | now nDCG / R@10 / MRR | p50 ms (base / now) |")
+    print("|---|---|---|---|---|---|")
+    for group in ("hand", "pr"):
+        for name, r in now.items():
+            if all_targets[name]["group"] != group:
+                continue
+            for half in ("tune", "test"):
+                pick = lambda rows, half=half: [x for x in rows if x["split"] == half]  # noqa: E731
+                n = len(pick(r["rows"]))
+                if not n:
+                    continue
+                b = base.get(name)
+                lat = f"{b['p50_ms']:.0f} / {r['p50_ms']:.0f}" if b else f"{r['p50_ms']:.0f}"
+                print(f"| {name} | {half} | {n} | {cell(b, pick)} | {cell(r, pick)} | {lat} |")
+    hand = [n for n in now if all_targets[n]["group"] == "hand"]
+    for half in ("tune", "test"):
+        for who, res in (("baseline", base), ("now", now)):
+            per_repo = [
+                mean([x for x in res[n]["rows"] if x["split"] == half], "nDCG@10")
+                for n in hand
+                if n in res and any(x["split"] == half for x in res[n]["rows"])
+            ]
+            if not per_repo:
+                continue
+            kinds: dict[str, list[float]] = {}
+            for n in hand:
+                for x in res.get(n, {}).get("rows", []):
+                    if x["split"] == half:
+                        kinds.setdefault(x["kind"], []).append(x["nDCG@10"])
+            by_kind = ", ".join(f"{k} {statistics.fmean(v):.3f}" for k, v in sorted(kinds.items()))
+            print(
+                f"hand-written, {half}, {who}: mean nDCG@10 over {len(per_repo)} repositories "
+                f"{statistics.fmean(per_repo):.3f} (lowest {min(per_repo):.3f}); by kind: {by_kind}"
+            )
+
+
+if __name__ == "__main__":
+    main()
