@@ -108,6 +108,16 @@ def defines(payload: dict[str, Any], names: set[str] | frozenset[str]) -> str | 
     return found[0] if found else None
 
 
+def sureness(payload: dict[str, Any], name: str) -> float:
+    """How surely the chunk defines `name`, as the definition signal weighs it for a one-name
+    question (OWN, DECLARED, FILE_NAMED; x 1.5 in a file named after it); 0.0 when it does not."""
+    found = definition(payload, {name})
+    if found is None:
+        return 0.0
+    sure = found[1]
+    return sure * (1.5 if sure > FILE_NAMED and _named_by_file(payload, name) else 1.0)
+
+
 def _named_by_file(payload: dict[str, Any], name: str) -> bool:
     return squash(defined.file_stem(str(payload.get("relative_path", "")))) == squash(name)
 
@@ -124,9 +134,9 @@ def apply_definition(cands: list[Candidate], q: Query, w: Weights) -> None:
         found = definition(c.hit.payload, q.names)
         if found is None:
             continue
-        name, sure = found
+        name, _ = found
         if q.is_symbol and w.symbol:
-            tier = sure * (1.5 if sure > FILE_NAMED and _named_by_file(c.hit.payload, name) else 1.0)
+            tier = sureness(c.hit.payload, name)
             c.add("definition", w.symbol * tier * top, f"defines {name}, the name the query asks for")
         else:
             c.scale("definition", w.definition, f"defines {name}, which the query names")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -12,7 +13,7 @@ from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.points.labelmeta import require_label as require_label  # ops.py: search.require_label
 from monodex.indexer.points.langs import lang_values
 from monodex.indexer.points.membership import Held
-from monodex.indexer.rank import candidates, cochange, query, signals
+from monodex.indexer.rank import candidates, cochange, named, query, signals
 from monodex.indexer.rank import ranking as ranking_
 from monodex.indexer.store.base import (
     PENDING,
@@ -289,6 +290,7 @@ def search(
 # candidates even when neither list ranked them (`Json` in a repository where every file says
 # json). A few per name: a name declared in more places than this is no one place.
 DEFINERS = 8
+DEFINERS_READ = 200  # of which the surest DEFINERS
 
 
 def _definers(
@@ -305,9 +307,11 @@ def _definers(
             must_not=flt.must_not,
             should=flt.should,
         )
-        for i, record in enumerate(store.scroll(wanted, batch=DEFINERS)):
-            if i == DEFINERS:
-                break
+        # the scroll's order is the ids' (arbitrary): of a name declared in many chunks
+        # (`value_t`, aliased in every class), the surest few are kept, not the first few
+        found = [r for r in itertools.islice(store.scroll(wanted, batch=DEFINERS_READ), DEFINERS_READ)]
+        found.sort(key=lambda r: -named.sureness(r.payload, name))
+        for record in found[:DEFINERS]:
             if record.id not in known:
                 known.add(record.id)
                 out.append(candidates.Candidate(Scored(record.id, 0.0, record.payload), 0.0, None, None))

@@ -7,6 +7,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from monodex.indexer.points import defined
+from monodex.indexer.rank import query
+from monodex.indexer.read import search as searching
+from monodex.indexer.session import Session
+from monodex.indexer.store.base import Match
+
+from monodex import config, paths
 
 SEARCH = ("search", "--catalog", "acme", "--label", "main", "--json")
 
@@ -51,6 +58,42 @@ def test_a_bare_symbol_finds_the_file_that_defines_it(crawl_files, run_json) -> 
     moved = {m["signal"]: m for m in first["explain"]["signals"]}
     assert moved["definition"]["why"] == "defines H, the name the query asks for"
 
+
+
+# A name declared in many places (`Option` in every package of a Go monorepo, nlohmann/json's
+# `value_t` aliased in every class): the index lists its declarations in an order of its own, and
+# the one in the file named after it must be among those the search reads, whatever that order.
+OPTION = """package pkg{n}
+
+// Option configures the pkg{n} client.
+type Option func(*Config)
+
+type Config struct {{ retries{n} int }}
+
+// WithRetries{n} is an Option; New{n} applies each Option, then the default Option.
+func New{n}(opts ...Option) *Config {{
+	c := &Config{{}}
+	for _, o := range opts {{ o(c) }}
+	return c
+}}
+"""
+
+
+def test_a_name_declared_everywhere_keeps_its_own_file(crawl_files, run_json) -> None:  # type: ignore[no-untyped-def]
+    files = {f"pkg{n}/config.go": OPTION.format(n=n) for n in range(120)}
+    files["core/option.go"] = "package core\n\n// Option is a setting.\ntype Option struct {\n\tName string\n}\n"
+    crawl_files(files)
+    with Session(config.load(paths.resolve()), paths.resolve()) as s:
+        scope = searching.Scope.of(s.store, (searching.require_label(s.store, "acme", "main"),))
+        declared = list(s.store.scroll(scope.filter(Match(defined.DEFINES, "option")), batch=200))
+        assert len(declared) == 121
+        # the index's own order would read these first: the file named after it is not among them
+        first = {str(r.payload["relative_path"]) for r in declared[: searching.DEFINERS]}
+        assert "core/option.go" not in first
+        kept = searching._definers(s.store, scope.filter(), query.read("Option"), searching.Ranking(), known=set())
+    paths_kept = [c.path for c in kept]
+    assert len(paths_kept) == searching.DEFINERS
+    assert "core/option.go" in paths_kept, paths_kept
 
 WORKFLOW = """name: release
 on:
