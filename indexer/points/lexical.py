@@ -34,30 +34,56 @@ def terms(text: str) -> list[str]:
     """Every term of `text`, in order, with repeats (a compound, then its identifiers, then their
     words; each level only when it differs from the one above)."""
     out: list[str] = []
-    for m in _COMPOUND.finditer(text):
-        compound = m.group()
-        if len(compound) > MAX_TERM:
-            continue
-        identifiers = [p for p in _SEPARATORS.split(compound) if p]
-        if len(identifiers) > 1:
-            out.append(compound.lower())
-        for ident in identifiers:
-            lowered = ident.lower()
-            if len(lowered) > 1 and not lowered.isdigit():
-                out.append(lowered)
-            words = _WORDS.findall(ident)
-            if len(words) > 1:
-                out.extend(w.lower() for w in words if len(w) > 1 and not w.isdigit())
+    cache = _TERMS
+    for compound in _COMPOUND.findall(text):
+        found = cache.get(compound)
+        if found is None:
+            found = _compound_terms(compound)
+            if len(cache) >= _CACHE_SIZE:
+                cache.clear()
+            cache[compound] = found
+        out.extend(found)
     return out
 
 
+# The same names recur across a repository's chunks: splitting each compound once, and hashing
+# each term once, took document_vector from 3.8 to 2.1 s of CPU over rushstack's 34,045 chunks
+# (issue 36). Bounded: a crawl's memory must not grow with the repository (cleared when full).
+_CACHE_SIZE = 50_000
+_TERMS: dict[str, tuple[str, ...]] = {}
+_INDEXES: dict[str, int] = {}
+
+
+def _compound_terms(compound: str) -> tuple[str, ...]:
+    if len(compound) > MAX_TERM:
+        return ()
+    out: list[str] = []
+    identifiers = [p for p in _SEPARATORS.split(compound) if p]
+    if len(identifiers) > 1:
+        out.append(compound.lower())
+    for ident in identifiers:
+        lowered = ident.lower()
+        if len(lowered) > 1 and not lowered.isdigit():
+            out.append(lowered)
+        words = _WORDS.findall(ident)
+        if len(words) > 1:
+            out.extend(w.lower() for w in words if len(w) > 1 and not w.isdigit())
+    return tuple(out)
+
+
 def _index(term: str) -> int:
-    return int(xxhash.xxh32_intdigest(term.encode("utf-8", "surrogatepass")))
+    found = _INDEXES.get(term)
+    if found is None:
+        found = int(xxhash.xxh32_intdigest(term.encode("utf-8", "surrogatepass")))
+        if len(_INDEXES) >= _CACHE_SIZE:
+            _INDEXES.clear()
+        _INDEXES[term] = found
+    return found
 
 
 def _vector(weights: dict[int, float]) -> SparseVector:
-    ordered = sorted(weights.items())
-    return SparseVector(indices=tuple(i for i, _ in ordered), values=tuple(v for _, v in ordered))
+    indices = sorted(weights)
+    return SparseVector(indices=tuple(indices), values=tuple([weights[i] for i in indices]))
 
 
 def document_vector(text: str) -> SparseVector:
@@ -66,9 +92,14 @@ def document_vector(text: str) -> SparseVector:
         return SparseVector((), ())
     norm = K1 * (1 - B + B * len(found) / AVG_TERMS)
     weights: dict[int, float] = {}
+    known = _INDEXES
     for term, tf in Counter(found).items():
-        i = _index(term)
-        weights[i] = weights.get(i, 0.0) + tf * (K1 + 1) / (tf + norm)
+        i = known.get(term)
+        if i is None:
+            i = _index(term)
+        w = tf * (K1 + 1) / (tf + norm)
+        before = weights.get(i)
+        weights[i] = w if before is None else before + w  # two terms can hash alike: both count
     return _vector(weights)
 
 
