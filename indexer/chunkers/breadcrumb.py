@@ -6,10 +6,14 @@ import posixpath
 import re
 
 _RESERVED = set(":@=+#%")
+# Any character enc() changes: most names have none (`\s` is str.isspace's set, Py_UNICODE_ISSPACE).
+_NEEDS_ENCODING = re.compile(r"[:@=+#%\s\x00-\x1f\x7f]")
 
 
 def enc(value: str) -> str:
     """Percent-encode the breadcrumb separators and reserved characters (as the original)."""
+    if _NEEDS_ENCODING.search(value) is None:  # 3.4 of 17 s of rushstack's chunking (cProfile)
+        return value
     out = []
     for ch in value:
         if ch in _RESERVED or ch.isspace() or ord(ch) < 32 or ord(ch) == 127:

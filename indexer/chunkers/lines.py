@@ -24,6 +24,8 @@ class Lines:
     @classmethod
     def of(cls, text: str) -> Lines:
         lines = split_lines(text)
+        if text.isascii():  # most source files: a character is a byte
+            return cls(lines, [0, *accumulate(map(len, lines))])
         sizes = (len(ln.encode("utf-8", "surrogatepass")) for ln in lines)
         return cls(lines, [0, *accumulate(sizes)])
 
