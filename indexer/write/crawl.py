@@ -20,7 +20,7 @@ from monodex.indexer.points import membership as members
 from monodex.indexer.points.identity import chunk_point_id, file_id
 from monodex.indexer.points.payloads import FileInfo, chunk_payload, embed_text
 from monodex.indexer.store.base import Store
-from monodex.indexer.write.fill import stored_vectors
+from monodex.indexer.write.fill import any_vectors, stored_vectors
 from monodex.indexer.write.pipeline import _DONE, EmbedLoop, FileJob, Uploader
 from monodex.indexer.write.request import Request
 
@@ -29,6 +29,8 @@ from monodex.errors import Interrupted as Interrupted
 from monodex.errors import MonodexError  # re-exported: raised here, caught by callers
 
 _SENTINEL_BATCH = 512
+# Chunks whose stored vectors are looked up in one request.
+_LOOKUP_BATCH = 256
 
 
 class Implementation(Protocol):
@@ -380,6 +382,10 @@ class Crawl:
         stop: threading.Event,
     ) -> None:
         try:
+            # Stored vectors are looked up for a batch of files at once, and not at all in an
+            # index that holds none of this model (a one-phase crawl adds some as it goes).
+            lookup = not self.settings.two_phase or any_vectors(self.store, self.impl.embedder_id)
+            batch: list[FileJob] = []
             for f, content in reader(todo):
                 if stop.is_set():
                     return
@@ -388,7 +394,11 @@ class Crawl:
                     return
                 job = self._job(infos[f.relative_path], f, content, labels)
                 if job is not None:
-                    jobs.put(job)
+                    batch.append(job)
+                if sum(len(j.payloads) for j in batch) >= _LOOKUP_BATCH:
+                    self._hand(batch, jobs, lookup=lookup)
+                    batch = []
+            self._hand(batch, jobs, lookup=lookup)
             jobs.put(_DONE)
         except BaseException as exc:  # noqa: BLE001 - re-raised in the caller thread
             jobs.put(exc)
@@ -410,9 +420,13 @@ class Crawl:
             chunk_payload(info, c, ordinal=i, count=len(chunks), labels=keep, embedded=t)
             for i, (c, t) in enumerate(zip(chunks, texts, strict=True), start=1)
         ]
-        return FileJob(file_id=info.file_id, payloads=payloads, texts=texts, known=self._known(payloads))
+        return FileJob(file_id=info.file_id, payloads=payloads, texts=texts)
 
-    def _known(self, payloads: list[dict[str, Any]]) -> dict[int, Any]:
-        hashes = sorted({str(p["embedded_text_hash"]) for p in payloads})
-        found = stored_vectors(self.store, self.impl.embedder_id, hashes)
-        return {i: found[h] for i, p in enumerate(payloads) if (h := str(p["embedded_text_hash"])) in found}
+    def _hand(self, batch: list[FileJob], jobs: queue.Queue[Any], *, lookup: bool) -> None:
+        """The batch's jobs onto the queue, each with the vectors stored for its texts."""
+        hashes = sorted({str(p["embedded_text_hash"]) for j in batch for p in j.payloads})
+        found = stored_vectors(self.store, self.impl.embedder_id, hashes) if lookup else {}
+        for job in batch:
+            hashes = [str(p["embedded_text_hash"]) for p in job.payloads]
+            job.known = {i: found[h] for i, h in enumerate(hashes) if h in found}
+            jobs.put(job)
