@@ -26,8 +26,9 @@ def update(db: Path, repo: Path, commit: str, keep: Callable[[str], bool], polic
         moved: dict[str, str] = {}
         new = list(history.follow_moves((c for c in history.parse_log(text) if c.oid not in seen), moved))
         counts = Counts()
+        kept: dict[str, bool] = {}  # a path recurs in many commits: the policy is asked once
         for c in new:
-            files = history.counted(c.files, keep)
+            files = history.counted(c.files, lambda f: kept[f] if f in kept else kept.setdefault(f, keep(f)))
             if files is not None:
                 counts.add(files)
         table.add((c.oid for c in new), counts, moved, commit)
