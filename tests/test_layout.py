@@ -111,7 +111,10 @@ ROOMS: dict[str, set[str]] = {
     },  # the heavy parts from config (points: after a model change, which model the previous collection holds)
     # who holds what: base keys written in chunks, a commit label derived from the nearest base
     "members": {"git", "points", "store"},
+    # one file's chunks, payloads and lexical vectors, in the crawl's thread or worker processes
+    "prepare": {"git", "points", "store", "chunkers"},
     "write": {
+        "prepare",
         "git",
         "policy",
         "points",

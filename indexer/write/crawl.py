@@ -3,14 +3,12 @@ rest, and only after complete success make the label's membership match the file
 
 from __future__ import annotations
 
-import queue
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from monodex.indexer.chunkers.base import FileContext
 from monodex.indexer.git.sources import Reader, SourceFile
 from monodex.indexer.members import derive
 from monodex.indexer.members import keys as membership
@@ -18,10 +16,10 @@ from monodex.indexer.members.derive import Start
 from monodex.indexer.points import labelmeta
 from monodex.indexer.points import membership as members
 from monodex.indexer.points.identity import chunk_point_id, file_id
-from monodex.indexer.points.payloads import FileInfo, chunk_payload, embed_text
+from monodex.indexer.points.payloads import FileInfo
 from monodex.indexer.store.base import Store
-from monodex.indexer.write.fill import any_vectors, stored_vectors
-from monodex.indexer.write.pipeline import _DONE, EmbedLoop, FileJob, Uploader
+from monodex.indexer.write.pipeline import _DONE, EmbedLoop, Uploader
+from monodex.indexer.write.produce import DONE, Producer
 from monodex.indexer.write.request import Request
 
 from monodex import logs
@@ -29,8 +27,6 @@ from monodex.errors import Interrupted as Interrupted
 from monodex.errors import MonodexError  # re-exported: raised here, caught by callers
 
 _SENTINEL_BATCH = 512
-# Chunks whose stored vectors are looked up in one request.
-_LOOKUP_BATCH = 256
 
 
 class Implementation(Protocol):
@@ -39,9 +35,9 @@ class Implementation(Protocol):
     embedder_id: str
     dim: int
 
-    def chunker_id(self, strategy: str) -> str: ...
+    budget: int  # the chunk budget in bytes (from the model's token limit)
 
-    def chunk(self, strategy: str, text: str, ctx: FileContext) -> list[Any]: ...
+    def chunker_id(self, strategy: str) -> str: ...
 
     def embed_documents(self, texts: Sequence[str]) -> Any: ...
 
@@ -49,6 +45,10 @@ class Implementation(Protocol):
 @dataclass(frozen=True)
 class CrawlSettings:
     batch_size: int = 8
+    # Worker processes that prepare files (chunks, payloads, lexical vectors) for a crawl of at
+    # least `workers_from` files; 0: the crawl's own thread prepares them (prepare/pool.py).
+    workers: int = 0
+    workers_from: int = 1000
     # Phase one only (DESIGN.md "Two phases"): chunks without a stored vector for their text are
     # stored pending, and write/fill.py embeds them; False embeds them here, before they are stored.
     two_phase: bool = False
@@ -347,14 +347,21 @@ class Crawl:
             on_progress=lambda f, c: self.progress(f, len(todo), c, "index"),
             inline=not s.two_phase,
         )
-        jobs: queue.Queue[Any] = queue.Queue(maxsize=32)
-        stop = threading.Event()
-        producer = threading.Thread(
-            target=self._produce, args=(todo, infos, labels, reader, jobs, stop), daemon=True
+        producer = Producer(
+            self.store,
+            embedder_id=self.impl.embedder_id,
+            budget=self.impl.budget,
+            workers=s.workers if len(todo) >= s.workers_from else 0,
+            lookup=not s.two_phase,
+            files=todo,
+            infos=infos,
+            labels=labels,
+            reader=reader,
+            cancelled=self.cancel.is_set,
         )
         producer.start()
         try:
-            while (item := jobs.get()) is not _DONE:
+            while (item := producer.jobs.get()) is not DONE:
                 if isinstance(item, BaseException):
                     raise item
                 if self.cancel.is_set():  # the producer may be far ahead: stop at this file
@@ -362,71 +369,13 @@ class Crawl:
                 loop.add(item)
             loop.finish()
         finally:
-            stop.set()
+            producer.stop.set()
             uploader.inbox.put(_DONE)  # files fully embedded so far still get stored
             uploader.join()
+            producer.join()  # its worker processes end with it
         if uploader.error is not None:
             raise uploader.error
         uploader.stats.chunks_embedded = loop.chunks
         uploader.stats.chunks_reused = loop.reused
         uploader.stats.chunks_pending = loop.pending
         return uploader.stats
-
-    def _produce(
-        self,
-        todo: Sequence[SourceFile],
-        infos: dict[str, FileInfo],
-        labels: dict[str, list[str]],
-        reader: Reader,
-        jobs: queue.Queue[Any],
-        stop: threading.Event,
-    ) -> None:
-        try:
-            # Stored vectors are looked up for a batch of files at once, and not at all in an
-            # index that holds none of this model (a one-phase crawl adds some as it goes).
-            lookup = not self.settings.two_phase or any_vectors(self.store, self.impl.embedder_id)
-            batch: list[FileJob] = []
-            for f, content in reader(todo):
-                if stop.is_set():
-                    return
-                if self.cancel.is_set():
-                    jobs.put(Interrupted("the crawl was stopped", "run it again to resume"))
-                    return
-                job = self._job(infos[f.relative_path], f, content, labels)
-                if job is not None:
-                    batch.append(job)
-                if sum(len(j.payloads) for j in batch) >= _LOOKUP_BATCH:
-                    self._hand(batch, jobs, lookup=lookup)
-                    batch = []
-            self._hand(batch, jobs, lookup=lookup)
-            jobs.put(_DONE)
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller thread
-            jobs.put(exc)
-
-    def _job(
-        self, info: FileInfo, f: SourceFile, content: bytes, labels: dict[str, list[str]]
-    ) -> FileJob | None:
-        try:
-            text = content.decode("utf-8")
-        except UnicodeDecodeError:
-            return None  # the planner's reader filters these; a custom reader may not
-        ctx = FileContext(relative_path=f.relative_path, package_name=f.package_name, budget=0)
-        chunks = self.impl.chunk(f.strategy, text, ctx)
-        if not chunks:
-            return None
-        keep = labels.get(info.file_id, [])
-        texts = [embed_text(info, c) for c in chunks]
-        payloads = [
-            chunk_payload(info, c, ordinal=i, count=len(chunks), labels=keep, embedded=t)
-            for i, (c, t) in enumerate(zip(chunks, texts, strict=True), start=1)
-        ]
-        return FileJob(file_id=info.file_id, payloads=payloads, texts=texts)
-
-    def _hand(self, batch: list[FileJob], jobs: queue.Queue[Any], *, lookup: bool) -> None:
-        """The batch's jobs onto the queue, each with the vectors stored for its texts."""
-        hashes = sorted({str(p["embedded_text_hash"]) for j in batch for p in j.payloads})
-        found = stored_vectors(self.store, self.impl.embedder_id, hashes) if lookup else {}
-        for job in batch:
-            hashes = [str(p["embedded_text_hash"]) for p in job.payloads]
-            job.known = {i: found[h] for i, h in enumerate(hashes) if h in found}
-            jobs.put(job)

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from monodex.indexer.points import lexical
 from monodex.indexer.points.identity import chunk_point_id
+from monodex.indexer.prepare.files import FileJob
 from monodex.indexer.store.base import PENDING, Point, Store
 
 from monodex.diskspace import DiskFull
@@ -28,17 +29,6 @@ _DONE = object()
 
 class Embeds(Protocol):
     def embed_documents(self, texts: Sequence[str]) -> Any: ...
-
-
-@dataclass(eq=False)
-class FileJob:
-    """One file's chunks on their way to the store."""
-
-    file_id: str
-    payloads: list[dict[str, Any]]  # ordinal order; ordinal 1 is the sentinel
-    texts: list[str]  # what is embedded, aligned with payloads
-    vectors: list[Any] = field(default_factory=list)
-    known: dict[int, Any] = field(default_factory=dict)  # index -> a stored vector for the same text
 
 
 @dataclass
@@ -115,7 +105,7 @@ def _point(job: FileJob, index: int, *, complete: bool = False) -> Point:
     payload = {**job.payloads[index], PENDING: vector is None}
     if complete:
         payload["file_complete"] = True
-    sparse = lexical.document_vector(job.texts[index])
+    sparse = job.sparse[index] if job.sparse else lexical.document_vector(job.texts[index])
     return Point(
         id=chunk_point_id(job.file_id, index + 1),
         payload=payload,

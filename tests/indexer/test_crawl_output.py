@@ -84,3 +84,24 @@ def test_a_crawl_stores_exactly_the_points_it_stored_before(git_repo: Any) -> No
     assert sorted(points) == sorted(golden), "chunk ids moved"
     changed = [i for i in golden if points[i] != golden[i]]
     assert not changed, f"{len(changed)} points store other payloads or lexical vectors"
+
+
+def test_worker_processes_store_the_same_points(git_repo: Any) -> None:
+    """A large crawl prepares its files in worker processes (prepare/pool.py): forced here on
+    the same files, it stores exactly the golden points."""
+    from monodex.indexer.git import crawlpolicy, gitobjects
+    from monodex.indexer.git.plan import plan_commit
+    from monodex.indexer.write.crawl import Crawl, CrawlSettings
+    from monodex.indexer.write.request import Request
+
+    repo = git_repo(FILES, name="acme")
+    p = paths.resolve()
+    with Session(config.load(p), p) as s, gitobjects.open_repo(repo.path) as git:
+        commit = git.resolve("HEAD")
+        plan = plan_commit(git, commit, crawlpolicy.load(git.workdir, p), "acme")
+        target = Request(config.Catalog("acme", repo.path), "main", commit)
+        settings = CrawlSettings(two_phase=True, workers=2, workers_from=1, upload_points=16)
+        summary = Crawl(s.store, s.engine, target, settings=settings).run(plan.files, plan.reader)
+        points = stored_points(s.store)
+    assert summary.files_embedded == len(plan.files)
+    assert points == json.loads(GOLDEN.read_text())
