@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,11 +126,23 @@ def compare(store: Store, start: Start, scope: set[str], now_at: Mapping[str, st
     return changed
 
 
-def own_base(store: Store, label_id: str, commit: str, file_ids: Sequence[str]) -> tuple[str, int]:
-    """A new base holding exactly these files: (its key, how many files)."""
-    key = new_key(label_id, commit)
-    keys.add_label(store, sorted(set(file_ids)), key)
-    return key, len(set(file_ids))
+def own_base(
+    store: Store,
+    label_id: str,
+    commit: str,
+    file_ids: Sequence[str],
+    *,
+    key: str = "",
+    written: Collection[str] = (),
+) -> tuple[str, int]:
+    """A new base holding exactly these files: (its key, how many files). `key`: a new_key made
+    before the files in `written` were stored with it in every chunk; only the others get it here.
+    (A crash before the label names the base leaves a key no label stands on: gc strips it.)"""
+    key = key or new_key(label_id, commit)
+    ids = sorted(set(file_ids))
+    done = set(written)
+    keys.add_label(store, [f for f in ids if f not in done], key)
+    return key, len(ids)
 
 
 def files_of(store: Store, start: Start, changed: Mapping[str, str]) -> list[str]:

@@ -7,6 +7,7 @@ commit into a store of its own."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -141,7 +142,9 @@ def test_moving_a_label_rewrites_no_chunk(world) -> None:  # type: ignore[no-unt
 
 
 def _orphans(store: Any) -> int:
-    return store.count(filters.catalog_chunks("acme", membership.held_by_none(membership.changed_files(store))))
+    return store.count(
+        filters.catalog_chunks("acme", membership.held_by_none(membership.changed_files(store)))
+    )
 
 
 def test_a_label_far_from_its_base_gets_its_own(world, monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -221,6 +224,45 @@ def test_gc_strips_a_base_nobody_stands_on_and_drops_unnamed_deltas(world, monke
     repo.write("src/mod6.ts", _module(6, "six"))
     crawl("main", repo.commit("three more"))
     assert _orphans(live) == 0 and gc.collect(live, "acme", dry_run=False, now=0).keys_stripped == 0
+
+
+def test_a_new_base_is_written_with_the_chunks_and_a_crash_before_it_is_named_leaves_gc_work(  # type: ignore[no-untyped-def]
+    world, engine, monkeypatch
+) -> None:
+    """A full crawl stores its new files with the key of the base it is making (issue 36): no
+    chunk's payload is written a second time. Killed before the label names that base, the key
+    names nothing: the label keeps what it held, gc deletes the chunks only that key names, and
+    the next crawl converges."""
+    repo, live, crawl, reference = world
+    counting = Counting(live)
+    crawl("main", repo.head(), counting)
+    assert counting.payload_points == 0 and counting.upserted.count("code") >= FILES
+    main = repo.head()
+    for i in range(4):
+        repo.write(f"src/new{i}.ts", _module(i, "fresh"))
+    later = repo.commit("new files")
+    cat = Catalog("acme", repo.path)
+    s = Session(config.Config(catalogs={"acme": cat}), paths.resolve(), store=live, engine=engine)
+
+    def killed(*_a: Any, **_k: Any) -> Any:
+        raise KeyboardInterrupt  # between storing the files and switching the label
+
+    with monkeypatch.context() as crash:
+        crash.setattr(derive, "own_base", killed)
+        with pytest.raises(KeyboardInterrupt):
+            crawlrun.crawl(s, crawlrun.Request(cat, "main", later, full=True), dense="later")
+    assert files_of(live, "acme:main") == reference(main)  # still what it held
+    found = {
+        k
+        for r in live.scroll(filters.chunks(), payload_keys=(membership.KEY,))
+        for k in membership.keys_of(r.payload)
+    }
+    assert len(found) == 2  # main's base, and the one nobody named
+    report = gc.collect(live, "acme", dry_run=False, now=time.time() + 2 * gc.IN_PROGRESS_GRACE_SECONDS)
+    assert report.unlabeled_chunks == 4  # the new files' chunks: their only key names nothing
+    crawl("main", later)
+    assert files_of(live, "acme:main") == reference(later)
+    assert _orphans(live) == 0
 
 
 def test_an_index_from_before_migrates_without_a_reembed(world) -> None:  # type: ignore[no-untyped-def]
