@@ -94,6 +94,30 @@ class EmbedderConfig:
     two_phase: bool = True
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity, e.g. a container's cpuset)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+@dataclass(frozen=True)
+class CrawlConfig:
+    """How a crawl uses the machine (issue 36); read per crawl, the runner need not restart."""
+
+    # Worker processes that chunk files for a large crawl while its own process stores them; None:
+    # one fewer than the usable cores, at most 2 (the crawl's own writes are the limit past that).
+    workers: int | None = None
+    # The crawl's resident memory (its process and its workers), in MB: past it, the index's
+    # in-memory part is written out (store/edge.py roll) and batches stay small.
+    max_memory_mb: int = 700
+
+    @property
+    def worker_count(self) -> int:
+        return self.workers if self.workers is not None else max(0, min(2, usable_cores() - 1))
+
+
 @dataclass(frozen=True)
 class Catalog:
     name: str
@@ -120,6 +144,7 @@ class Schedules:
 class Config:
     qdrant: QdrantConfig = field(default_factory=QdrantConfig)
     embedder: EmbedderConfig = field(default_factory=EmbedderConfig)
+    crawl: CrawlConfig = field(default_factory=CrawlConfig)
     schedules: Schedules = field(default_factory=Schedules)
     catalogs: dict[str, Catalog] = field(default_factory=dict)
     source: Path | None = None
@@ -161,6 +186,19 @@ def _embedder(raw: Any, where: Where) -> EmbedderConfig:
         batch_size=integer(d.get("batch_size", 1), where / "batch_size", minimum=1),
         two_phase=boolean(d.get("two_phase", True), where / "two_phase"),
     )
+
+
+# Below this a crawl's process cannot hold its libraries and a batch (about 150 MB measured).
+MIN_MEMORY_MB = 256
+
+
+def _crawl(raw: Any, where: Where) -> CrawlConfig:
+    d = obj(raw, where, allowed=("workers", "max_memory_mb"))
+    workers = integer(d["workers"], where / "workers", minimum=0) if "workers" in d else None
+    memory = integer(
+        d.get("max_memory_mb", CrawlConfig.max_memory_mb), where / "max_memory_mb", minimum=MIN_MEMORY_MB
+    )
+    return CrawlConfig(workers=workers, max_memory_mb=memory)
 
 
 def _cron(raw: Any, where: Where) -> str:
@@ -213,11 +251,12 @@ def _catalog(name: str, raw: Any, where: Where) -> Catalog:
 
 def parse(raw: Any, source: str) -> Config:
     top = Where(source)
-    d = obj(raw, top, allowed=("qdrant", "embedder", "schedules", "catalogs"))
+    d = obj(raw, top, allowed=("qdrant", "embedder", "crawl", "schedules", "catalogs"))
     catalogs_raw = obj(d.get("catalogs", {}), top / "catalogs", allowed=d.get("catalogs", {}) or ())
     return Config(
         qdrant=_qdrant(d.get("qdrant", {}), top / "qdrant"),
         embedder=_embedder(d.get("embedder", {}), top / "embedder"),
+        crawl=_crawl(d.get("crawl", {}), top / "crawl"),
         schedules=_schedules(d.get("schedules", {}), top / "schedules"),
         catalogs={n: _catalog(n, v, top / "catalogs" / n) for n, v in catalogs_raw.items()},
     )
@@ -248,6 +287,7 @@ def dump(config: Config) -> dict[str, Any]:
             "batch_size": e.batch_size,
             **({} if e.two_phase else {"two_phase": False}),
         },
+        **({"crawl": _crawl_dump(config.crawl)} if config.crawl != CrawlConfig() else {}),
         **({"schedules": asdict(config.schedules)} if config.schedules != Schedules() else {}),
         "catalogs": {
             c.name: {
@@ -259,6 +299,13 @@ def dump(config: Config) -> dict[str, Any]:
             }
             for c in sorted(config.catalogs.values(), key=lambda c: c.name)
         },
+    }
+
+
+def _crawl_dump(c: CrawlConfig) -> dict[str, Any]:
+    return {
+        **({"workers": c.workers} if c.workers is not None else {}),
+        **({"max_memory_mb": c.max_memory_mb} if c.max_memory_mb != CrawlConfig.max_memory_mb else {}),
     }
 
 

@@ -143,7 +143,12 @@ def crawl(
 ) -> CrawlSummary:
     """Phase one (the label reflects the commit, searchable), then with dense="fill" phase two
     for this label in the same call; dense="later" leaves phase two to the runner's fill job."""
-    settings = CrawlSettings(batch_size=s.cfg.embedder.batch_size, two_phase=s.config().embedder.two_phase)
+    cfg = s.config()
+    settings = CrawlSettings(
+        batch_size=s.cfg.embedder.batch_size,
+        two_phase=cfg.embedder.two_phase,
+        workers=cfg.crawl.worker_count,
+    )
     source = open_source(req.catalog, s.paths)
     facts = {
         "policy_fingerprint": source.policy.fingerprint,

@@ -27,14 +27,24 @@ def test_full_config_roundtrip(tmp_path: Path) -> None:
     raw = {
         "qdrant": {"url": "http://localhost:6333", "collection": "team", "api_key_env": "MY_KEY"},
         "embedder": {"model": "/models/jina", "threads": 4, "batch_size": 1},
+        "crawl": {"workers": 3, "max_memory_mb": 1024},
         "catalogs": {"web": {"type": "monorepo", "path": str(tmp_path)}},
     }
     _write(raw)
     cfg = config.load(paths.resolve())
     assert cfg.qdrant.url == "http://localhost:6333" and cfg.qdrant.collection == "team"
     assert cfg.embedder.threads == 4 and cfg.catalogs["web"].path == tmp_path
+    assert cfg.crawl.worker_count == 3 and cfg.crawl.max_memory_mb == 1024
     config.save(paths.resolve(), cfg)
     assert config.load(paths.resolve()).catalogs == cfg.catalogs
+    assert config.load(paths.resolve()).crawl == cfg.crawl
+
+
+def test_crawl_workers_default_to_the_cores_to_spare() -> None:
+    crawl = config.load(paths.resolve()).crawl
+    assert crawl.workers is None and crawl.max_memory_mb == 700
+    assert crawl.worker_count == max(0, min(2, config.usable_cores() - 1))
+    assert config.CrawlConfig(workers=0).worker_count == 0  # the crawl's own process only
 
 
 def test_api_key_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -56,6 +66,10 @@ def test_api_key_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> 
         ({"catalogs": []}, "catalogs: expected an object"),
         ({"embedder": {"threads": 0}}, "embedder.threads: must be at least 1"),
         ({"embedder": {"threads": True}}, "embedder.threads: expected an integer"),
+        ({"crawl": {"workers": -1}}, "crawl.workers: must be at least 0"),
+        ({"crawl": {"max_memory_mb": 64}}, "crawl.max_memory_mb: must be at least 256"),
+        ({"crawl": {"max_memory_mb": "1G"}}, "crawl.max_memory_mb: expected an integer"),
+        ({"crawl": {"threads": 2}}, "crawl: unknown field 'threads'"),
         ({"extra": 1}, "unknown field 'extra'"),
         ("{not json", "is not valid JSON"),
     ],
