@@ -178,6 +178,10 @@ class Store(Protocol):
         """Build the vector index and merge segments now, blocking; whether there was anything to
         do (Edge does this only when asked). None: a Qdrant server, which optimizes by itself."""
 
+    def roll(self) -> bool:
+        """Release the memory this process holds for what it wrote (Edge: compact it, reopen);
+        whether anything was done (a Qdrant server holds nothing here: False)."""
+
     def close(self) -> None: ...
 
 

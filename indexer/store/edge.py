@@ -9,11 +9,12 @@ import os
 import shlex
 import shutil
 import sys
+import threading
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import qdrant_edge as qe
 from monodex.indexer.store import sidecar
@@ -58,6 +59,23 @@ MOVING = "moving to " + LAYOUT
 # is ~670 dense vectors: what a compaction "when it helps" (upkeep/compaction.py) finds written is
 # always above it, so asking to compact compacts.
 INDEXING_KB = 1_000
+# How many segments Edge keeps before it merges the smallest: its default (0) is one per CPU, and
+# at 2 a compaction merged every segment into one each time, so compacting a large crawl in steps
+# (roll) cost more at each step (5.8, 12.8, 27.8, 40 s of CPU for 4 x 25,600 points) and its
+# memory grew; at 8 each step converts only what was written since the last one (~7-8 s each).
+SEGMENTS = 8
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _locked(method: _F) -> _F:
+    @functools.wraps(method)
+    def call(self: EdgeStore, *args: Any, **kwargs: Any) -> Any:
+        with self._mutex:
+            return method(self, *args, **kwargs)
+
+    return cast(_F, call)
 
 
 class Busy(MonodexError):
@@ -136,7 +154,7 @@ def _config(dim: int) -> Any:
         },
         # Qdrant's defaults (m 16, ef_construct 100, full scan below 10,000 KB), only kept on disk
         hnsw_config=qe.HnswIndexConfig(16, 100, 10_000, on_disk=True, memory=cold),
-        optimizers=qe.EdgeOptimizersConfig(indexing_threshold=INDEXING_KB),
+        optimizers=qe.EdgeOptimizersConfig(indexing_threshold=INDEXING_KB, default_segment_number=SEGMENTS),
         payload_memory=cold,
         id_tracker_memory=cold,
     )
@@ -208,6 +226,9 @@ class EdgeStore:
         # Points written by this process since it opened the shard, added to META's "written" at
         # close: what a compaction would merge (see uncompacted).
         self._written = 0
+        # The crawl's threads share this store (a producer reads while the uploader writes), and
+        # roll() replaces the shard under them: every use of the shard holds this lock.
+        self._mutex = threading.RLock()
 
     # --- lifecycle -------------------------------------------------------------------------
     def _meta(self) -> dict[str, Any] | None:
@@ -318,6 +339,7 @@ class EdgeStore:
                 raise self._busy(text) from exc
             raise MonodexError(f"Qdrant Edge failed: {text}", f"check {self.dir}") from exc
 
+    @_locked
     def ensure_collection(self, *, dim: int, embedder_id: str) -> None:
         if self._meta() is None:
             diskspace.require(self.dir, need=diskspace.RESERVE_BYTES, doing="creating the index")
@@ -364,9 +386,11 @@ class EdgeStore:
             "bool_indexes": list(BOOL_INDEXES),
             "layout": LAYOUT,
             "indexing_kb": INDEXING_KB,
+            "segments": SEGMENTS,
         }
         jsonfile.write_atomic(self.dir / META, meta)
 
+    @_locked
     def info(self) -> CollectionInfo | None:
         meta = self._meta()
         if meta is None:
@@ -374,6 +398,7 @@ class EdgeStore:
         self._open()  # the shard is taken here, as every reader of info expects to use it next
         return CollectionInfo(dim=int(meta["dim"]), embedder_id=meta.get("embedder_id"), has_sparse=True)
 
+    @_locked
     def uncompacted(self) -> tuple[int, int]:
         """(points written since the last compaction, points stored). Counted by monodex, not
         asked of Edge: its ShardInfo has no per-segment counts. A process killed before close
@@ -384,6 +409,7 @@ class EdgeStore:
         written = int((self._meta() or {}).get("written", 0)) + self._written
         return written, int(self._call(shard.info).points_count)
 
+    @_locked
     def optimize(self) -> bool:
         """Build HNSW and merge segments (blocking).
 
@@ -398,14 +424,26 @@ class EdgeStore:
         moved = meta.get("layout") != LAYOUT
         if moved:
             shard = self._relayout()
-        elif meta.get("indexing_kb") != INDEXING_KB:  # made before INDEXING_KB: the config persists
-            shard = self._reload(meta)
-            jsonfile.write_atomic(self.dir / META, {**meta, "indexing_kb": INDEXING_KB})
+        elif (meta.get("indexing_kb"), meta.get("segments")) != (INDEXING_KB, SEGMENTS):
+            shard = self._reload(meta)  # made before INDEXING_KB or SEGMENTS: the config persists
+            jsonfile.write_atomic(self.dir / META, {**meta, "indexing_kb": INDEXING_KB, "segments": SEGMENTS})
         done = bool(self._call(shard.optimize)) or moved
         self._call(shard.flush)
         self._written = 0
         jsonfile.write_atomic(self.dir / META, {**(self._meta() or {}), "written": 0})
         return done
+
+    @_locked
+    def roll(self) -> bool:
+        """Compact what was written since the last compaction, then reopen the shard: Edge keeps
+        its appendable segment (~9 KB a point written, payload indexes and written pages) in this
+        process until then, so a large crawl rolls to stay under its memory ceiling
+        (write/memory.py). Blocking, ~0.27 ms of CPU a point rolled; whether it rolled."""
+        if self._open() is None:
+            return False
+        self.optimize()
+        self._reload(self._meta() or {})
+        return True
 
     def _relayout(self) -> Any:
         """Reopen with LAYOUT's config (it persists) and rebuild each payload index with its
@@ -419,7 +457,7 @@ class EdgeStore:
             self._update(qe.UpdateOperation.delete_field_index(key))
             self._update(qe.UpdateOperation.create_field_index(key, _index_params(key)))
         self._call(self._shard.flush)
-        done = {"layout": LAYOUT, "indexing_kb": INDEXING_KB}
+        done = {"layout": LAYOUT, "indexing_kb": INDEXING_KB, "segments": SEGMENTS}
         jsonfile.write_atomic(self.dir / META, {**(self._meta() or meta), **done})
         return self._shard
 
@@ -431,6 +469,7 @@ class EdgeStore:
         self._shard = self._call(qe.EdgeShard.load, str(self.dir), _config(int(meta["dim"])))
         return self._shard
 
+    @_locked
     def close(self) -> None:
         try:
             if self._shard is not None:
@@ -456,6 +495,7 @@ class EdgeStore:
         self._call(shard.update, op)
         self._written += points
 
+    @_locked
     def upsert(self, points: Sequence[Point]) -> None:
         if points:
             pts = [qe.Point(id=uuid.UUID(p.id), vector=_vector(p), payload=p.payload) for p in points]
@@ -463,15 +503,18 @@ class EdgeStore:
             size = sum(_size(p) for p in points)
             self._update(op, size=size, what=f"storing {len(points)} chunks", points=len(points))
 
+    @_locked
     def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
         if ids:
             op = qe.UpdateOperation.set_payload([uuid.UUID(i) for i in ids], payload)
             self._update(op, points=len(ids))
 
+    @_locked
     def delete(self, ids: Sequence[str]) -> None:
         if ids:
             self._update(qe.UpdateOperation.delete_points([uuid.UUID(i) for i in ids]), points=len(ids))
 
+    @_locked
     def set_dense(self, vectors: Sequence[tuple[str, Sequence[float]]]) -> int:
         # Edge refuses the whole operation when one id is gone (after updating those before it):
         # the ids still stored are looked up first, under the same single writer.
@@ -491,6 +534,7 @@ class EdgeStore:
         return len(kept)
 
     # --- reads -----------------------------------------------------------------------------
+    @_locked
     def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[Record]:
         shard = self._open()
         if shard is None or not ids:
@@ -509,9 +553,6 @@ class EdgeStore:
         batch: int = 1000,
         payload_keys: Sequence[str] | None = None,
     ) -> Iterator[Record]:
-        shard = self._open()
-        if shard is None:
-            return
         offset: Any = None
         with_payload: Any = list(payload_keys) if payload_keys is not None else True
         while True:
@@ -522,12 +563,17 @@ class EdgeStore:
                 with_payload=with_payload,
                 with_vector=with_vectors,
             )
-            recs, offset = self._call(shard.scroll, req)
+            with self._mutex:  # per page: a roll() between two pages reopens the shard
+                shard = self._open()
+                if shard is None:
+                    return
+                recs, offset = self._call(shard.scroll, req)
             for r in recs:
                 yield Record(str(r.id), dict(r.payload or {}), _dense_of(r.vector) if with_vectors else None)
             if offset is None or not recs:
                 return
 
+    @_locked
     def count(self, flt: Filter) -> int:
         shard = self._open()
         if shard is None:
@@ -544,13 +590,16 @@ class EdgeStore:
         self._counts[flt] = n
         return n
 
+    @_locked
     def search(self, vector: Sequence[float], flt: Filter, *, limit: int) -> list[Scored]:
         return self._query(qe.Query.Nearest([float(x) for x in vector], using=DENSE), flt, limit=limit)
 
+    @_locked
     def search_sparse(self, sparse: SparseVector, flt: Filter, *, limit: int) -> list[Scored]:
         q = qe.Query.Nearest(qe.SparseVector(list(sparse.indices), list(sparse.values)), using=LEXICAL)
         return self._query(q, flt, limit=limit)
 
+    @_locked
     def query_hybrid(
         self,
         dense: Sequence[float],

@@ -312,5 +312,8 @@ class ServerStore:
     def optimize(self) -> None:
         return None  # the server optimizes its segments itself
 
+    def roll(self) -> bool:
+        return False  # the server holds the points, not this process
+
     def close(self) -> None:
         self._call(self.client.close)
