@@ -52,6 +52,11 @@ class Paths:
         return self.state_dir / "spool"
 
     @property
+    def crawls_dir(self) -> Path:
+        """One small file per crawl running, with its progress and memory (`monodex status`)."""
+        return self.state_dir / "crawls"
+
+    @property
     def log_dir(self) -> Path:
         return self.state_dir / "logs"
 

@@ -18,6 +18,7 @@ from monodex.indexer.points import membership as members
 from monodex.indexer.points.identity import chunk_point_id, file_id
 from monodex.indexer.points.payloads import FileInfo
 from monodex.indexer.store.base import Store
+from monodex.indexer.write.memory import MemoryWatch
 from monodex.indexer.write.pipeline import _DONE, EmbedLoop, Uploader
 from monodex.indexer.write.produce import DONE, Producer
 from monodex.indexer.write.request import Request
@@ -188,12 +189,14 @@ class Crawl:
         progress: Progress | None = None,
         clock: Callable[[], float] = time.time,
         cancel: threading.Event | None = None,
+        watch: MemoryWatch | None = None,
     ) -> None:
         self.store = store
         self.impl = impl
         self.target = target
         self.settings = settings
         self.progress = progress or (lambda a, b, c, d: None)
+        self.watch = watch  # memory against crawl.max_memory_mb (write/memory.py)
         self.clock = clock
         self.cancel = cancel or threading.Event()
 
@@ -353,8 +356,15 @@ class Crawl:
         reader: Reader,
     ) -> Any:
         s = self.settings
+        watch = self.watch
+        if watch is not None:
+            watch.expected_bytes = sum(getattr(f, "size", None) or 0 for f in todo)
         uploader = Uploader(
-            self.store, batch_points=s.upload_points, retries=s.retries, backoff=s.backoff_seconds
+            self.store,
+            batch_points=s.upload_points,
+            retries=s.retries,
+            backoff=s.backoff_seconds,
+            watch=watch,
         )
         uploader.start()
         loop = EmbedLoop(
@@ -375,6 +385,9 @@ class Crawl:
             labels=labels,
             reader=reader,
             cancelled=self.cancel.is_set,
+            on_workers=(lambda pids: setattr(watch, "workers", pids))
+            if watch is not None
+            else (lambda pids: None),
         )
         producer.start()
         try:

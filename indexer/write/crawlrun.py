@@ -22,9 +22,10 @@ from monodex.indexer.session import Session
 from monodex.indexer.store.cochanges import db_path
 from monodex.indexer.write import fill, history, policychange
 from monodex.indexer.write.crawl import Crawl, CrawlSettings, CrawlSummary, Progress, file_info
+from monodex.indexer.write.memory import MemoryWatch
 from monodex.indexer.write.request import Request as Request  # re-exported: ops.py names crawlrun.Request
 
-from monodex import jsonfile, known_labels, logs
+from monodex import crawlstate, jsonfile, known_labels, logs
 from monodex.config import Catalog, Config
 from monodex.paths import Paths
 
@@ -142,8 +143,35 @@ def crawl(
     dense: str = "fill",
 ) -> CrawlSummary:
     """Phase one (the label reflects the commit, searchable), then with dense="fill" phase two
-    for this label in the same call; dense="later" leaves phase two to the runner's fill job."""
+    for this label in the same call; dense="later" leaves phase two to the runner's fill job.
+    While it runs, `monodex status` shows its progress and memory (write/memory.py)."""
     cfg = s.config()
+    facts = {"catalog": req.catalog.name, "label": req.label}
+    watch = MemoryWatch(
+        cfg.crawl.max_memory_mb, state_file=crawlstate.new_file(s.paths.crawls_dir), facts=facts
+    )
+
+    def reported(files: int, total: int, chunks: int, phase: str = "index") -> None:
+        watch.report(files, total, chunks, phase)
+        if progress is not None:
+            progress(files, total, chunks, phase)
+
+    try:
+        return _crawl(s, req, cfg, watch, progress=reported, cancel=cancel, dense=dense)
+    finally:
+        watch.close()
+
+
+def _crawl(
+    s: Session,
+    req: Request,
+    cfg: Config,
+    watch: MemoryWatch,
+    *,
+    progress: Progress,
+    cancel: Any,
+    dense: str,
+) -> CrawlSummary:
     settings = CrawlSettings(
         batch_size=s.cfg.embedder.batch_size,
         two_phase=cfg.embedder.two_phase,
@@ -189,7 +217,7 @@ def crawl(
     # Recorded, not compared: after a model change, how to load this label's model again to
     # answer its searches until the new model's vectors are complete (Session.previous).
     recorded = {**facts, "model_source": s.cfg.embedder.model, policychange.POLICY: source.policy.canonical}
-    run = Crawl(s.store, s.engine, target, settings=settings, progress=progress, cancel=cancel)
+    run = Crawl(s.store, s.engine, target, settings=settings, progress=progress, cancel=cancel, watch=watch)
     if bases:
         pending = {**recorded, "pending_commit_oids": sorted({*bases[1:], target.commit_oid})}
         if widen:

@@ -20,7 +20,9 @@ from monodex.indexer.points import lexical
 from monodex.indexer.points.identity import chunk_point_id
 from monodex.indexer.prepare.files import FileJob
 from monodex.indexer.store.base import PENDING, Point, Store
+from monodex.indexer.write.memory import MemoryWatch
 
+from monodex import logs
 from monodex.diskspace import DiskFull
 from monodex.errors import MonodexError
 
@@ -44,9 +46,18 @@ class PipelineStats:
 class Uploader(threading.Thread):
     """Stores finished files: non-sentinel points first, sentinels only after they landed."""
 
-    def __init__(self, store: Store, *, batch_points: int, retries: int, backoff: float) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        batch_points: int,
+        retries: int,
+        backoff: float,
+        watch: MemoryWatch | None = None,
+    ) -> None:
         super().__init__(name="monodex-upload", daemon=True)
         self.store = store
+        self.watch = watch
         self.inbox: queue.Queue[Any] = queue.Queue(maxsize=8)
         self.batch_points = batch_points
         self.retries = retries
@@ -81,6 +92,24 @@ class Uploader(threading.Thread):
         for j in jobs:
             self.stats.files_stored += 1
             self.stats.stored_file_ids.add(j.file_id)
+        if self.watch is not None:
+            self.watch.stored(
+                sum(len(j.payloads) for j in jobs), sum(len(p["text"]) for j in jobs for p in j.payloads)
+            )
+            if self.watch.should_roll():
+                self._roll(self.watch)
+
+    def _roll(self, watch: MemoryWatch) -> None:
+        """Release the memory the store holds for what was written (write/memory.py). Only for
+        memory: a roll that fails (no room on disk to compact) leaves the crawl going on."""
+        started = time.monotonic()
+        try:
+            self.store.roll()
+        except MonodexError as exc:
+            logs.get("monodex.crawl").warning("crawl.roll_skipped", problem=exc.problem, hint=exc.hint)
+            watch.stop_rolling()
+            return
+        watch.rolled(time.monotonic() - started)
 
     def _send(self, points: list[Point]) -> None:
         for attempt in range(1, self.retries + 1):

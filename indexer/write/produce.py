@@ -50,11 +50,12 @@ class Producer(threading.Thread):
         labels: Mapping[str, list[str]],
         reader: Reader,
         cancelled: Callable[[], bool],
+        on_workers: Callable[[list[int]], None] = lambda pids: None,
     ) -> None:
         super().__init__(name="monodex-produce", daemon=True)
         self.store, self.embedder_id, self.budget, self.workers = store, embedder_id, budget, workers
         self.files, self.infos, self.labels, self.reader = files, infos, labels, reader
-        self.lookup, self.cancelled = lookup, cancelled
+        self.lookup, self.cancelled, self.on_workers = lookup, cancelled, on_workers
         self.jobs: queue.Queue[Any] = queue.Queue(maxsize=32)
         self.stop = threading.Event()
 
@@ -83,6 +84,7 @@ class Producer(threading.Thread):
             yield from prepare_all(self._tasks(), self.budget)
             return
         with Pool(self.workers, self.budget) as pool:
+            self.on_workers(pool.pids)
             yield from pool.map(self._tasks())
 
     def _tasks(self) -> Iterator[FileTask]:

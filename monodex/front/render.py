@@ -123,6 +123,7 @@ def status(r: dict[str, Any]) -> str:
     lines = [f"runner: {_runner_line(run)}"]
     if r.get("refresh"):
         lines.append(_refresh_line(r["refresh"]))
+    lines += [_crawl_line(c) for c in r.get("crawls", [])]
     lines.extend(_spool_lines(r["spool"], running=run["running"]))
     running = (r.get("refresh") or {}).get("state") == "running"
     for name, job in sorted(r["jobs"].items()):
@@ -144,6 +145,19 @@ def status(r: dict[str, Any]) -> str:
             lines.append(f"  {lb['problem']}; next: {lb['hint']}")
     lines += [_worktree_line(wt) for wt in r.get("worktrees", [])]
     return output.sanitize("\n".join(lines))
+
+
+def _crawl_line(c: dict[str, Any]) -> str:
+    """A crawl running now (the runner's or a command's): where it is, and its memory."""
+    done = f"files {c.get('files_done', 0)}/{c.get('files_total') or '?'} · chunks {c.get('chunks', 0)}"
+    if c.get("phase") == "dense":
+        done = f"dense vectors {c.get('files_done', 0)}/{c.get('files_total') or '?'}"
+    rolls = c.get("rolls", 0)
+    memory = (
+        f"memory {c.get('rss_mb', '?')} MB (peak {c.get('peak_rss_mb', '?')} MB, "
+        f"ceiling {c.get('max_memory_mb', '?')} MB" + (f", {rolls} rolls" if rolls else "") + ")"
+    )
+    return f"crawl {c.get('catalog')}:{c.get('label')} (pid {c.get('pid')}): {done} · {memory}"
 
 
 def _worktree_line(wt: dict[str, Any]) -> str:

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from monodex import branchlabels, config, names, spool, standing, writable
+from monodex import branchlabels, config, crawlstate, names, spool, standing, writable
 from monodex.errors import MonodexError, UsageError
 from monodex.front import route
 from monodex.gitrefs import branch_heads, unreadable, worktrees
@@ -32,7 +32,10 @@ def collect(p: Paths) -> dict[str, Any]:
     state = JobState(p.state_dir / "runner-state.json").read()
     refresh = _refresh(state.pop("refresh", None), pid)
     filling = state.pop("filling", None)
-    labels = _labels(p)
+    crawls = crawlstate.running(p.crawls_dir)
+    # Without a runner, a crawl running holds the index: asking it would wait for the lock.
+    holder = crawls[0] if crawls and pid is None else None
+    labels: list[dict[str, Any]] = _labels(p) if holder is None else [{"error": _held_by(holder)}]
     for row in labels:
         row["refreshing"] = bool(refresh and refresh["state"] == "running" and refresh["label"] == _key(row))
         if "dense_pending" in row:
@@ -45,6 +48,7 @@ def collect(p: Paths) -> dict[str, Any]:
             "socket": str(p.socket_path) if pid is not None and p.socket_path.exists() else None,
         },
         "refresh": refresh,
+        "crawls": crawls,
         "spool": _spool(s),
         "problems": writable.problems(
             [p.state_dir, p.log_dir, s.root, s.new, s.claimed, s.quarantine, s.tmp]
@@ -53,6 +57,13 @@ def collect(p: Paths) -> dict[str, Any]:
         "worktrees": _worktrees(p, labels),
         "jobs": state,
     }
+
+
+def _held_by(crawl: dict[str, Any]) -> str:
+    return (
+        f"the index is in use by the crawl of {crawl.get('catalog')}:{crawl.get('label')} "
+        f"(pid {crawl.get('pid')}, see above): labels are listed once it ends"
+    )
 
 
 def _labels(p: Paths) -> list[dict[str, Any]]:

@@ -86,12 +86,14 @@ def test_a_crawl_stores_exactly_the_points_it_stored_before(git_repo: Any) -> No
     assert not changed, f"{len(changed)} points store other payloads or lexical vectors"
 
 
-def test_worker_processes_store_the_same_points(git_repo: Any) -> None:
-    """A large crawl prepares its files in worker processes (prepare/pool.py): forced here on
-    the same files, it stores exactly the golden points."""
+def test_worker_processes_and_memory_rolls_store_the_same_points(git_repo: Any) -> None:
+    """A large crawl prepares its files in worker processes (prepare/pool.py) and rolls the
+    store to stay under its memory ceiling (write/memory.py): both forced here on the same
+    files, it stores exactly the golden points."""
     from monodex.indexer.git import crawlpolicy, gitobjects
     from monodex.indexer.git.plan import plan_commit
     from monodex.indexer.write.crawl import Crawl, CrawlSettings
+    from monodex.indexer.write.memory import MemoryWatch
     from monodex.indexer.write.request import Request
 
     repo = git_repo(FILES, name="acme")
@@ -101,7 +103,11 @@ def test_worker_processes_store_the_same_points(git_repo: Any) -> None:
         plan = plan_commit(git, commit, crawlpolicy.load(git.workdir, p), "acme")
         target = Request(config.Catalog("acme", repo.path), "main", commit)
         settings = CrawlSettings(two_phase=True, workers=2, workers_from=1, upload_points=16)
-        summary = Crawl(s.store, s.engine, target, settings=settings).run(plan.files, plan.reader)
+        watch = MemoryWatch(1)  # any crawl is past a 1 MB ceiling
+        watch.min_points = 16
+        crawl = Crawl(s.store, s.engine, target, settings=settings, watch=watch)
+        summary = crawl.run(plan.files, plan.reader)
         points = stored_points(s.store)
-    assert summary.files_embedded == len(plan.files)
+    assert summary.files_embedded == len(plan.files) and watch.rolls >= 2
+    assert len(watch.workers) == 2
     assert points == json.loads(GOLDEN.read_text())

@@ -1,0 +1,134 @@
+"""A crawl's memory against `crawl.max_memory_mb` (issue 36), and what it tells `monodex status`.
+
+What grows with a crawl's size is the index's in-memory part: Qdrant Edge keeps the segment a
+crawl writes into (its payload indexes, and the pages it wrote) in the process until that segment
+is compacted, about 9 KB a point (measured: 314 MB for rushstack's 34,045 points, 710 MB for
+babel's 78,794). Everything else is bounded by design: files stream through queues of fixed
+length in batches (prepare/pool.py, write/produce.py, write/pipeline.py), and what is kept per
+file is its path and ids. So the crawl rolls the store (store/edge.py: compact what was written,
+reopen) before going on would pass the ceiling, leaving room for the roll itself, which holds
+about as much again while it runs. A crawl that will end under the ceiling never rolls: it is
+compacted after it ends, in another process (upkeep/compaction.py)."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from monodex import crawlstate, logs, rss
+
+EDGE_MB_PER_POINT = 9 / 1024
+# Fewer points than this are not worth a roll (~0.27 ms of CPU a point, plus reopening the shard).
+MIN_ROLL_POINTS = 4096
+# The ceiling is aimed at with this much room: RSS is sampled between batches, not continuously.
+HEADROOM = 0.95
+REPORT_EVERY_SECONDS = 0.5
+
+
+def must_roll(total_mb: float, held_points: int, remaining_points: float, ceiling_mb: float) -> bool:
+    """Whether to roll now: `total_mb` resident, `held_points` written since the last roll (Edge
+    holds them in memory), `remaining_points` still to write. Not when the crawl ends under the
+    ceiling as it is; else before a roll, which holds about as much again while it runs, no
+    longer fits."""
+    room = ceiling_mb * HEADROOM
+    if total_mb + remaining_points * EDGE_MB_PER_POINT <= room:
+        return False
+    return total_mb + held_points * EDGE_MB_PER_POINT >= room
+
+
+class MemoryWatch:
+    """Fed by the crawl's uploader (stored, should_roll, rolled) and progress (report)."""
+
+    def __init__(
+        self,
+        ceiling_mb: float,
+        *,
+        state_file: Path | None = None,
+        facts: dict[str, Any] | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.ceiling = ceiling_mb
+        self.state_file = state_file
+        self.facts = dict(facts or {})  # catalog, label, commit: shown by status as they are
+        self.clock = clock
+        self.started_at = clock()
+        self.expected_bytes = 0  # of the files still to be stored when the pipeline started
+        self.workers: list[int] = []  # pids of the crawl's worker processes
+        self.points = 0
+        self.text = 0  # characters of chunk text stored: the files' bytes, near enough
+        self.since_roll = 0
+        self.min_points = MIN_ROLL_POINTS
+        self.rolls = 0
+        self.peak = 0.0
+        self._reported = float("-inf")
+        self._progress: dict[str, Any] = {}
+
+    def total_mb(self) -> float:
+        """The crawl's resident memory now: its process and its workers."""
+        pids: list[int | str] = ["self", *self.workers]
+        total = sum(rss.resident_mb(p) or 0.0 for p in pids)
+        self.peak = max(self.peak, total)
+        return total
+
+    def stored(self, points: int, text: int) -> None:
+        self.points += points
+        self.text += text
+        self.since_roll += points
+
+    def _remaining_points(self) -> float:
+        if not self.text or not self.expected_bytes:
+            return float("inf")  # unknown: plan for a crawl that does not end soon
+        return max(0, self.expected_bytes - self.text) * self.points / self.text
+
+    def should_roll(self) -> bool:
+        if self.since_roll < self.min_points:
+            return False
+        return must_roll(self.total_mb(), self.since_roll, self._remaining_points(), self.ceiling)
+
+    def rolled(self, seconds: float) -> None:
+        self.rolls += 1
+        self.since_roll = 0
+        after = self.total_mb()
+        logs.get("monodex.crawl").info("crawl.rolled", rss_mb=round(after), seconds=round(seconds, 2))
+        if after > self.ceiling * 0.8:  # what stays is not the index's: rolling more would not help
+            self.min_points *= 2
+            logs.get("monodex.crawl").warning(
+                "crawl.memory_ceiling_low",
+                rss_mb=round(after),
+                max_memory_mb=self.ceiling,
+                hint="raise crawl.max_memory_mb in config.json",
+            )
+
+    def stop_rolling(self) -> None:
+        self.min_points = 1 << 62
+
+    def report(self, files: int, total: int, chunks: int, phase: str) -> None:
+        """Progress for status, written at most every REPORT_EVERY_SECONDS."""
+        self._progress = {"phase": phase, "files_done": files, "files_total": total, "chunks": chunks}
+        now = self.clock()
+        if self.state_file is None or now - self._reported < REPORT_EVERY_SECONDS:
+            return
+        self._reported = now
+        crawlstate.write(self.state_file, self.record())
+
+    def record(self) -> dict[str, Any]:
+        current = self.total_mb()
+        return {
+            **self.facts,
+            **self._progress,
+            "pid": os.getpid(),
+            "worker_pids": list(self.workers),
+            "rss_mb": round(current),
+            "peak_rss_mb": round(self.peak),
+            "max_memory_mb": self.ceiling,
+            "rolls": self.rolls,
+            "started_at": self.started_at,
+            "updated_at": self.clock(),
+        }
+
+    def close(self) -> None:
+        if self.state_file is not None:
+            crawlstate.remove(self.state_file)

@@ -1,0 +1,67 @@
+"""`monodex status` while a crawl runs without a runner (issue 36): its progress and its memory
+against crawl.max_memory_mb, at once (not after waiting for the index the crawl holds), and
+nothing once it ended."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from typing import Any
+
+from monodex.front import render
+from monodex.main import main
+
+FILES = {
+    f"libraries/lib{i}/src/mod{j}.ts": (
+        f"/** Step {j} of library {i}. */\nexport function step{i}x{j}(input: string): string {{\n"
+        + "".join(f"  const v{k}: string = input.replace('{k}', 'x{i}{j}{k}');\n" for k in range(6))
+        + "  return input;\n}\n"
+    )
+    for i in range(6)
+    for j in range(12)
+}
+
+
+def _status() -> tuple[dict[str, Any], float]:
+    t0 = time.monotonic()
+    out = subprocess.run(
+        [sys.executable, "-m", "monodex", "status", "--json"], capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout), time.monotonic() - t0
+
+
+def test_status_shows_a_running_crawls_progress_and_memory(git_repo) -> None:  # type: ignore[no-untyped-def]
+    repo = git_repo(FILES, name="acme")
+    assert main(["catalog", "add", "acme", str(repo.path)]) == 0
+    crawl = subprocess.Popen(  # phase two in the command: seconds of model time to look at
+        [sys.executable, "-m", "monodex", "crawl", "--catalog", "acme", "--label", "main", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    seen: dict[str, Any] | None = None
+    try:
+        while seen is None and crawl.poll() is None:
+            answer, seconds = _status()
+            if answer["crawls"]:
+                seen = answer
+                assert seconds < 8  # never waited for the index lock (10 s)
+            time.sleep(0.1)
+    finally:
+        out, err = crawl.communicate(timeout=300)
+    assert crawl.returncode == 0, err
+    assert seen is not None, "status never saw the crawl"
+    (record,) = seen["crawls"]
+    assert record["catalog"] == "acme" and record["label"] == "main" and record["pid"] == crawl.pid
+    assert record["phase"] in ("index", "dense") and record["files_total"] >= 1
+    assert 20 < record["rss_mb"] <= record["max_memory_mb"] == 700 and record["peak_rss_mb"] > 20
+    assert "in use by the crawl of acme:main" in seen["labels"][0]["error"]
+    line = next(ln for ln in render.status(seen).splitlines() if ln.startswith("crawl "))
+    assert line.startswith(f"crawl acme:main (pid {crawl.pid}): ") and "ceiling 700 MB" in line
+    text = subprocess.run([sys.executable, "-m", "monodex", "status"], capture_output=True, text=True).stdout
+    assert "crawl acme:main" not in text  # ended: its record went with it
+    after, _ = _status()
+    assert after["crawls"] == [] and after["labels"][0]["label"] == "main"
