@@ -37,3 +37,15 @@ def alive(pid: int) -> bool:
     except PermissionError:  # someone else's process has that pid now
         return True
     return True
+
+
+def trim() -> None:
+    """Give the heap's free memory back to the system (glibc's malloc_trim; nothing elsewhere).
+    After a roll, Qdrant Edge has freed ~150 MB per 25,600 points that malloc would otherwise keep:
+    the next rolls came after fewer points each, and resident memory never came down."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc
+        pass

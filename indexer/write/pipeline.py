@@ -22,7 +22,7 @@ from monodex.indexer.prepare.files import FileJob
 from monodex.indexer.store.base import PENDING, Point, Store
 from monodex.indexer.write.memory import MemoryWatch
 
-from monodex import logs
+from monodex import logs, rss
 from monodex.diskspace import DiskFull
 from monodex.errors import MonodexError
 
@@ -109,6 +109,7 @@ class Uploader(threading.Thread):
             logs.get("monodex.crawl").warning("crawl.roll_skipped", problem=exc.problem, hint=exc.hint)
             watch.stop_rolling()
             return
+        rss.trim()
         watch.rolled(time.monotonic() - started)
 
     def _send(self, points: list[Point]) -> None:
