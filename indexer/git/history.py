@@ -31,25 +31,68 @@ class Commit:
     parents: tuple[str, ...] = ()  # first parent first (evaluate/past.py: when it landed)
 
 
+def rename_options(repo: Path) -> list[str]:
+    """How to follow renames, the first to try first. By content (`-M`) reads the files a commit
+    added and deleted; a partial clone lacks most of them and git would fetch each from its
+    remote, so there, and wherever a file cannot be read, only exact renames are followed
+    (`-M100%`: found by object id, no content read; a folder moved whole)."""
+    return ["-M100%"] if _partial_clone(repo) else ["-M", "-M100%"]
+
+
+def walk(repo: Path, commit: str, stop_at: Sequence[str] = (), renames: str = "-M") -> Iterator[Commit]:
+    """The commits reachable from `commit` but not from any of `stop_at`, newest first, with the
+    files each touched and its renames, read as git prints them: a first walk of a long history
+    holds one commit at a time (babel's 18,609 at once were 89 MB of Python). CalledProcessError
+    at the end when git failed (what was yielded is then incomplete)."""
+    return _commits(_lines(repo, commit, stop_at, renames))
+
+
+def _lines(repo: Path, commit: str, stop_at: Sequence[str], renames: str) -> Iterator[str]:
+    cmd = ["git", "-C", str(repo), "log", f"--max-count={MAX_COMMITS}", "--format=%x00%H %ct %P"]
+    cmd += ["--name-status", renames, commit, *(["--not", *stop_at] if stop_at else [])]
+    env = {**os.environ, "GIT_NO_LAZY_FETCH": "1"}  # honoured by recent git; older: -M100% after -M
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        yield from proc.stdout
+        err, code = proc.stderr.read(), proc.wait()
+    if code:
+        raise subprocess.CalledProcessError(code, cmd, stderr=err)
+
+
+def _commits(lines: Iterable[str]) -> Iterator[Commit]:
+    head: list[str] = []
+    files: list[str] = []
+    moves: list[tuple[str, str]] = []
+    for line in lines:
+        if line.startswith("\0"):
+            if head:
+                yield _commit(head, files, moves)
+            head, files, moves = line[1:].split(), [], []  # a root commit has no parent
+            continue
+        status, *names = line.rstrip("\n").split("\t")
+        if names and status[:1] == "R" and len(names) == 2:
+            moves.append((names[0], names[1]))
+        files += names[-1:]
+    if head:
+        yield _commit(head, files, moves)
+
+
+def _commit(head: list[str], files: list[str], moves: list[tuple[str, str]]) -> Commit:
+    oid, stamp, *parents = head
+    date = datetime.fromtimestamp(int(stamp), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return Commit(oid, date, tuple(files), tuple(moves), tuple(parents))
+
+
 def log(repo: Path, commit: str, stop_at: Sequence[str] = ()) -> str:
-    """`git log` of the commits reachable from `commit` but not from any of `stop_at`, newest
-    first, with the files each touched and its renames. Renames are found by content (`-M`),
-    which reads the files a commit added and deleted. A partial clone lacks most of them and git
-    would fetch each from its remote, so there, and wherever a file cannot be read, only exact
-    renames are followed (`-M100%`: found by object id, no content read; a folder moved whole)."""
-    env = {**os.environ, "GIT_NO_LAZY_FETCH": "1"}  # honoured by recent git; older: the check below
-    tries = ["-M100%"] if _partial_clone(repo) else ["-M", "-M100%"]
-    for renames in tries:
-        cmd = ["git", "-C", str(repo), "log", f"--max-count={MAX_COMMITS}", "--format=%x00%H %ct %P"]
-        cmd += ["--name-status", renames, commit]
-        if stop_at:
-            cmd += ["--not", *stop_at]
+    """walk()'s text at once, with the first rename option git takes (evaluate/run.py)."""
+    tries = rename_options(repo)
+    for n, renames in enumerate(tries, start=1):
         try:
-            done = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=600, env=env)
-            return done.stdout
-        except subprocess.CalledProcessError as e:
-            failed = e
-    raise failed
+            return "".join(_lines(repo, commit, stop_at, renames))
+        except subprocess.CalledProcessError:
+            if n == len(tries):
+                raise
+    return ""
 
 
 def _partial_clone(repo: Path) -> bool:
@@ -60,19 +103,7 @@ def _partial_clone(repo: Path) -> bool:
 
 def parse_log(text: str) -> Iterator[Commit]:
     """Commits of `log()`'s output, in the order git printed them."""
-    for block in text.split("\0")[1:]:
-        head, _, rest = block.partition("\n")
-        oid, stamp, *parents = head.split()  # a root commit has no parent (and a trailing space)
-        date = datetime.fromtimestamp(int(stamp), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        files, moves = [], []
-        for line in rest.splitlines():
-            status, *names = line.split("\t")
-            if not names:
-                continue
-            if status[:1] == "R" and len(names) == 2:
-                moves.append((names[0], names[1]))
-            files.append(names[-1])
-        yield Commit(oid, date, tuple(files), tuple(moves), tuple(parents))
+    return _commits(text.splitlines(keepends=True))
 
 
 def follow_moves(newest_first: Iterable[Commit], moved: dict[str, str] | None = None) -> Iterator[Commit]:

@@ -109,14 +109,18 @@ class Table:
     def seen(self) -> set[str]:
         return {r[0] for r in self.con.execute("SELECT oid FROM seen")}
 
-    def add(self, oids: Iterable[str], counts: Counts, moved: dict[str, str], tip: str) -> None:
-        """One walk's commits, their counts and the renames it met, in one transaction. What
-        was counted before under a name since renamed is copied to the new name (not moved: a
-        branch without the rename still has the old name)."""
+    def add(self, oids: Sequence[str], counts: Iterable[Counts], moved: dict[str, str], tip: str) -> None:
+        """One walk's commits, their counts and the renames it met, in one transaction (`counts`
+        is read first: a walk may fill `oids` and `moved` as it goes). What was counted before
+        under a name since renamed is copied to the new name (not moved: a branch without the
+        rename still has the old name)."""
         with self.con:
+            for part in counts:
+                self.con.executemany(_ADD_FILE, part.single.items())
+                self.con.executemany(_ADD_PAIR, ((a, b, n) for (a, b), n in part.pair.items()))
+            if not oids:  # reachable from a tip already: nothing was new
+                return
             self.con.executemany("INSERT OR IGNORE INTO seen VALUES (?)", ((o,) for o in oids))
-            self.con.executemany(_ADD_FILE, counts.single.items())
-            self.con.executemany(_ADD_PAIR, ((a, b, n) for (a, b), n in counts.pair.items()))
             for old, new in moved.items():
                 rows = self.con.execute("SELECT n FROM files WHERE path = ?", (old,)).fetchall()
                 self.con.executemany(_ADD_FILE, ((new, n) for (n,) in rows))

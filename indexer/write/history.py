@@ -5,7 +5,7 @@ about 2 s) and adds them to `store/cochanges.py`'s table."""
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from monodex.indexer.git import history
@@ -16,22 +16,43 @@ def update(db: Path, repo: Path, commit: str, keep: Callable[[str], bool], polic
     """Counts the commits reachable from `commit` that are not counted yet; returns how many."""
     table = Table(db, policy)
     try:
-        try:
-            text = history.log(repo, commit, table.tips())
-        except subprocess.CalledProcessError:
-            text = history.log(repo, commit)  # a tip no longer in the repository: walk it all
-        if not text.strip():  # reachable from a tip already: nothing to read or write
-            return 0
-        seen = table.seen()
-        moved: dict[str, str] = {}
-        new = list(history.follow_moves((c for c in history.parse_log(text) if c.oid not in seen), moved))
+        tips = table.tips()
+        tries: list[tuple[list[str], str]] = [(tips, r) for r in history.rename_options(repo)] if tips else []
+        tries += [([], r) for r in history.rename_options(repo)]  # a tip no longer there: walk it all
+        for n, (stop_at, renames) in enumerate(tries, start=1):
+            try:
+                return _count(table, history.walk(repo, commit, stop_at, renames), keep, commit)
+            except subprocess.CalledProcessError:
+                if n == len(tries):
+                    raise
+        return 0
+    finally:
+        table.close()
+
+
+# Commits whose counts are held in memory before they go to the table (one transaction for the
+# whole walk still): memory stays flat however long the history is.
+_FLUSH_COMMITS = 1000
+
+
+def _count(table: Table, walked: Iterator[history.Commit], keep: Callable[[str], bool], tip: str) -> int:
+    """The walk's commits counted into the table, all or (git failed) none."""
+    seen = table.seen()
+    moved: dict[str, str] = {}
+    oids: list[str] = []
+    kept: dict[str, bool] = {}  # a path recurs in many commits: the policy is asked once
+
+    def chunks() -> Iterator[Counts]:
         counts = Counts()
-        kept: dict[str, bool] = {}  # a path recurs in many commits: the policy is asked once
-        for c in new:
+        for n, c in enumerate(history.follow_moves((c for c in walked if c.oid not in seen), moved), start=1):
+            oids.append(c.oid)
             files = history.counted(c.files, lambda f: kept[f] if f in kept else kept.setdefault(f, keep(f)))
             if files is not None:
                 counts.add(files)
-        table.add((c.oid for c in new), counts, moved, commit)
-        return len(new)
-    finally:
-        table.close()
+            if n % _FLUSH_COMMITS == 0:
+                yield counts
+                counts = Counts()
+        yield counts
+
+    table.add(oids, chunks(), moved, tip)
+    return len(oids)
