@@ -17,10 +17,10 @@ from monodex.indexer.points import labelmeta
 from monodex.indexer.points import membership as members
 from monodex.indexer.points.identity import chunk_point_id, file_id
 from monodex.indexer.points.payloads import FileInfo
+from monodex.indexer.prepare.produce import DONE, Producer
 from monodex.indexer.store.base import Store
 from monodex.indexer.write.memory import MemoryWatch
 from monodex.indexer.write.pipeline import _DONE, EmbedLoop, Uploader
-from monodex.indexer.write.produce import DONE, Producer
 from monodex.indexer.write.request import Request
 
 from monodex import logs

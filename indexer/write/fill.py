@@ -18,7 +18,8 @@ from typing import Any, Protocol
 
 from monodex.indexer.points import filters, labelmeta, membership, overlaymeta
 from monodex.indexer.points.payloads import stored_embed_text, text_hash
-from monodex.indexer.store.base import PENDING, Condition, Filter, Match, MatchAny, Store
+from monodex.indexer.points.stored import stored_vectors as stored_vectors  # re-exported
+from monodex.indexer.store.base import PENDING, Match, Store
 
 from monodex import logs
 
@@ -169,29 +170,3 @@ def prepare(
         vectors.update(zip(part, embedder.embed_documents([texts[h] for h in part]), strict=True))
         embedded.update(part)
     return Round(records, vectors, embedded)
-
-
-def _with_vectors(embedder_id: str, *more: Condition) -> Filter:
-    wanted = filters.chunks(Match("embedder_id", embedder_id), *more)
-    return Filter(must=wanted.must, must_not=(Match(PENDING, True),))
-
-
-def any_vectors(store: Store, embedder_id: str) -> bool:
-    """Whether any chunk holds a vector of this model: none in a new index, whose crawl then
-    looks up no stored vector (one look-up per file was 10 s of rushstack's phase one, cProfile)."""
-    return store.count(_with_vectors(embedder_id)) > 0
-
-
-def stored_vectors(store: Store, embedder_id: str, hashes: list[str]) -> dict[str, Any]:
-    """Vectors already stored by this model for these embedded texts (keyed by text hash): an
-    edited file is a new file, but most of its chunks are not new text."""
-    found: dict[str, Any] = {}
-    if not hashes:
-        return found
-    flt = _with_vectors(embedder_id, MatchAny("embedded_text_hash", tuple(hashes)))
-    for rec in store.scroll(flt, with_vectors=True, payload_keys=("embedded_text_hash",)):
-        if rec.dense is not None:
-            found.setdefault(str(rec.payload["embedded_text_hash"]), rec.dense)
-        if len(found) == len(hashes):
-            break
-    return found

@@ -11,10 +11,10 @@ from typing import Any
 
 from monodex.indexer.git.sources import Reader, SourceFile
 from monodex.indexer.points.payloads import FileInfo
+from monodex.indexer.points.stored import any_vectors, stored_vectors
 from monodex.indexer.prepare.files import FileJob, FileTask
 from monodex.indexer.prepare.pool import Pool, prepare_all
 from monodex.indexer.store.base import Store
-from monodex.indexer.write.fill import any_vectors, stored_vectors
 
 from monodex.errors import Interrupted
 

@@ -1,0 +1,35 @@
+"""Dense vectors already stored for an embedded text: an edited file is a new file, but most of
+its chunks are not new text, so their vectors are copied, not computed again (phase one and two)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from monodex.indexer.points import filters
+from monodex.indexer.store.base import PENDING, Condition, Filter, Match, MatchAny, Store
+
+
+def _with_vectors(embedder_id: str, *more: Condition) -> Filter:
+    wanted = filters.chunks(Match("embedder_id", embedder_id), *more)
+    return Filter(must=wanted.must, must_not=(Match(PENDING, True),))
+
+
+def any_vectors(store: Store, embedder_id: str) -> bool:
+    """Whether any chunk holds a vector of this model: none in a new index, whose crawl then
+    looks up no stored vector (one look-up per file was 10 s of rushstack's phase one, cProfile)."""
+    return store.count(_with_vectors(embedder_id)) > 0
+
+
+def stored_vectors(store: Store, embedder_id: str, hashes: list[str]) -> dict[str, Any]:
+    """Vectors already stored by this model for these embedded texts (keyed by text hash): an
+    edited file is a new file, but most of its chunks are not new text."""
+    found: dict[str, Any] = {}
+    if not hashes:
+        return found
+    flt = _with_vectors(embedder_id, MatchAny("embedded_text_hash", tuple(hashes)))
+    for rec in store.scroll(flt, with_vectors=True, payload_keys=("embedded_text_hash",)):
+        if rec.dense is not None:
+            found.setdefault(str(rec.payload["embedded_text_hash"]), rec.dense)
+        if len(found) == len(hashes):
+            break
+    return found
