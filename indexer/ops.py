@@ -385,10 +385,11 @@ def crawl(
     if s.wake is None and r.compact:  # no runner: nobody compacts tonight, and each search opens it
         from monodex.indexer.upkeep import compaction
 
-        announce = (lambda written: progress(0, 0, written, "compact")) if progress else None
-        done = compaction.when_it_helps(s.store, announce)
-        if done is not None:
-            result["compacted"] = done
+        started = compaction.later(s.store, s.paths.log_dir)
+        if started is not None and "skipped" in started:
+            result["compacted"] = started  # not compacted, and why (as before)
+        elif started is not None:
+            result["compaction"] = started  # compacting in another process: nothing waits for it
     return result
 
 

@@ -27,8 +27,6 @@ def line(files: int, total: int, chunks: int, elapsed: float, phase: str = "inde
     rate = chunks / elapsed if elapsed > 0 else 0.0
     eta = (total - files) * elapsed / files if files else None
     eta_text = duration(eta) if eta is not None else "?"
-    if phase == "compact":  # one blocking call: no rate, no ETA
-        return f"compacting the index ({chunks} points written since the last compaction)"
     if phase == "eval":  # monodex eval: questions, each searched in every mode
         per_second = files / elapsed if elapsed > 0 else 0.0
         return f"questions {files}/{total} · {per_second:.1f} questions/s · ETA {eta_text}"

@@ -78,6 +78,33 @@ def _locked(method: _F) -> _F:
     return cast(_F, call)
 
 
+PARTS = ("segments", "wal", "edge_config.json")  # what Edge keeps in a shard folder
+SWAP = "swapping"  # META key: a compacted copy is being swapped in (upkeep/aside.py)
+
+
+def finish_swap(shard: Path, aside: Path) -> None:
+    """Complete a swap of the compacted copy `aside` into `shard` that began (under the lock,
+    before the shard opens). The copy was whole before the swap began: roll forward."""
+    meta = dict(jsonfile.read(shard / META)) if (shard / META).exists() else {}
+    if not meta.get(SWAP):
+        return
+    trash = shard.with_name(f".{shard.name}.replaced")
+    trash.mkdir(exist_ok=True)
+    for part in PARTS:
+        if not (aside / part).exists():
+            continue  # moved in already
+        if (shard / part).exists():  # still the old one: set it aside first
+            if (trash / part).is_dir():
+                shutil.rmtree(trash / part)
+            os.replace(shard / part, trash / part)
+        os.replace(aside / part, shard / part)
+    copied = dict(jsonfile.read(aside / META)) if (aside / META).exists() else meta
+    done = {**copied, "generation": int(meta.get("generation", 0)) + 1, "written": 0}
+    jsonfile.write_atomic(shard / META, {k: v for k, v in done.items() if k != SWAP})
+    shutil.rmtree(trash, ignore_errors=True)
+    shutil.rmtree(aside, ignore_errors=True)
+
+
 class Busy(MonodexError):
     """Another process owns the shard (its WAL is locked)."""
 
@@ -229,6 +256,23 @@ class EdgeStore:
         # The crawl's threads share this store (a producer reads while the uploader writes), and
         # roll() replaces the shard under them: every use of the shard holds this lock.
         self._mutex = threading.RLock()
+        self._touched = False  # this process wrote, and moved the generation on (_touch)
+
+    @property
+    def aside_dir(self) -> Path:
+        """Where a compaction nobody waits for copies the shard (upkeep/aside.py)."""
+        return self.dir.with_name(f".{self.dir.name}.compacting")  # never taken for a collection
+
+    def _touch(self) -> None:
+        """Before this process changes the shard: its generation moves on, so a compacted copy
+        taken before is never swapped in over the change (upkeep/aside.py). Written before the
+        change, so a writer killed after it still counts."""
+        if self._touched:
+            return
+        meta = self._meta()
+        if meta is not None:
+            jsonfile.write_atomic(self.dir / META, {**meta, "generation": int(meta.get("generation", 0)) + 1})
+        self._touched = True
 
     # --- lifecycle -------------------------------------------------------------------------
     def _meta(self) -> dict[str, Any] | None:
@@ -243,6 +287,7 @@ class EdgeStore:
             diskspace.guard_sigbus(self.dir)
             self._acquire()
             try:
+                finish_swap(self.dir, self.aside_dir)
                 self._shard = self._load()
             except BaseException:
                 self._release()
@@ -260,6 +305,7 @@ class EdgeStore:
         missing = [k for k in BOOL_INDEXES if k not in meta.get("bool_indexes", [])]
         if not missing:
             return
+        self._touch()
         for key in missing:
             self._call(self._shard.update, qe.UpdateOperation.create_field_index(key, _index_params(key)))
         jsonfile.write_atomic(self.dir / META, {**meta, "bool_indexes": list(BOOL_INDEXES)})
@@ -420,6 +466,7 @@ class EdgeStore:
         if shard is None:
             return False
         diskspace.require(self.dir, need=diskspace.need_to_compact(self.dir), doing="compacting the index")
+        self._touch()
         meta = self._meta() or {}
         moved = meta.get("layout") != LAYOUT
         if moved:
@@ -450,6 +497,7 @@ class EdgeStore:
         params (an index keeps the params it was made with); no vector or payload is rewritten.
         Marked MOVING first: a kill between an index's delete and its create leaves that field
         unindexed, and the next open finishes the move (every step can be repeated)."""
+        self._touch()
         meta = self._meta() or {}
         jsonfile.write_atomic(self.dir / META, {**meta, "layout": MOVING})
         self._reload(meta)
@@ -481,6 +529,7 @@ class EdgeStore:
                     jsonfile.write_atomic(self.dir / META, {**meta, "written": written})
                 self._written = 0
         finally:
+            self._touched = False
             self._release()
 
     # --- writes ----------------------------------------------------------------------------
@@ -492,6 +541,7 @@ class EdgeStore:
             raise MonodexError("the collection does not exist yet", "crawl a label first")
         diskspace.require(self.dir, need=diskspace.RESERVE_BYTES + 3 * size, doing=what)
         self._counts.clear()
+        self._touch()
         self._call(shard.update, op)
         self._written += points
 

@@ -1,23 +1,31 @@
-"""Compaction when it helps: a write command run without a runner compacts the shard once what
-was written since the last compaction outgrows a share of the index.
+"""Compaction when it helps: after a write command run without a runner, the shard is compacted
+once what was written since the last compaction outgrows a share of the index, in a process of
+its own (upkeep/compactor.py) that nobody waits for (issue 36).
 
-Why here and not in the runner: a new process (a `monodex search` with no runner) pays, every
-time it opens the shard, for the structures Qdrant Edge builds in memory from the appendable
+Why after a crawl and not in the runner: a new process (a `monodex search` with no runner) pays,
+every time it opens the shard, for the structures Qdrant Edge builds in memory from the appendable
 segment (issue 25: 100 rushstack labels written since the last compaction made a CLI search
 1.28x of one label; compacted, 0.97x). The runner opens the shard once, so it pays nothing per
 search and compacts at night; it must not compact by day, as Edge's optimize holds the GIL for
-the seconds it runs (every client of the runner would wait). A write command is already the
-slow part of the user's workflow, shows progress, and holds the shard alone."""
+the seconds it runs (every client of the runner would wait).
+
+Why in another process: compacting rushstack after its first crawl took 10 s (2 cores), which
+the command held before returning, and the shard was locked meanwhile, so the first search
+waited too. The other process compacts a copy of the shard and swaps it in (upkeep/aside.py),
+locking the shard only to copy it and to swap: the command returns as soon as the label is
+searchable, and searches meanwhile open the shard as it is."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 from monodex.indexer.store.base import Store
+from monodex.indexer.store.edge import EdgeStore
 
-from monodex import logs
+from monodex import diskspace, logs
 from monodex.errors import MonodexError
 
 # A compaction rewrites the whole shard (2.5-6 s at 12,597-36,252 rushstack points without
@@ -34,19 +42,33 @@ def helps(written: int, points: int) -> bool:
     return written >= max(MIN_WRITES, SHARE * points)
 
 
-def when_it_helps(store: Store, announce: Callable[[int], None] | None = None) -> dict[str, Any] | None:
-    """Compact now when it helps; what was done (for the command's answer), else None.
-    `announce(written)` is called before the blocking part starts."""
+def later(store: Store, log_dir: Path) -> dict[str, Any] | None:
+    """Start compacting in another process when it helps; what was started (for the command's
+    answer: `pid`, or `skipped` and why when there is no room for a copy and its compaction),
+    else None."""
     written, points = store.uncompacted()
-    if not helps(written, points):
+    if not helps(written, points) or not isinstance(store, EdgeStore):
         return None
-    if announce is not None:
-        announce(written)
-    started = time.monotonic()
     done: dict[str, Any] = {"written": written, "points": points}
+    need = diskspace.allocated(store.dir) + diskspace.need_to_compact(store.dir)
     try:
-        store.optimize()
+        diskspace.require(store.dir, need=need, doing="compacting a copy of the index")
     except MonodexError as exc:  # the write it follows succeeded: it must not fail the command
         logs.get("monodex.compaction").warning("compaction.skipped", problem=exc.problem, hint=exc.hint)
         return {**done, "skipped": f"{exc.problem} ({exc.hint})"}
-    return {**done, "seconds": round(time.monotonic() - started, 2)}
+    log_dir.mkdir(parents=True, exist_ok=True)
+    with open(log_dir / "compaction.log", "ab") as log:
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "monodex.indexer.upkeep.compactor",
+                str(store.dir.parent),
+                store.collection,
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            start_new_session=True,  # not ended by the terminal's Ctrl-C or hang-up after the command
+        )
+    return {**done, "pid": proc.pid}

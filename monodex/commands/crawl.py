@@ -51,8 +51,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--no-compact",
         dest="compact",
         action="store_false",
-        help="do not end by compacting the index, even when what was written since the last "
-        "compaction has outgrown a quarter of it (no runner only: the runner never compacts a crawl)",
+        help="start no compaction of the index after the crawl, even when what was written since the "
+        "last compaction has outgrown a quarter of it (no runner only: the runner never compacts a "
+        "crawl; the compaction runs in another process, nothing waits for it)",
     )
     add_json(parser)
 
@@ -88,9 +89,12 @@ def _render(r: dict[str, Any], *, files: bool = False) -> str:
         c = r["compacted"]
         if "skipped" in c:  # the label is done; only the compaction waits for the next crawl
             text += f"\nindex not compacted: {c['skipped']}"
-        else:
-            text += f"\nindex compacted in {c['seconds']:.1f} s"
-            text += f" ({c['written']} points written since the previous compaction)"
+    if "compaction" in r:
+        c = r["compaction"]
+        text += (
+            f"\ncompacting the index in the background (pid {c['pid']}, {c['written']} points written "
+            "since the previous compaction): nothing waits for it"
+        )
     return text
 
 
