@@ -90,8 +90,9 @@ def test_worker_processes_and_memory_rolls_store_the_same_points(git_repo: Any) 
     """A large crawl prepares its files in worker processes (prepare/pool.py) and rolls the
     store to stay under its memory ceiling (write/memory.py): both forced here on the same
     files, it stores exactly the golden points."""
-    from monodex.indexer.git import crawlpolicy, gitobjects
+    from monodex.indexer.git import gitobjects
     from monodex.indexer.git.plan import plan_commit
+    from monodex.indexer.policy import crawlpolicy
     from monodex.indexer.write.crawl import Crawl, CrawlSettings
     from monodex.indexer.write.memory import MemoryWatch
     from monodex.indexer.write.request import Request
