@@ -29,6 +29,10 @@ class Engine:
     def chunk(self, strategy: str, text: str, ctx: FileContext) -> list[Chunk]:
         return chunkers.chunk_file(strategy, text, dataclasses.replace(ctx, budget=self.budget))
 
+    @property
+    def parallel(self) -> int:
+        return self.embedder.parallel
+
     def embed_documents(self, texts: Sequence[str]) -> Any:
         return self.embedder.embed_documents(texts)
 

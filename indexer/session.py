@@ -28,15 +28,24 @@ def store(cfg: Config, paths: Paths) -> Store:
     return open_store(cfg.qdrant, paths)
 
 
-def engine(cfg: Config, paths: Paths | None = None) -> Engine:
+def engine(cfg: Config, paths: Paths | None = None, *, background: bool = False) -> Engine:
+    """`background`: the runner's, whose phase two runs at the lowest CPU priority."""
     from monodex.indexer.embed.model import Embedder
     from monodex.indexer.embed.spec import spec_for
     from monodex.indexer.engine import Engine
 
     spec = spec_for(cfg.embedder.model)
     stamps = paths.model_stamp_dir if paths else None
+    e = cfg.embedder
     return Engine(
-        Embedder(spec, threads=cfg.embedder.threads, batch_size=cfg.embedder.batch_size, stamp_dir=stamps)
+        Embedder(
+            spec,
+            threads=e.session_threads,
+            workers=e.sessions,
+            batch_size=e.batch_size,
+            background=background,
+            stamp_dir=stamps,
+        )
     )
 
 
@@ -144,7 +153,7 @@ class Session:
     def engine(self) -> Engine:
         with self._open:
             if self._engine is None:
-                self._engine = engine(self.cfg, self.paths)
+                self._engine = engine(self.cfg, self.paths, background=self.shared)
             return self._engine
 
     def close(self) -> None:

@@ -87,11 +87,28 @@ def _split_secrets(url: str) -> tuple[str, list[str]]:
 @dataclass(frozen=True)
 class EmbedderConfig:
     model: str = "default"  # "default" (packaged MiniLM) or a folder holding model.onnx + tokenizer.json
-    threads: int = 2
+    # The cores the model may use; None: the usable cores.
+    threads: int | None = None
+    # Sessions sharing them, each embedding other texts at once (embed/workers.py); None: one per
+    # thread. 1: one session whose intra-op threads are all of them (the arrangement before issue 36).
+    workers: int | None = None
     batch_size: int = 1  # batching was slower than one text at a time on 2 cores (measured)
     # A refresh makes the label searchable before the model runs (new chunks by their words until
     # their vectors are added behind); False: it embeds first, and the label lags by the model time.
     two_phase: bool = True
+
+    @property
+    def cores(self) -> int:
+        return self.threads if self.threads is not None else usable_cores()
+
+    @property
+    def sessions(self) -> int:
+        return max(1, min(self.workers if self.workers is not None else self.cores, self.cores))
+
+    @property
+    def session_threads(self) -> int:
+        """Each session's intra-op threads: the cores shared among the sessions."""
+        return max(1, self.cores // self.sessions)
 
 
 def usable_cores() -> int:
@@ -179,10 +196,11 @@ def _qdrant(raw: Any, where: Where) -> QdrantConfig:
 
 
 def _embedder(raw: Any, where: Where) -> EmbedderConfig:
-    d = obj(raw, where, allowed=("model", "threads", "batch_size", "two_phase"))
+    d = obj(raw, where, allowed=("model", "threads", "workers", "batch_size", "two_phase"))
     return EmbedderConfig(
         model=string(d.get("model", "default"), where / "model"),
-        threads=integer(d.get("threads", 2), where / "threads", minimum=1),
+        threads=integer(d["threads"], where / "threads", minimum=1) if "threads" in d else None,
+        workers=integer(d["workers"], where / "workers", minimum=1) if "workers" in d else None,
         batch_size=integer(d.get("batch_size", 1), where / "batch_size", minimum=1),
         two_phase=boolean(d.get("two_phase", True), where / "two_phase"),
     )
@@ -283,7 +301,8 @@ def dump(config: Config) -> dict[str, Any]:
         "qdrant": qd,
         "embedder": {
             "model": e.model,
-            "threads": e.threads,
+            **({"threads": e.threads} if e.threads is not None else {}),
+            **({"workers": e.workers} if e.workers is not None else {}),
             "batch_size": e.batch_size,
             **({} if e.two_phase else {"two_phase": False}),
         },

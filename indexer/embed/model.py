@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from monodex.indexer.embed.spec import SPEC_FILE, ModelSpec
 from monodex.indexer.embed.stamp import check_files
+from monodex.indexer.embed.workers import SessionPool
 from tokenizers import Encoding, Tokenizer
 
 from monodex.errors import MonodexError, UsageError
@@ -31,8 +32,18 @@ class Embedder:
     """
 
     def __init__(
-        self, spec: ModelSpec, *, threads: int = 2, batch_size: int = 1, stamp_dir: Path | None = None
+        self,
+        spec: ModelSpec,
+        *,
+        threads: int = 2,
+        batch_size: int = 1,
+        workers: int = 1,
+        background: bool = False,
+        stamp_dir: Path | None = None,
     ) -> None:
+        """`threads`: each session's intra-op threads; `workers`: sessions that embed a call's
+        texts side by side (workers.py); `background`: their threads run at the lowest CPU
+        priority (the runner's fill: a search or a refresh comes first)."""
         # 1 does the least work: on ~220-token chunks, 2 threads embed 38.5 chunks/s at batch 1, 36.9
         # at 4, 33.6 at 8, 30.6 at 16 (medians of 5), while peak RSS grows from 332 to 569 MB
         # (bench/embed.py).
@@ -45,6 +56,7 @@ class Embedder:
         self._specials = self.tokenizer.num_special_tokens_to_add(False)
         self._plain: Tokenizer | None = None
         self._threads = threads
+        self._pool = SessionPool(workers, self._opened, background=background) if workers > 1 else None
         self._session: ort.InferenceSession | None = None
         self._light: ort.InferenceSession | None = None  # for queries until the optimized one loads
         self._inputs: tuple[str, ...] = ()
@@ -83,6 +95,12 @@ class Embedder:
         self._output = _output(session)
         self._graph_dim(session)
         return session
+
+    @property
+    def parallel(self) -> int:
+        """Texts embedded at once (sessions side by side): a caller that yields between slices
+        of texts sizes them by it."""
+        return self._pool.workers if self._pool is not None else 1
 
     @property
     def inputs(self) -> tuple[str, ...]:
@@ -139,9 +157,13 @@ class Embedder:
         self.truncated += sum(1 for e in encodings if e.overflowing)
         # Sorted by length, a batch pads to similar lengths (padding is wasted compute).
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
-        for start in range(0, len(order), self.batch_size):
-            idx = order[start : start + self.batch_size]
-            out[idx] = self._run([encodings[i] for i in idx], session)
+        batches = [order[start : start + self.batch_size] for start in range(0, len(order), self.batch_size)]
+        if self._pool is not None and session is self._session and len(batches) > 1:
+            runs = self._pool.map(lambda own, idx: self._run([encodings[i] for i in idx], own), batches)
+        else:
+            runs = (self._run([encodings[i] for i in idx], session) for idx in batches)
+        for idx, vectors in zip(batches, runs, strict=True):
+            out[idx] = vectors
         self.texts_embedded += len(texts)
         return out
 
@@ -162,7 +184,7 @@ class Embedder:
                 f"the embedding model {self.spec.model_path} failed: {exc}",
                 "check that it is a sentence-embedding model taking token ids",
             ) from exc
-        self.calls += 1
+        self.calls += 1  # several sessions' threads may count at once: only a statistic
         pooled = _pool(np.asarray(hidden, dtype=np.float32), mask, self.spec)
         if pooled.shape[1] != self.spec.dim:  # a declared dim the graph's dynamic shape could not confirm
             raise UsageError(

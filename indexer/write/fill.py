@@ -163,10 +163,11 @@ def prepare(
     vectors = stored_vectors(store, embedder.embedder_id, sorted(texts))
     missing = [h for h in texts if h not in vectors]
     embedded: set[str] = set()
-    for start in range(0, len(missing), SLICE):
+    step = SLICE * int(getattr(embedder, "parallel", 1))  # sessions side by side take a slice each
+    for start in range(0, len(missing), step):
         if start and should_stop():
             break  # at least one slice per round: a round always makes progress
-        part = missing[start : start + SLICE]
+        part = missing[start : start + step]
         vectors.update(zip(part, embedder.embed_documents([texts[h] for h in part]), strict=True))
         embedded.update(part)
     return Round(records, vectors, embedded)

@@ -85,6 +85,38 @@ def test_batching_keeps_results_and_input_order(minilm: Embedder) -> None:
         assert emb.calls == -(-len(texts) // batch) and emb.texts_embedded == len(texts)
 
 
+def test_sessions_side_by_side_give_the_same_vectors_in_input_order(minilm: Embedder) -> None:
+    """Issue 36: a call's texts go to several sessions at once (embed/workers.py); each vector is
+    the one a single session computes, bit for bit, and comes back where its text was."""
+    texts = [CSS, JSON_TS * 3, "short", JSON_TS, "x " * 400, "const a = 1;", "parse json", CSS * 2]
+    one = minilm.embed_documents(texts)
+    emb = Embedder(default_spec(), threads=1, workers=3)
+    assert emb.parallel == 3
+    assert np.array_equal(emb.embed_documents(texts), one)
+    assert emb.calls == len(texts) and emb.texts_embedded == len(texts)
+    assert np.array_equal(emb.embed_query("parse a json file"), minilm.embed_query("parse a json file"))
+
+
+def test_the_runners_sessions_run_at_the_lowest_priority() -> None:
+    """The runner's fill embeds in the background: its sessions' threads are niced, so a search's
+    query (embedded in the thread that asks) or a refresh comes first."""
+    import os
+    import threading
+
+    emb = Embedder(default_spec(), threads=1, workers=2, background=True)
+    seen: list[int] = []
+    real = emb._run
+
+    def spy(encodings: object, session: object) -> object:
+        seen.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+        return real(encodings, session)  # type: ignore[arg-type]
+
+    emb._run = spy  # type: ignore[method-assign]
+    emb.embed_documents([CSS, JSON_TS, "short", "x " * 50])
+    assert seen and set(seen) == {19}
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) != 19  # not the caller
+
+
 def test_counters_and_truncation(minilm: Embedder) -> None:
     long = "hello " * 2000
     assert minilm.count_tokens("hello world") == 4  # [CLS] hello world [SEP]

@@ -40,6 +40,25 @@ def test_full_config_roundtrip(tmp_path: Path) -> None:
     assert config.load(paths.resolve()).crawl == cfg.crawl
 
 
+def test_the_model_uses_the_cores_through_one_session_each() -> None:
+    """Issue 36: embedder.threads is the cores the model may use (default: all usable ones);
+    embedder.workers the sessions sharing them (default one per core: several sessions of one
+    thread did more per CPU-second than one of many threads); workers 1 is the arrangement before."""
+    cores = config.usable_cores()
+    default = config.EmbedderConfig()
+    assert (default.sessions, default.session_threads) == (cores, 1)
+    two = config.EmbedderConfig(threads=2)
+    assert (two.sessions, two.session_threads) == (2, 1)
+    old = config.EmbedderConfig(threads=2, workers=1)
+    assert (old.sessions, old.session_threads) == (1, 2)
+    assert config.EmbedderConfig(threads=8, workers=3).session_threads == 2
+    assert config.EmbedderConfig(threads=2, workers=5).sessions == 2  # never more than the cores
+    _write({"embedder": {"threads": 2, "workers": 1}})
+    cfg = config.load(paths.resolve())
+    assert (cfg.embedder.sessions, cfg.embedder.session_threads) == (1, 2)
+    assert config.dump(config.Config())["embedder"] == {"model": "default", "batch_size": 1}
+
+
 def test_crawl_workers_default_to_the_cores_to_spare() -> None:
     crawl = config.load(paths.resolve()).crawl
     assert crawl.workers is None and crawl.max_memory_mb == 700
@@ -66,6 +85,7 @@ def test_api_key_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> 
         ({"catalogs": []}, "catalogs: expected an object"),
         ({"embedder": {"threads": 0}}, "embedder.threads: must be at least 1"),
         ({"embedder": {"threads": True}}, "embedder.threads: expected an integer"),
+        ({"embedder": {"workers": 0}}, "embedder.workers: must be at least 1"),
         ({"crawl": {"workers": -1}}, "crawl.workers: must be at least 0"),
         ({"crawl": {"max_memory_mb": 64}}, "crawl.max_memory_mb: must be at least 256"),
         ({"crawl": {"max_memory_mb": "1G"}}, "crawl.max_memory_mb: expected an integer"),
