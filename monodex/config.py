@@ -84,13 +84,20 @@ def _split_secrets(url: str) -> tuple[str, list[str]]:
     return shown, [s for s in secrets if s and s != "***"]
 
 
+# Each onnxruntime session holds ~130-180 MB with the shipped model (measured; sharing its
+# initializers or turning prepacking and the arena off did not lower it): past 4 the default gives
+# each session more threads instead (16 cores: 4 sessions of 4 threads).
+DEFAULT_SESSIONS = 4
+
+
 @dataclass(frozen=True)
 class EmbedderConfig:
     model: str = "default"  # "default" (packaged MiniLM) or a folder holding model.onnx + tokenizer.json
     # The cores the model may use; None: the usable cores.
     threads: int | None = None
     # Sessions sharing them, each embedding other texts at once (embed/workers.py); None: one per
-    # thread. 1: one session whose intra-op threads are all of them (the arrangement before issue 36).
+    # thread, up to DEFAULT_SESSIONS. 1: one session whose intra-op threads are all of them (the
+    # arrangement before issue 36).
     workers: int | None = None
     batch_size: int = 1  # batching was slower than one text at a time on 2 cores (measured)
     # A refresh makes the label searchable before the model runs (new chunks by their words until
@@ -103,7 +110,8 @@ class EmbedderConfig:
 
     @property
     def sessions(self) -> int:
-        return max(1, min(self.workers if self.workers is not None else self.cores, self.cores))
+        wanted = self.workers if self.workers is not None else min(self.cores, DEFAULT_SESSIONS)
+        return max(1, min(wanted, self.cores))
 
     @property
     def session_threads(self) -> int:

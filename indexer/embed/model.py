@@ -56,7 +56,13 @@ class Embedder:
         self._specials = self.tokenizer.num_special_tokens_to_add(False)
         self._plain: Tokenizer | None = None
         self._threads = threads
-        self._pool = SessionPool(workers, self._opened, background=background) if workers > 1 else None
+        self._pool = (
+            SessionPool(
+                workers, lambda: self._opened(optimize=True), lambda: self.session, background=background
+            )
+            if workers > 1
+            else None
+        )
         self._session: ort.InferenceSession | None = None
         self._light: ort.InferenceSession | None = None  # for queries until the optimized one loads
         self._inputs: tuple[str, ...] = ()

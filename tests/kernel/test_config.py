@@ -46,7 +46,10 @@ def test_the_model_uses_the_cores_through_one_session_each() -> None:
     thread did more per CPU-second than one of many threads); workers 1 is the arrangement before."""
     cores = config.usable_cores()
     default = config.EmbedderConfig()
-    assert (default.sessions, default.session_threads) == (cores, 1)
+    assert default.sessions == min(cores, config.DEFAULT_SESSIONS)
+    assert default.session_threads == max(1, cores // default.sessions)
+    many = config.EmbedderConfig(threads=16)  # each session holds ~150 MB: 4 of 4 threads
+    assert (many.sessions, many.session_threads) == (4, 4)
     two = config.EmbedderConfig(threads=2)
     assert (two.sessions, two.session_threads) == (2, 1)
     old = config.EmbedderConfig(threads=2, workers=1)
