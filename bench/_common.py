@@ -119,3 +119,39 @@ def table(rows: list[list[object]], header: list[str]) -> str:
     out = [fmt.format(*header), "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
     out += [fmt.format(*r) for r in cells[1:]]
     return "\n".join(out)
+
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "docs" / "benchmarks.md"
+
+
+def build_id() -> str:
+    """This checkout's commit, `+` when it has changes: the build a recorded row measured."""
+    git = ["git", "-C", str(ROOT)]
+    sha = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout
+    dirty = subprocess.run(
+        [*git, "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True
+    )
+    return sha.strip() + ("+" if dirty.stdout.strip() else "")
+
+
+def record(heading: str, rows: list[list[object]], *, results: Path = RESULTS) -> None:
+    """Append `rows` to the first table after the line starting with `heading` in
+    docs/benchmarks.md (a bench's --record): the table keeps every recorded run."""
+    lines = results.read_text().splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines) if line.startswith(heading)), None)
+    if start is None:
+        raise SystemExit(f"{results} has no section '{heading}': add it (with its table's header) first")
+    first = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("|")), None)
+    if first is None or any(lines[i].startswith("#") for i in range(start + 1, first)):
+        raise SystemExit(f"the section '{heading}' of {results} has no table to add a row to")
+    end = first
+    while end < len(lines) and lines[end].startswith("|"):
+        end += 1
+    columns = lines[first].count("|") - 1
+    for row in rows:
+        if len(row) != columns:
+            raise SystemExit(f"a row of {len(row)} cells for a table of {columns} columns under '{heading}'")
+    lines[end:end] = ["| " + " | ".join(str(c) for c in row) + " |\n" for row in rows]
+    results.write_text("".join(lines))
+    print(f"recorded {len(rows)} row(s) under '{heading}' in {results}")
