@@ -93,8 +93,10 @@ print(json.dumps({"seconds": time.perf_counter() - t0}))
 
 
 class Build:
-    def __init__(self, name: str, python: str, root: Path, repo: Path) -> None:
-        self.name, self.python, self.repo = name, python, repo
+    """One build's installation under `root`/`name` (bench/scale.py uses it too, for another catalog)."""
+
+    def __init__(self, name: str, python: str, root: Path, repo: Path, *, catalog: str = CAT) -> None:
+        self.name, self.python, self.repo, self.catalog = name, python, repo, catalog
         self.env = dict(os.environ)
         for k in XDG_KEYS:
             d = root / name / k.lower()
@@ -119,14 +121,14 @@ class Build:
     def crawl(self, label: str, commit: str) -> tuple[float, float]:
         """(wall seconds of the command, seconds of the crawl itself: no interpreter start)."""
         wall, out = self.mdx(
-            "crawl", "--catalog", CAT, "--label", label, "--commit", commit, "--no-wait-dense"
+            "crawl", "--catalog", self.catalog, "--label", label, "--commit", commit, "--no-wait-dense"
         )
         return wall, float(out.get("seconds") or 0.0)
 
     def search_wall(self, query: str) -> float:
-        return self.mdx("search", "--catalog", CAT, "--label", "main", "--text", query, "--mode", "lexical")[
-            0
-        ]
+        return self.mdx(
+            "search", "--catalog", self.catalog, "--label", "main", "--text", query, "--mode", "lexical"
+        )[0]
 
     def runner(self) -> subprocess.Popen[bytes]:
         """This installation's runner, listening (its fill job starts on the pending vectors, as
@@ -142,7 +144,7 @@ class Build:
         return proc
 
     def in_process(self, rounds: int) -> dict[str, Any]:
-        argv = [self.python, "-c", _IN_PROCESS, CAT, "main", str(rounds), json.dumps(QUERIES)]
+        argv = [self.python, "-c", _IN_PROCESS, self.catalog, "main", str(rounds), json.dumps(QUERIES)]
         done = subprocess.run(
             argv, env=self.env, capture_output=True, text=True, check=True, cwd=tempfile.gettempdir()
         )
