@@ -14,6 +14,9 @@ from typing import Any
 
 from monodex import jsonfile, rss
 
+# The phase a crawl reports before it knows its files (then "index", and "dense" for phase two).
+PLANNING = "plan"
+
 
 def new_file(crawls_dir: Path) -> Path:
     """A file of this crawl's own (a runner may run two crawls at once)."""

@@ -150,6 +150,9 @@ def crawl(
     watch = MemoryWatch(
         cfg.crawl.max_memory_mb, state_file=crawlstate.new_file(s.paths.crawls_dir), facts=facts
     )
+    # Listed before the index is opened: a status that finds no crawl opens the index itself, and
+    # would wait for the lock this crawl holds while it plans (8 s under load, then nothing shown).
+    watch.report(0, 0, 0, crawlstate.PLANNING)
 
     def reported(files: int, total: int, chunks: int, phase: str = "index") -> None:
         watch.report(files, total, chunks, phase)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from monodex import output, progress
+from monodex import crawlstate, output, progress
 from monodex.front import render_across
 from monodex.front.render_across import containing as containing
 from monodex.front.render_across import diff as diff
@@ -152,6 +152,8 @@ def _crawl_line(c: dict[str, Any]) -> str:
     done = f"files {c.get('files_done', 0)}/{c.get('files_total') or '?'} · chunks {c.get('chunks', 0)}"
     if c.get("phase") == "dense":
         done = f"dense vectors {c.get('files_done', 0)}/{c.get('files_total') or '?'}"
+    elif c.get("phase") == crawlstate.PLANNING:
+        done = "planning"
     rolls = c.get("rolls", 0)
     memory = (
         f"memory {c.get('rss_mb', '?')} MB (peak {c.get('peak_rss_mb', '?')} MB, "

@@ -10,6 +10,7 @@ import sys
 import time
 from typing import Any
 
+from monodex import config, crawlstate, paths
 from monodex.front import render
 from monodex.main import main
 
@@ -47,8 +48,9 @@ def test_status_shows_a_running_crawls_progress_and_memory(git_repo) -> None:  #
         while seen is None and crawl.poll() is None:
             answer, seconds = _status()
             if answer["crawls"]:
-                seen = answer
                 assert seconds < 8  # never waited for the index lock (10 s)
+                if answer["crawls"][0]["phase"] != crawlstate.PLANNING:  # its files known
+                    seen = answer
             time.sleep(0.1)
     finally:
         out, err = crawl.communicate(timeout=300)
@@ -65,3 +67,41 @@ def test_status_shows_a_running_crawls_progress_and_memory(git_repo) -> None:  #
     assert "crawl acme:main" not in text  # ended: its record went with it
     after, _ = _status()
     assert after["crawls"] == [] and after["labels"][0]["label"] == "main"
+
+
+class _FirstUse:
+    """The real store, noting what `monodex status` would list as running when the crawl first
+    touches it."""
+
+    def __init__(self, store: Any, crawls_dir: Any) -> None:
+        self.store, self.crawls_dir = store, crawls_dir
+        self.listed: list[dict[str, Any]] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self.listed is None:
+            self.listed = crawlstate.running(self.crawls_dir)
+        return getattr(self.store, name)
+
+
+def test_a_crawl_is_listed_before_it_touches_the_index(git_repo) -> None:  # type: ignore[no-untyped-def]
+    """A status that finds no crawl listed opens the index itself, and so waits for the lock a
+    crawl holds: a crawl that listed itself only at its first file made status wait out its
+    planning (8 s under load) and then show no crawl at all."""
+    from monodex.indexer.session import Session, store
+    from monodex.indexer.write import crawlrun
+    from monodex.indexer.write.request import Request
+
+    repo = git_repo(dict(list(FILES.items())[:3]), name="acme")
+    p = paths.resolve()
+    cfg = config.load(p)
+    real = store(cfg, p)
+    try:
+        spy = _FirstUse(real, p.crawls_dir)
+        with Session(cfg, p, store=spy) as s:  # type: ignore[arg-type]
+            crawlrun.crawl(s, Request(config.Catalog("acme", repo.path), "main", repo.head()), dense="later")
+    finally:
+        real.close()
+    assert spy.listed is not None, "the crawl never used the index"
+    (record,) = spy.listed
+    assert record["label"] == "main" and record["phase"] == crawlstate.PLANNING
+    assert crawlstate.running(p.crawls_dir) == []  # gone once it ended
