@@ -158,6 +158,7 @@ def test_every_config_key_is_documented() -> None:
     sections = {
         "qdrant": config.QdrantConfig,
         "embedder": config.EmbedderConfig,
+        "crawl": config.CrawlConfig,
         "schedules": config.Schedules,
         "catalogs.*": config.Catalog,
     }
