@@ -33,6 +33,9 @@ class Engine:
     def parallel(self) -> int:
         return self.embedder.parallel
 
+    def close(self) -> None:
+        self.embedder.close()
+
     def embed_documents(self, texts: Sequence[str]) -> Any:
         return self.embedder.embed_documents(texts)
 

@@ -73,6 +73,7 @@ class Session:
         self._store: Store | None = store
         self._engine: Engine | None = engine
         self._owns_store = store is None
+        self._owns_engine = engine is None
         self._qdrant: QdrantConfig | None = None
         self._previous: tuple[Store, Engine] | tuple[()] | None = None
         self._previous_store: Store | None = None
@@ -163,7 +164,12 @@ class Session:
             self._store = None
             if self._previous_store is not None:
                 self._previous_store.close()
+            if self._previous:
+                self._previous[1].close()
             self._previous_store, self._previous = None, None
+            if self._engine is not None and self._owns_engine:
+                self._engine.close()  # the embedding sessions' threads hold ~150 MB each
+            self._engine = None if self._owns_engine else self._engine
 
     def __enter__(self) -> Session:
         return self

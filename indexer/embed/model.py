@@ -102,6 +102,12 @@ class Embedder:
         self._graph_dim(session)
         return session
 
+    def close(self) -> None:
+        """Let the sessions go (the pool's threads end); a later call opens them again."""
+        if self._pool is not None:
+            self._pool.close()
+        self._session = self._light = None
+
     @property
     def parallel(self) -> int:
         """Texts embedded at once (sessions side by side): a caller that yields between slices

@@ -38,11 +38,14 @@ class SessionPool:
         self._lock = threading.Lock()
         self._started = 0
 
-    def _start(self) -> None:
-        # On Linux a thread's nice applies to it alone (and to threads it starts); elsewhere the
-        # same call would renice a process of that number.
-        if self._background and sys.platform == "linux":
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BACKGROUND_NICE)
+    def close(self) -> None:
+        """Stop the threads, and with them their sessions (each thread's own, ~150 MB): a
+        process that opens many embedders (the tests, a runner reopening its session) would
+        otherwise keep every one of them."""
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
 
     def _session(self) -> Any:
         own = getattr(self._local, "session", None)
@@ -56,7 +59,19 @@ class SessionPool:
         """run(session, batch) for each batch on the pool's sessions; results in batch order."""
         with self._lock:
             if self._executor is None:
+                # the initializer holds nothing of the pool: a pool nobody closed is still freed
+                # with its embedder (its executor's threads end when the executor is collected)
                 self._executor = ThreadPoolExecutor(
-                    self.workers, thread_name_prefix="monodex-embed", initializer=self._start
+                    self.workers,
+                    thread_name_prefix="monodex-embed",
+                    initializer=_start,
+                    initargs=(self._background,),
                 )
         return self._executor.map(lambda batch: run(self._session(), batch), batches)
+
+
+def _start(background: bool) -> None:
+    # On Linux a thread's nice applies to it alone (and to threads it starts); elsewhere the same
+    # call would renice a process of that number.
+    if background and sys.platform == "linux":
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BACKGROUND_NICE)

@@ -97,6 +97,35 @@ def test_sessions_side_by_side_give_the_same_vectors_in_input_order(minilm: Embe
     assert np.array_equal(emb.embed_query("parse a json file"), minilm.embed_query("parse a json file"))
 
 
+def _embed_threads() -> set[int]:
+    import threading
+
+    return {t.ident or 0 for t in threading.enumerate() if t.name.startswith("monodex-embed")}
+
+
+def test_an_embedder_let_go_frees_its_sessions_and_threads() -> None:
+    """The pool's threads held their sessions (~150 MB each) and, through their initializer, the
+    embedder itself, for as long as the process lived: a process opening many embedders (the test
+    suite, in-process commands) grew to 23 GB. Closed or merely dropped, an embedder goes."""
+    import gc
+    import weakref
+
+    before = _embed_threads()
+    closed = Embedder(default_spec(), threads=1, workers=2)
+    closed.embed_documents([CSS, JSON_TS, "short", "x " * 50])
+    assert _embed_threads() - before
+    closed.close()
+    assert not _embed_threads() - before
+    assert len(closed.embed_documents([CSS, "short"])) == 2  # opens again when asked
+
+    dropped = Embedder(default_spec(), threads=1, workers=2)
+    dropped.embed_documents([CSS, JSON_TS, "short", "x " * 50])
+    gone = weakref.ref(dropped)
+    del dropped
+    gc.collect()
+    assert gone() is None
+
+
 def test_the_runners_sessions_run_at_the_lowest_priority() -> None:
     """The runner's fill embeds in the background: its sessions' threads are niced, so a search's
     query (embedded in the thread that asks) or a refresh comes first."""
