@@ -20,8 +20,10 @@ FILES = {
         + "".join(f"  const v{k}: string = input.replace('{k}', 'x{i}{j}{k}');\n" for k in range(6))
         + "  return input;\n}\n"
     )
-    for i in range(6)
-    for j in range(12)
+    # 360 files: seconds of phase two however many sessions embed (the status commands polling
+    # it take ~1 s each under load; 72 files ended before one saw them, 1 CI run of 2)
+    for i in range(12)
+    for j in range(30)
 }
 
 
