@@ -23,6 +23,9 @@ from monodex import crawlstate, logs, rss
 EDGE_MB_PER_POINT = 9 / 1024
 # Fewer points than this are not worth a roll (~0.27 ms of CPU a point, plus reopening the shard).
 MIN_ROLL_POINTS = 4096
+# Nor more than this held between two rolls (~290 MB of Edge's memory), however little a roll
+# frees: doubling without end let a 100,000-file crawl hold 200,000 points unrolled (5.6 GB).
+MAX_ROLL_POINTS = 32_768
 # The ceiling is aimed at with this much room: RSS is sampled between batches, not continuously.
 HEADROOM = 0.95
 REPORT_EVERY_SECONDS = 0.5
@@ -94,7 +97,7 @@ class MemoryWatch:
         after = self.total_mb()
         logs.get("monodex.crawl").info("crawl.rolled", rss_mb=round(after), seconds=round(seconds, 2))
         if after > self.ceiling * 0.8:  # what stays is not the index's: rolling more would not help
-            self.min_points *= 2
+            self.min_points = min(self.min_points * 2, max(MAX_ROLL_POINTS, self.min_points))
             logs.get("monodex.crawl").warning(
                 "crawl.memory_ceiling_low",
                 rss_mb=round(after),
