@@ -12,14 +12,31 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, assert_never
+from typing import TYPE_CHECKING, Any, assert_never
 
 from monodex.indexer.session import Session
 
-from monodex import gitrefs, names, standing
+from monodex import gitrefs, names, spool, standing
 from monodex import requests as rq
 from monodex.config import Catalog
 from monodex.errors import MonodexError, UsageError
+from monodex.schema.compare import ContainingAnswer, DiffAnswer
+from monodex.schema.crawl import CrawlAnswer, PollAnswer, RefreshAnswer
+from monodex.schema.eval import EvalAnswer
+from monodex.schema.labels import (
+    GcAnswer,
+    LabelsAnswer,
+    NightlyGc,
+    OldModelsAnswer,
+    PurgedCatalog,
+    RemovedLabel,
+    VerifyAnswer,
+)
+from monodex.schema.search import CaughtUp, Freshness, Hit, SearchAnswer, ServedBy, ViewAnswer
+from monodex.schema.wire import Answer
+
+if TYPE_CHECKING:
+    from monodex.indexer.write.fill import FillReport as FillReport  # the runner's fill job reads it
 
 Progress = Callable[[int, int, int, str], None]  # done, total, chunks, phase (rpc.Progress)
 
@@ -34,7 +51,7 @@ class _LazyQueryEmbedder:
         return self.s.engine.embed_query(text)
 
 
-def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
+def search(s: Session, r: rq.SearchRequest) -> SearchAnswer:
     """Results plus the label's freshness; `fresh` (seconds) waits for the label to reflect its
     branch first; `max_tokens` packs the results into that budget. With `labels` or `all_labels`
     it searches several labels at once: each hit says which of them hold it (issue 24)."""
@@ -83,28 +100,25 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
     finally:
         if past is not None:
             past.close()
-    results = found["results"]
-    answer: dict[str, Any] = {
-        "results": results,
-        "mode": found["mode"],
-        "dense_coverage": found["dense_coverage"],
-    }
+    results = found.results
+    notes = found.notes
+    answer: SearchAnswer = {"results": results, "mode": found.mode, "dense_coverage": found.dense_coverage}
     if made is not None:
-        answer["on_demand"] = {k: v for k, v in made.items() if k != "note"}
-        found["notes"].insert(0, made["note"])
+        answer["on_demand"], note = made
+        notes.insert(0, note)
     if caught is not None:
-        found["notes"].insert(0, caught["note"])
+        notes.insert(0, caught[1])
     if scope is not None:
         across.annotate(store, results, scope.held)
         heads = gitrefs.branch_heads(cat.path)  # once for all the labels
-        whole = found["dense_coverage"] == 1.0  # then every label's is: no count a label
-        answer["freshness_by_label"] = {
-            st.label: {
-                **freshness.describe(s, cat, st, heads=heads),
-                "dense_coverage": 1.0 if whole else searching.coverage(store, st.label_id, held=held)[0],
-            }
-            for st, held in zip(scope.states, scope.held, strict=True)
-        }
+        whole = found.dense_coverage == 1.0  # then every label's is: no count a label
+        by_label: dict[str, Freshness] = {}
+        for st, held in zip(scope.states, scope.held, strict=True):
+            by_label[st.label] = freshness.describe(s, cat, st, heads=heads)
+            by_label[st.label]["dense_coverage"] = (
+                1.0 if whole else searching.coverage(store, st.label_id, held=held)[0]
+            )
+        answer["freshness_by_label"] = by_label
     else:
         if not results and (filters.lang or filters.package or filters.paths):
             from monodex.indexer.read import filterhints
@@ -113,41 +127,42 @@ def search(s: Session, r: rq.SearchRequest) -> dict[str, Any]:
         if fresh is None:
             fresh = freshness.describe(s, cat, searching.require_label(store, cat.name, r.label))
         if fresh.get("problem"):  # the repository moved away: the answer may be stale, unknown how much
-            found["notes"].append(f"freshness cannot be checked: {fresh['problem']} ({fresh['hint']})")
+            notes.append(f"freshness cannot be checked: {fresh.get('problem')} ({fresh.get('hint')})")
         # next to the freshness: whether the label's dense vectors are all there yet (phase two),
         # and which worktree and commit the answer reflects
-        answer["freshness"] = {
+        shown: Freshness = {
             **fresh,
             "label": r.label,
-            "dense_coverage": found["dense_coverage"],
+            "dense_coverage": found.dense_coverage,
             "worktree": r.worktree,
             "commit": fresh["indexed_commit"],
         }
-        _where_you_stand(answer["freshness"], found["notes"], here, r, caught)
+        answer["freshness"] = shown
+        _where_you_stand(shown, notes, here, r, caught)
         if here is not None and here.detached and here.label() == r.label:
-            found["notes"].insert(0, f"detached HEAD at {str(here.commit)[:12]}: answered for that commit")
+            notes.insert(0, f"detached HEAD at {str(here.commit)[:12]}: answered for that commit")
         if applied is not None:
-            answer["freshness"]["overlay"] = applied.as_json()
+            shown["overlay"] = applied.as_json()
             if applied.skipped:
-                found["notes"].append(f"uncommitted files not searched: {applied.skipped}")
+                notes.append(f"uncommitted files not searched: {applied.skipped}")
     if served_by is not None:
         answer["served_by"] = served_by
-        found["notes"].insert(0, served_by["note"])
-    if found["notes"]:
-        answer["notes"] = found["notes"]
+        notes.insert(0, served_by["note"])
+    if notes:
+        answer["notes"] = notes
     if r.max_tokens is not None:
         answer["results"], answer["budget"] = budget.pack(results, r.max_tokens, s.engine.count_tokens)
-    if applied is not None and applied.dense_pending and s.wake is None and found["mode"] != "lexical":
+    if applied is not None and applied.dense_pending and s.wake is None and found.mode != "lexical":
         _fill_overlay(s, applied.membership)
     return answer
 
 
 def _where_you_stand(
-    fresh: dict[str, Any],
+    fresh: Freshness,
     notes: list[str],
     here: standing.Standing | None,
     r: rq.SearchRequest,
-    caught: dict[str, Any] | None,
+    caught: tuple[CaughtUp, str] | None,
 ) -> None:
     """The commit checked out where you stand next to the one the answer reflects: caught up to
     it (`caught_up`), or, with --as-indexed only, answered from the label as it was indexed."""
@@ -155,7 +170,7 @@ def _where_you_stand(
         return
     fresh["checkout_commit"] = here.commit
     if caught is not None:
-        fresh["caught_up"] = {k: v for k, v in caught.items() if k != "note"}
+        fresh["caught_up"] = caught[0]
     elif r.as_indexed and fresh.get("indexed_commit") != here.commit:
         fresh["as_indexed"] = True
         notes.insert(
@@ -185,7 +200,7 @@ def _overlay(s: Session, r: rq.SearchRequest) -> Any:
     return overlay.apply(s, s.config().catalog(r.catalog), r.label, r.worktree)
 
 
-def diff(s: Session, r: rq.DiffRequest) -> dict[str, Any]:
+def diff(s: Session, r: rq.DiffRequest) -> DiffAnswer:
     """What changed from one label to the other: files, chunks and symbols, grouped by package;
     with `text`, the changes a search over the differing chunks finds, best first."""
     from monodex.indexer.compare import diff as diffing
@@ -195,7 +210,7 @@ def diff(s: Session, r: rq.DiffRequest) -> dict[str, Any]:
     old = searching.require_label(s.store, r.catalog, r.from_label)
     new = searching.require_label(s.store, r.catalog, r.to_label)
     changes = diffing.files(s.store, old, new, paths=r.paths)
-    answer: dict[str, Any] = {
+    answer: DiffAnswer = {
         "catalog": r.catalog,
         "from": r.from_label,
         "to": r.to_label,
@@ -204,12 +219,14 @@ def diff(s: Session, r: rq.DiffRequest) -> dict[str, Any]:
         "complete": old.crawl_complete and new.crawl_complete,
         "summary": diffing.summary(changes),
         "packages": diffing.packages(changes),
+        "files": [],  # here in the answer's order; which files, below
     }
     if r.text is None:
         answer["files"] = [c.as_json() for c in changes][: r.limit]
         return answer
     limit = r.limit or rq.DEFAULT_LIMIT
-    hits, notes = [], []
+    hits: list[Hit] = []
+    notes: list[str] = []
     for side, other in ((new, old), (old, new)):  # what came, then what went
         found = searching.search(
             s.store,
@@ -221,10 +238,10 @@ def diff(s: Session, r: rq.DiffRequest) -> dict[str, Any]:
             ranking=searching.Ranking(mode=r.mode, per_file=3, include_tests=True),
             scope=searching.Scope.of(s.store, (side,), without=(other.label_id,)),
         )
-        hits += found["results"]
-        notes += [n for n in found["notes"] if n not in notes]
+        hits += found.results
+        notes += [n for n in found.notes if n not in notes]
     ranked = diffing.rank(changes, hits)
-    answer["files"] = [{**c.as_json(), "score": round(score, 4)} for c, score in ranked[:limit]]
+    answer["files"] = [c.as_json(score=round(score, 4)) for c, score in ranked[:limit]]
     answer["more"] = max(0, len(ranked) - limit)  # found, ranked below the limit
     answer["unmatched"] = len(changes) - len(ranked)  # not found by the question at all
     if notes:
@@ -232,7 +249,7 @@ def diff(s: Session, r: rq.DiffRequest) -> dict[str, Any]:
     return answer
 
 
-def labels_containing(s: Session, r: rq.ContainingRequest) -> dict[str, Any]:
+def labels_containing(s: Session, r: rq.ContainingRequest) -> ContainingAnswer:
     """Which labels hold a file version or a chunk, and which hold another version of its path."""
     from monodex.indexer.compare import across
 
@@ -263,7 +280,7 @@ def _label_here(s: Session, catalog: str, worktree: str | None) -> str | None:
         return None
 
 
-def _generation(s: Session, catalog: str, label: str) -> tuple[Any, Any, dict[str, Any] | None]:
+def _generation(s: Session, catalog: str, label: str) -> tuple[Any, Any, ServedBy | None]:
     """(store, query embedder, served_by) for a search: after a model change the previous
     model's collection answers a label until the new one holds it fully hybrid."""
     from monodex.indexer.points import labelmeta
@@ -300,7 +317,7 @@ def _generation(s: Session, catalog: str, label: str) -> tuple[Any, Any, dict[st
     )
 
 
-def view(s: Session, r: rq.ViewRequest) -> dict[str, Any]:
+def view(s: Session, r: rq.ViewRequest) -> ViewAnswer:
     from monodex.indexer.read import search as searching
 
     s.config().catalog(r.catalog)
@@ -328,7 +345,7 @@ def _registered_or_left(s: Session, catalog: str) -> None:
         cfg.catalog(catalog)
 
 
-def labels(s: Session, r: rq.LabelsRequest) -> dict[str, Any]:
+def labels(s: Session, r: rq.LabelsRequest) -> LabelsAnswer:
     from monodex.indexer.read import search as searching
 
     if r.catalog:
@@ -339,7 +356,7 @@ def labels(s: Session, r: rq.LabelsRequest) -> dict[str, Any]:
     }
 
 
-def collect_garbage(s: Session, r: rq.GcRequest) -> dict[str, Any]:
+def collect_garbage(s: Session, r: rq.GcRequest) -> GcAnswer:
     from monodex.indexer.upkeep import gc
 
     _registered_or_left(s, r.catalog)
@@ -351,7 +368,7 @@ def collect_garbage(s: Session, r: rq.GcRequest) -> dict[str, Any]:
     return result
 
 
-def old_models(s: Session, r: rq.OldModelsRequest) -> dict[str, Any]:
+def old_models(s: Session, r: rq.OldModelsRequest) -> OldModelsAnswer:
     from monodex.indexer.upkeep import models
 
     if s.shared:  # the runner's session: its jobs and clients read from these collections
@@ -366,7 +383,7 @@ def old_models(s: Session, r: rq.OldModelsRequest) -> dict[str, Any]:
 
 def crawl(
     s: Session, r: rq.CrawlRequest, progress: Progress | None, cancel: threading.Event | None
-) -> dict[str, Any]:
+) -> CrawlAnswer:
     from monodex.indexer.write import crawlrun
 
     req = crawlrun.Request(
@@ -415,14 +432,14 @@ def check(s: Session, request: rq.Request) -> None:
         crawlrun.check_commit(s.config().catalog(request.catalog), request.commit)
 
 
-def remove_label(s: Session, r: rq.RemoveLabelRequest) -> dict[str, Any]:
+def remove_label(s: Session, r: rq.RemoveLabelRequest) -> RemovedLabel:
     from monodex.indexer.upkeep import lifecycle
 
     _registered_or_left(s, r.catalog)
     return lifecycle.remove_label(s.store, s.paths, r.catalog, r.label)
 
 
-def purge_catalog(s: Session, r: rq.PurgeCatalogRequest) -> dict[str, Any]:
+def purge_catalog(s: Session, r: rq.PurgeCatalogRequest) -> PurgedCatalog:
     """Every label of the catalog removed, then its leftovers collected (`catalog rm --purge`)."""
     from monodex.indexer.upkeep import lifecycle
 
@@ -430,7 +447,7 @@ def purge_catalog(s: Session, r: rq.PurgeCatalogRequest) -> dict[str, Any]:
     return lifecycle.purge_catalog(s.store, s.paths, r.catalog, now=time.time())
 
 
-def verify(s: Session, r: rq.VerifyRequest) -> dict[str, Any]:
+def verify(s: Session, r: rq.VerifyRequest) -> VerifyAnswer:
     from monodex.indexer.upkeep import verify as verifying
 
     return verifying.verify(s, catalog=r.catalog, label=r.label, repair_drift=r.repair)
@@ -438,7 +455,7 @@ def verify(s: Session, r: rq.VerifyRequest) -> dict[str, Any]:
 
 def evaluate(
     s: Session, r: rq.EvalRequest, progress: Progress | None, cancel: threading.Event | None
-) -> dict[str, Any]:
+) -> EvalAnswer:
     """Search scored on the label's own questions, every mode and a plain BM25 (`monodex eval`)."""
     from monodex.indexer.evaluate import run as evaluating
 
@@ -450,7 +467,7 @@ def run(
     request: rq.Request,
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
-) -> dict[str, Any]:
+) -> Answer:
     """The answer to one request (progress and cancel reach the crawl, the one long write, and
     the evaluation, the one long read)."""
     match request:
@@ -485,15 +502,21 @@ def run(
 
 
 def refresh(
-    s: Session, entry: Any, cancel: threading.Event | None = None, *, progress: Any = None
-) -> dict[str, Any]:
+    s: Session,
+    entry: rq.RefreshRequest,
+    cancel: threading.Event | None = None,
+    *,
+    progress: Progress | None = None,
+) -> RefreshAnswer:
     """Move one spool entry's label to where its branch points now (phase one)."""
     from monodex.indexer.follow import refresh as refreshing
 
     return refreshing.refresh_label(s, entry, cancel, progress=progress)
 
 
-def fill_round(s: Session, label_id: str, *, should_stop: Callable[[], bool], lock: threading.Lock) -> Any:
+def fill_round(
+    s: Session, label_id: str, *, should_stop: Callable[[], bool], lock: threading.Lock
+) -> FillReport:
     """One round of phase two (follow/refresh.fill_round): the model outside `lock`."""
     from monodex.indexer.follow import refresh as refreshing
 
@@ -507,19 +530,19 @@ def labels_waiting(s: Session) -> list[str]:
     return fill.labels_waiting(s.store)
 
 
-def queue_model_change(s: Session, queue: Any) -> list[str]:
+def queue_model_change(s: Session, queue: spool.Spool) -> list[str]:
     from monodex.indexer.follow import refresh as refreshing
 
     return refreshing.queue_model_change(s, queue)
 
 
-def queue_uncounted_history(s: Session, queue: Any) -> list[str]:
+def queue_uncounted_history(s: Session, queue: spool.Spool) -> list[str]:
     from monodex.indexer.follow import refresh as refreshing
 
     return refreshing.queue_uncounted_history(s, queue)
 
 
-def poll_branches(s: Session, queue: Any, *, now: float) -> dict[str, Any]:
+def poll_branches(s: Session, queue: spool.Spool, *, now: float) -> PollAnswer:
     """Every catalog's branches against its labels (upkeep/branches.py): moves no hook saw are
     queued, deleted branches marked, and removed after the grace period."""
     from monodex.indexer.upkeep import branches
@@ -527,13 +550,13 @@ def poll_branches(s: Session, queue: Any, *, now: float) -> dict[str, Any]:
     return branches.poll(s, queue, now=now).as_json()
 
 
-def collect_all(s: Session) -> dict[str, Any]:
+def collect_all(s: Session) -> NightlyGc:
     from monodex.indexer.upkeep import nightly
 
     return nightly.collect_garbage(s)
 
 
-def verify_all(s: Session, stop: threading.Event) -> dict[str, Any]:
+def verify_all(s: Session, stop: threading.Event) -> VerifyAnswer:
     from monodex.indexer.upkeep import nightly
 
     return nightly.verify_labels(s, stop)

@@ -10,9 +10,10 @@ import json
 import os
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 from monodex import jsonfile, rss
+from monodex.schema.status import RunningCrawl
 
 # The phase a crawl reports before it knows its files (then "index", and "dense" for phase two).
 PLANNING = "plan"
@@ -23,7 +24,7 @@ def new_file(crawls_dir: Path) -> Path:
     return crawls_dir / f"{os.getpid()}-{uuid.uuid4().hex[:8]}.json"
 
 
-def write(path: Path, record: dict[str, Any]) -> None:
+def write(path: Path, record: RunningCrawl) -> None:
     """Never fails the crawl: the record is only for status."""
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -35,12 +36,12 @@ def remove(path: Path) -> None:
         path.unlink(missing_ok=True)
 
 
-def running(crawls_dir: Path) -> list[dict[str, Any]]:
+def running(crawls_dir: Path) -> list[RunningCrawl]:
     """The crawls running now, oldest first, each with its process's memory read now."""
     out = []
     for f in sorted(crawls_dir.glob("*.json")) if crawls_dir.is_dir() else []:
         try:
-            record = json.loads(f.read_text())
+            record = cast(RunningCrawl, json.loads(f.read_text()))
             pid = int(record["pid"])
         except (OSError, ValueError, KeyError, TypeError):
             continue  # being replaced, or not ours

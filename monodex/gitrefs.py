@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import subprocess
 from pathlib import Path
+from typing import TypedDict
 
 from monodex import names
 
@@ -74,14 +75,20 @@ def resolve_commit(repo: Path, revision: str) -> str | None:
     return (out or "").strip() or None
 
 
-def worktrees(repo: Path) -> list[dict[str, str | None]] | None:
+class Worktree(TypedDict):
+    path: str
+    head: str | None
+    branch: str | None  # None when detached
+
+
+def worktrees(repo: Path) -> list[Worktree] | None:
     """Every checkout of the repository (`git worktree list --porcelain`: the main one first,
     then the linked ones): {"path", "head", "branch"}, branch None when detached; None when it
     cannot be read. A worktree removed or pruned is no longer listed."""
     out = _git(repo, "worktree", "list", "--porcelain")
     if out is None:
         return None
-    found: list[dict[str, str | None]] = []
+    found: list[Worktree] = []
     for block in out.strip().split("\n\n"):
         fields = dict(line.partition(" ")[::2] for line in block.splitlines())
         if "worktree" in fields and "bare" not in fields:

@@ -5,13 +5,18 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TypeVar
+
+from monodex.schema.wire import to_json
+
+T = TypeVar("T", bound=Mapping[str, object])
 
 
-def emit(result: Any, *, as_json: bool, render: Callable[[Any], str] | None = None) -> None:
+def emit(result: T, *, as_json: bool, render: Callable[[T], str] | None = None) -> None:
+    """The answer on stdout: as the one JSON document of --json (schema/wire.py), else as text."""
     if as_json:
-        sys.stdout.write(json.dumps(result, ensure_ascii=False, sort_keys=False) + "\n")
+        sys.stdout.write(to_json(result) + "\n")
     else:
         text = render(result) if render else json.dumps(result, indent=2, ensure_ascii=False)
         if text:

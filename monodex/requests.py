@@ -13,10 +13,22 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from monodex import languages, names, questionfile
 from monodex.errors import UsageError
+from monodex.schema.compare import ContainingAnswer, DiffAnswer
+from monodex.schema.crawl import CrawlAnswer
+from monodex.schema.eval import EvalAnswer
+from monodex.schema.labels import (
+    GcAnswer,
+    LabelsAnswer,
+    OldModelsAnswer,
+    PurgedCatalog,
+    RemovedLabel,
+    VerifyAnswer,
+)
+from monodex.schema.search import SearchAnswer, ViewAnswer
 
 # The chunkers' CHUNK_KINDS, spelled here so the front needs no tree-sitter (a test keeps them equal).
 KINDS = ("content", "imports", "changelog", "config")
@@ -35,6 +47,13 @@ MAX_QUERY_CHARS = 16 * 1024
 DEFAULT_LIMIT = 10
 DEFAULT_FRESH_SECONDS = 30.0
 SPOOL_SCHEMA = 1  # the spool entry's format (RefreshRequest); a hook of another schema is set aside
+
+
+A = TypeVar("A")
+
+
+class Asks(Generic[A]):
+    """A request whose answer is an A (monodex/schema/): route.execute(request) is typed by it."""
 
 
 class FieldError(UsageError):
@@ -115,7 +134,7 @@ def _one_of(field: str, value: str | None, allowed: tuple[str, ...]) -> None:
 
 
 @dataclass(frozen=True)
-class SearchRequest:
+class SearchRequest(Asks[SearchAnswer]):
     """Search one label with a question; every search option is a field here (and one CLI flag
     and one MCP parameter: tests/front checks the three agree)."""
 
@@ -206,7 +225,7 @@ def _many_labels(r: SearchRequest) -> None:
 
 
 @dataclass(frozen=True)
-class DiffRequest:
+class DiffRequest(Asks[DiffAnswer]):
     """What changed between two labels of a catalog (files, chunks, symbols), from the index;
     `text` ranks the changes by relevance to a question and keeps the `limit` best files."""
 
@@ -234,7 +253,7 @@ class DiffRequest:
 
 
 @dataclass(frozen=True)
-class ContainingRequest:
+class ContainingRequest(Asks[ContainingAnswer]):
     """Which labels hold a file version or a chunk: `target` is FILE_ID, FILE_ID:N (chunk N),
     PATH or PATH:LINE; `label` says whose version of PATH is meant when several exist, else the
     label of the branch checked out in `worktree` (where you stand) when it holds one."""
@@ -268,7 +287,7 @@ class ContainingRequest:
 
 
 @dataclass(frozen=True)
-class ViewRequest:
+class ViewRequest(Asks[ViewAnswer]):
     """Read one indexed file, by file_id (from a search hit) or by path; `chunks` selects 'N',
     'N-M' or 'N-end' (1-based), default all."""
 
@@ -331,7 +350,7 @@ _CHUNKS = re.compile(r"^(?P<a>\d+)(?:-(?P<b>\d+|end))?$")
 
 
 @dataclass(frozen=True)
-class LabelsRequest:
+class LabelsRequest(Asks[LabelsAnswer]):
     """List the indexed labels, of one catalog or all."""
 
     OP: ClassVar[str] = "labels"
@@ -345,7 +364,7 @@ class LabelsRequest:
 
 
 @dataclass(frozen=True)
-class RemoveLabelRequest:
+class RemoveLabelRequest(Asks[RemovedLabel]):
     OP: ClassVar[str] = "labels-rm"
     WRITES: ClassVar[bool] = True
 
@@ -357,7 +376,7 @@ class RemoveLabelRequest:
 
 
 @dataclass(frozen=True)
-class PurgeCatalogRequest:
+class PurgeCatalogRequest(Asks[PurgedCatalog]):
     OP: ClassVar[str] = "catalog-purge"
     WRITES: ClassVar[bool] = True
 
@@ -368,7 +387,7 @@ class PurgeCatalogRequest:
 
 
 @dataclass(frozen=True)
-class GcRequest:
+class GcRequest(Asks[GcAnswer]):
     OP: ClassVar[str] = "gc"
     WRITES: ClassVar[bool] = True
 
@@ -381,7 +400,7 @@ class GcRequest:
 
 
 @dataclass(frozen=True)
-class OldModelsRequest:
+class OldModelsRequest(Asks[OldModelsAnswer]):
     """The collections of models used before the configured one (`gc --old-models`). Runs only
     in the process that asks, with no runner up: it deletes what a runner holds open."""
 
@@ -392,7 +411,7 @@ class OldModelsRequest:
 
 
 @dataclass(frozen=True)
-class VerifyRequest:
+class VerifyRequest(Asks[VerifyAnswer]):
     OP: ClassVar[str] = "verify"
     WRITES: ClassVar[bool] = True
 
@@ -408,7 +427,7 @@ class VerifyRequest:
 
 
 @dataclass(frozen=True)
-class CrawlRequest:
+class CrawlRequest(Asks[CrawlAnswer]):
     """Index a commit (or the working tree): the crawl creates the label, so its name is checked
     here whoever asks (a label outside the grammar could never be named to remove it)."""
 
@@ -444,7 +463,7 @@ DEFAULT_EVAL_COMMITS = 10_000
 
 
 @dataclass(frozen=True)
-class EvalRequest:
+class EvalRequest(Asks[EvalAnswer]):
     """Score search on one label (`monodex eval`): questions from the label's own history (or
     `questions`, a hand-written set as questionfile.read gives it), each ranked in every mode of
     `modes` and by a plain BM25 over the same files. `split`: both halves side by side, one of

@@ -14,9 +14,9 @@ import json
 import random
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from monodex import runnerpid
 from monodex.errors import MonodexError, UsageError
@@ -34,6 +34,21 @@ CONNECT_PATIENCE = 10.0
 
 # done, total, chunks, phase ("index": files of phase one; "dense": chunks of phase two)
 Progress = Callable[[int, int, int, str], None]
+
+
+class Failure(TypedDict):
+    problem: str
+    hint: str
+    exit: int
+    field: NotRequired[dict[str, Any]]  # requests.FieldError.wire(): the client names it its way
+
+
+class Reply(TypedDict):
+    """The runner's last line for a request: its answer (schema/wire.py), or why it has none."""
+
+    ok: bool
+    result: NotRequired[Mapping[str, object]]
+    error: NotRequired[Failure]
 
 
 def attempt(path: Path, timeout: float = 2.0) -> socket.socket | None:

@@ -7,6 +7,8 @@ import getpass
 import os
 from pathlib import Path
 
+from monodex.schema.status import Problem
+
 
 def culprit(folder: Path) -> tuple[Path, str] | None:
     """The path that keeps files from being created in folder (made on demand when missing) and
@@ -27,9 +29,9 @@ def hint(path: Path) -> str:
     return f"make {path} a folder {user} can write: chown -R {user} {path} && chmod -R u+rwX {path}"
 
 
-def problems(folders: list[Path]) -> list[dict[str, str]]:
+def problems(folders: list[Path]) -> list[Problem]:
     """One {folder, problem, hint} per culprit, for the folders the runner writes to."""
-    found: dict[Path, dict[str, str]] = {}
+    found: dict[Path, Problem] = {}
     for folder in folders:
         bad = culprit(folder)
         if bad is not None and bad[0] not in found:

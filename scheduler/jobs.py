@@ -4,20 +4,20 @@ them directly (no sleeping until a cron time)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from monodex.scheduler.state import JobState
 
 from monodex import logs, writable
 from monodex.errors import Interrupted, MonodexError, UsageError
+from monodex.schema.crawl import DrainAnswer, Failed, InProgress, RefreshAnswer
 from monodex.spool import Request, Spool
 
 __all__ = ["DrainReport", "JobState", "drain"]
 
-Refresh = Callable[[Request], dict[str, Any]]  # refresh one label; returns the crawl summary
+Refresh = Callable[[Request], RefreshAnswer]  # refresh one label; returns the crawl summary
 _DONE_FIELDS = (
     "mode",
     "files_total",
@@ -34,15 +34,15 @@ _DONE_FIELDS = (
 
 @dataclass
 class DrainReport:
-    refreshed: list[dict[str, Any]] = field(default_factory=list)
-    failed: list[dict[str, Any]] = field(default_factory=list)
-    interrupted: dict[str, Any] | None = None  # the refresh a stop cut short; its request stays queued
+    refreshed: list[RefreshAnswer] = field(default_factory=list)
+    failed: list[Failed] = field(default_factory=list)
+    interrupted: InProgress | None = None  # the refresh a stop cut short; its request stays queued
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> DrainAnswer:
         return {
             "refreshed": len(self.refreshed),
             "failed": len(self.failed),
-            "labels": [r.get("label") for r in self.refreshed],
+            "labels": [r["label"] for r in self.refreshed],
             "errors": self.failed,
             "interrupted": self.interrupted,
         }
@@ -104,7 +104,8 @@ def drain(
             state.refresh_ended()
         spool.ack(paths)
         report.refreshed.append(summary)
-        done = {k: summary.get(k) for k in _DONE_FIELDS}
+        said: Mapping[str, object] = summary
+        done = {k: said.get(k) for k in _DONE_FIELDS}
         # the branch's commit when drained (hooks may have queued an older one)
-        log.info("refresh.done", label=request.key, commit=summary.get("commit", request.commit), **done)
+        log.info("refresh.done", label=request.key, commit=said.get("commit", request.commit), **done)
     return report

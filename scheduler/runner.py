@@ -11,9 +11,9 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from apscheduler.schedulers.blocking import BlockingScheduler
 from apscheduler.triggers.cron import CronTrigger
@@ -21,11 +21,15 @@ from monodex.indexer.session import Session
 from monodex.scheduler import jobs, refresh
 from monodex.scheduler.server import Server
 
+if TYPE_CHECKING:
+    from monodex.indexer.ops import FillReport
+
 from monodex import config, logs, runnerpid, spool, writable
 from monodex.config import Schedules
 from monodex.errors import MonodexError, UsageError
 from monodex.paths import Paths
 from monodex.runnerpid import pid_file, running_pid  # noqa: F401 - importable from here too
+from monodex.schema.crawl import DrainAnswer, Filled, PollAnswer
 
 
 def _cron(expr: str, name: str) -> CronTrigger:
@@ -58,13 +62,14 @@ class Runner:
         self._last_failure: dict[str, str] = {}
         self.scheduler = BlockingScheduler(job_defaults={"coalesce": True, "max_instances": 1})
 
-    def _timed(self, name: str, fn: Callable[[], dict[str, Any]], *, hold: bool = True) -> None:
+    def _timed(self, name: str, fn: Callable[[], Mapping[str, object]], *, hold: bool = True) -> None:
         """Run a job and record its outcome; with hold, under work_lock for its whole run (a
         job that takes the lock only for its writes, like fill, passes hold=False)."""
         started = time.time()
         with self.work_lock if hold else contextlib.nullcontext():
             if hold:
                 self.server.busy_with = f"its {name} job"
+            result: Mapping[str, object]
             try:
                 result = fn()
                 outcome = (
@@ -94,7 +99,7 @@ class Runner:
         if not self.spool.pending():
             return  # the common case, every few seconds: no lock, no state write
 
-        def work() -> dict[str, Any]:
+        def work() -> DrainAnswer:
             report = jobs.drain(
                 self.spool,
                 lambda r: refresh.refresh_label(
@@ -129,16 +134,15 @@ class Runner:
         filled = 0
         for label_id in waiting:
             while not self._should_yield():
-                rounds: list[Any] = []  # write/fill.FillReport
+                rounds: list[FillReport] = []
 
-                def one(lid: str = label_id, out: list[Any] = rounds) -> dict[str, Any]:
+                def one(lid: str = label_id, out: list[FillReport] = rounds) -> Filled:
                     out.append(
                         refresh.fill_round(
                             self.session, lid, should_stop=self._should_yield, lock=self.work_lock
                         )
                     )
-                    report: dict[str, Any] = out[-1].as_json()
-                    return report
+                    return out[-1].as_json()
 
                 self._timed("fill", one, hold=False)
                 if not rounds:
@@ -169,7 +173,7 @@ class Runner:
         glob matches gets a label queued, a deleted branch's label is marked (and removed after
         the grace period)."""
 
-        def work() -> dict[str, Any]:
+        def work() -> PollAnswer:
             report = refresh.poll_branches(self.session, self.spool, now=time.time())
             if any(report[k] for k in ("queued", "created", "marked", "unmarked", "removed")):
                 self.log.info("refs.changed", **report)
@@ -178,7 +182,7 @@ class Runner:
         self._timed("refs", work)
 
     def gc_once(self) -> None:
-        def work() -> dict[str, Any]:
+        def work() -> Mapping[str, object]:
             pruned = self.spool.prune(time.time())  # first: the index's gc may fail, this need not
             return {**refresh.collect_garbage(self.session), "quarantine_pruned": pruned}
 

@@ -14,7 +14,7 @@ import queue
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ from monodex.scheduler.sender import Outgoing, Sender
 
 from monodex import logs, requests, rpc
 from monodex.errors import MonodexError, UsageError
+from monodex.schema.wire import Answer, to_json
 
 MAX_PATH = 107  # sun_path holds 108 bytes with the terminating NUL
 READ_WORKERS = 8  # searches embed their query: more threads than cores buys nothing
@@ -154,7 +155,7 @@ class Server:
 
         started = time.perf_counter()
         op = str(request.get("op")) if isinstance(request, dict) else "?"
-        answer: dict[str, Any] = {"ok": False}
+        answer: rpc.Reply = {"ok": False}
         try:
             answer = self._outcome(request, send, op)
             with contextlib.suppress(OSError):
@@ -169,13 +170,13 @@ class Server:
 
     def _outcome(
         self, request: dict[str, Any] | Exception, send: Callable[[dict[str, Any]], None], op: str
-    ) -> dict[str, Any]:
+    ) -> rpc.Reply:
         try:
             if isinstance(request, Exception):
                 raise request
             return {"ok": True, "result": self.serve(request, send)}
         except MonodexError as exc:
-            error = {"problem": exc.problem, "hint": exc.hint, "exit": exc.exit_code}
+            error: rpc.Failure = {"problem": exc.problem, "hint": exc.hint, "exit": exc.exit_code}
             if isinstance(exc, requests.FieldError):  # the client names the field its own way
                 error["field"] = exc.wire()
             return {"ok": False, "error": error}
@@ -193,7 +194,7 @@ class Server:
                 },
             }
 
-    def serve(self, request: dict[str, Any], send: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    def serve(self, request: dict[str, Any], send: Callable[[dict[str, Any]], None]) -> Mapping[str, object]:
         op, args = request.get("op"), request.get("args")
         if request.get("v") != rpc.VERSION:
             raise MonodexError(
@@ -228,7 +229,7 @@ class Server:
         send: Callable[[dict[str, Any]], None],
         progress: rpc.Progress,
         cancel: threading.Event,
-    ) -> dict[str, Any]:
+    ) -> Answer:
         """A write handed over by a client: one at a time, after the runner's current job."""
         if not self.work_lock.acquire(blocking=False):
             send({"waiting": f"waiting for the runner to finish {self.busy_with or 'its current job'}"})
@@ -261,8 +262,8 @@ def _progress(send: Callable[[dict[str, Any]], None], cancel: threading.Event) -
     return progress
 
 
-def _line(msg: dict[str, Any]) -> bytes:
-    return json.dumps(msg, ensure_ascii=False).encode() + b"\n"
+def _line(msg: Mapping[str, object]) -> bytes:
+    return to_json(msg).encode() + b"\n"
 
 
 def _parse(line: bytes | None) -> dict[str, Any]:

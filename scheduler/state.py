@@ -7,11 +7,12 @@ import json
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from monodex import jsonfile, logs, writable
+from monodex.schema.crawl import InProgress
 from monodex.spool import Request
 
 PROGRESS_EVERY_SECONDS = 0.5  # a status poll sees movement; a 47 s refresh costs ~100 small writes
@@ -28,7 +29,7 @@ class JobState:
         self.path = path
         self._clock, self._wall = clock, wall
         self._lock = threading.Lock()  # progress arrives from the crawl's threads
-        self._current: dict[str, Any] | None = None
+        self._current: InProgress | None = None
         self._written = float("-inf")
         self._warned = False
 
@@ -46,11 +47,11 @@ class JobState:
             jsonfile.write_atomic(self.path, data)
 
     def record(
-        self, job: str, *, outcome: str, started: float, finished: float, result: dict[str, Any]
+        self, job: str, *, outcome: str, started: float, finished: float, result: Mapping[str, object]
     ) -> None:
         """outcome: ok, failed or interrupted (a stop is not a success that refreshed nothing)."""
         entry = {"ok": outcome == "ok", "outcome": outcome, "started_at": started, "finished_at": finished}
-        entry["result"] = result
+        entry["result"] = dict(result)
 
         def change(data: dict[str, Any]) -> None:
             data[job] = entry
@@ -83,7 +84,8 @@ class JobState:
         if current is None:
             return
         first = current["files_total"] is None  # the plan is made: say how much there is to do
-        current.update(files_done=files, files_total=total, chunks_embedded=chunks, updated_at=self._wall())
+        current["files_done"], current["files_total"], current["chunks_embedded"] = files, total, chunks
+        current["updated_at"] = self._wall()
         if first or files >= total or self._clock() - self._written >= PROGRESS_EVERY_SECONDS:
             self._write_current()
 
@@ -102,7 +104,7 @@ class JobState:
         except OSError as exc:
             self._unwritable(exc)
 
-    def refresh_ended(self) -> dict[str, Any] | None:
+    def refresh_ended(self) -> InProgress | None:
         """Clear the in-progress record; return it (an interrupted refresh keeps it in its job)."""
         current, self._current = self._current, None
         try:

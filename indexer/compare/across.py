@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import fnmatch
 from collections import defaultdict
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import cast
 
 from monodex.indexer.points import filters as stored
 from monodex.indexer.points import labelmeta, membership
@@ -20,6 +20,8 @@ from monodex.indexer.store.base import Match, MatchAny, Store
 
 from monodex import names
 from monodex.errors import MonodexError, UsageError
+from monodex.schema.compare import ChunkAt, ContainingAnswer
+from monodex.schema.search import Hit, OtherVersion
 
 _PATH_BATCH = 256
 
@@ -48,7 +50,7 @@ def _label(label_id: str) -> str:
     return label_id.partition(":")[2]
 
 
-def annotate(store: Store, results: list[dict[str, Any]], held: Sequence[Held]) -> None:
+def annotate(store: Store, results: list[Hit], held: Sequence[Held]) -> None:
     """Each hit gains `labels` (the searched labels holding its chunk) and `other_versions`
     ([{"label", "file_id"}]: searched labels holding a different version of its file); `held`:
     the searched labels' membership, as the search read it."""
@@ -58,15 +60,13 @@ def annotate(store: Store, results: list[dict[str, Any]], held: Sequence[Held]) 
     for r in results:
         holders = versions[str(r["relative_path"])]
         r["labels"] = sorted(_label(lid) for lid in holders.get(str(r["file_id"]), ()) if lid in searched)
-        r["other_versions"] = sorted(
-            (
-                {"label": _label(lid), "file_id": fid}
-                for fid, lids in holders.items()
-                if fid != r["file_id"]
-                for lid in lids
-            ),
-            key=lambda o: (o["label"], o["file_id"]),
-        )
+        r["other_versions"] = _others((fid, lids) for fid, lids in holders.items() if fid != r["file_id"])
+
+
+def _others(versions: Iterable[tuple[str, list[str]]]) -> list[OtherVersion]:
+    """The labels holding each version, one row a label, by label."""
+    rows: list[OtherVersion] = [{"label": _label(x), "file_id": fid} for fid, lids in versions for x in lids]
+    return sorted(rows, key=lambda o: (o["label"], o["file_id"]))
 
 
 def _versions(store: Store, paths: Sequence[str], held: Sequence[Held]) -> dict[str, dict[str, list[str]]]:
@@ -91,7 +91,7 @@ def containing(
     ordinal: int | None = None,
     label: str | None = None,
     here: str | None = None,
-) -> dict[str, Any]:
+) -> ContainingAnswer:
     """Which labels of the catalog hold a file version (FILE_ID, or PATH as `label` has it, else
     as `here`, the label where you stand, has it when it does), or a chunk (FILE_ID:N,
     PATH:LINE): `labels` hold it exactly, `other_versions` lists the labels holding the path
@@ -111,18 +111,15 @@ def containing(
         )
     if file_id is None:
         file_id = _version_of(versions, catalog, path, label, here)
-    answer: dict[str, Any] = {"catalog": catalog, "relative_path": path, "file_id": file_id}
+    # built in the order it is printed: the chunk asked about (if one was) before its holders
+    answer = cast(ContainingAnswer, {"catalog": catalog, "relative_path": path, "file_id": file_id})
     if line is None and ordinal is None:
         held = versions.get(file_id, [])
         others = {fid: lids for fid, lids in versions.items() if fid != file_id}
     else:
-        chunk, held, others = _chunk_holders(store, path, file_id, (line, ordinal), versions)
-        answer["chunk"] = chunk
+        answer["chunk"], held, others = _chunk_holders(store, path, file_id, (line, ordinal), versions)
     answer["labels"] = sorted(_label(x) for x in held)
-    answer["other_versions"] = sorted(
-        ({"label": _label(x), "file_id": fid} for fid, lids in others.items() for x in lids),
-        key=lambda o: (o["label"], o["file_id"]),
-    )
+    answer["other_versions"] = _others(others.items())
     answer["versions"] = [
         {"file_id": fid, "labels": sorted(_label(x) for x in lids)} for fid, lids in sorted(versions.items())
     ]
@@ -164,7 +161,7 @@ def _version_of(
 
 def _chunk_holders(
     store: Store, path: str, file_id: str, at: tuple[int | None, int | None], versions: dict[str, list[str]]
-) -> tuple[dict[str, Any], list[str], dict[str, list[str]]]:
+) -> tuple[ChunkAt, list[str], dict[str, list[str]]]:
     """The chunk of `file_id` covering line `at[0]` (or numbered `at[1]`), and which versions hold
     the same text at the same path and symbol: a chunk a change left alone is the same chunk."""
     line, ordinal = at
@@ -189,5 +186,10 @@ def _chunk_holders(
     }
     held = [x for fid in same for x in versions.get(fid, [])]
     others = {fid: lids for fid, lids in versions.items() if fid not in same}
-    chunk = {k: target.get(k) for k in ("chunk_ordinal", "start_line", "end_line", "breadcrumb")}
+    chunk: ChunkAt = {
+        "chunk_ordinal": target["chunk_ordinal"],
+        "start_line": target["start_line"],
+        "end_line": target["end_line"],
+        "breadcrumb": target.get("breadcrumb"),
+    }
     return chunk, held, others

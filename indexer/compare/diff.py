@@ -19,6 +19,9 @@ from monodex.indexer.points import membership
 from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.store.base import Match, MatchAny, Store
 
+from monodex.schema import compare as answer
+from monodex.schema.search import Hit
+
 _FILE_BATCH = 256
 _SENTINEL_KEYS = ("file_id", "relative_path", "package_name")
 _CHUNK_KEYS = (
@@ -39,15 +42,16 @@ class FileChange:
     package: str | None
     from_file_id: str | None
     to_file_id: str | None
-    symbols: list[dict[str, Any]] = field(default_factory=list)
+    symbols: list[answer.Symbol] = field(default_factory=list)
     chunks_added: int = 0
     chunks_removed: int = 0
     # (file_id, chunk_ordinal) of the chunks whose text the other side lacks: a search hit
     # counts for --text only on one of these
     touched: set[tuple[str, int]] = field(default_factory=set)
 
-    def as_json(self) -> dict[str, Any]:
-        return {
+    def as_json(self, *, score: float | None = None) -> answer.FileChange:
+        """The change as `diff` prints it; `score`: its relevance to the question asked."""
+        out: answer.FileChange = {
             "path": self.path,
             "change": self.change,
             "package": self.package,
@@ -57,6 +61,9 @@ class FileChange:
             "chunks_removed": self.chunks_removed,
             "symbols": self.symbols,
         }
+        if score is not None:
+            out["score"] = score
+        return out
 
 
 def only_in(
@@ -153,19 +160,19 @@ def _key(chunk: dict[str, Any]) -> tuple[str, int]:
     return str(chunk["file_id"]), int(chunk["chunk_ordinal"])
 
 
-def packages(changes: Sequence[FileChange]) -> list[dict[str, Any]]:
+def packages(changes: Sequence[FileChange]) -> list[answer.PackageChanges]:
     """Per package (its package.json name; null outside any): how many files were added,
     removed and changed."""
     counts: dict[str | None, Counter[str]] = defaultdict(Counter)
     for c in changes:
         counts[c.package][c.change] += 1
     return [
-        {"package": p, **{k: n[k] for k in ("added", "removed", "changed")}}
+        {"package": p, "added": n["added"], "removed": n["removed"], "changed": n["changed"]}
         for p, n in sorted(counts.items(), key=lambda kv: (kv[0] is None, kv[0] or ""))
     ]
 
 
-def summary(changes: Sequence[FileChange]) -> dict[str, int]:
+def summary(changes: Sequence[FileChange]) -> answer.Summary:
     kinds = Counter(c.change for c in changes)
     return {
         "files_added": kinds["added"],
@@ -176,14 +183,14 @@ def summary(changes: Sequence[FileChange]) -> dict[str, int]:
     }
 
 
-def rank(changes: list[FileChange], hits: Sequence[dict[str, Any]]) -> list[tuple[FileChange, float]]:
+def rank(changes: list[FileChange], hits: Sequence[Hit]) -> list[tuple[FileChange, float]]:
     """The changes a search found, best first: `hits` are search results over the chunks each
     side holds and the other does not; a hit counts only on a chunk the change touched (not on a
     chunk a changed file kept as it was). Each symbol a hit falls in gains the hit's `score`."""
     by_file = {fid: c for c in changes for fid in (c.from_file_id, c.to_file_id) if fid}
     best: dict[str, float] = {}
     for hit in hits:
-        key = _key(hit)
+        key = hit["file_id"], hit["chunk_ordinal"]
         c = by_file.get(key[0])
         if c is None or key not in c.touched:
             continue
@@ -191,6 +198,6 @@ def rank(changes: list[FileChange], hits: Sequence[dict[str, Any]]) -> list[tupl
         best[c.path] = max(best.get(c.path, 0.0), score)
         for s in c.symbols:
             if s["breadcrumb"] == (hit.get("breadcrumb") or c.path):
-                s["score"] = max(float(s.get("score", 0.0)), round(score, 4))
+                s["score"] = max(s.get("score", 0.0), round(score, 4))
     ranked = [(c, best[c.path]) for c in changes if c.path in best]
     return sorted(ranked, key=lambda cs: (-cs[1], cs[0].path))

@@ -4,10 +4,11 @@ over all questions), per kind of question, and, when asked, each question's rank
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from monodex.indexer.evaluate.metrics import mean, metrics, ranks
 from monodex.indexer.evaluate.questions import Built, Question
+
+from monodex.schema.eval import Asked, Figures, Placed, Questions, Scores
 
 # The figures reported, as the JSON names them -> as metrics() names them.
 FIGURES = {"recall_at_10": "R@10", "mrr_at_10": "MRR@10", "ndcg_at_10": "nDCG@10"}
@@ -25,7 +26,7 @@ def build(
     systems: Sequence[str],
     split: str,
     per_query: bool,
-) -> dict[str, Any]:
+) -> Scores:
     """{"results": {system: {half: figures}}, "by_kind": {kind: {system: figures}}, ...}."""
     scored = {q.id: {name: metrics(rows[q.id][name], q.relevant) for name in systems} for q in chosen}
     results = {}
@@ -39,13 +40,13 @@ def build(
         kind: {name: _figures([scored[q.id][name] for q in chosen if q.kind == kind]) for name in systems}
         for kind in kinds
     }
-    answer: dict[str, Any] = {"results": results, "by_kind": by_kind}
+    answer: Scores = {"results": results, "by_kind": by_kind}
     if per_query:
         answer["per_query"] = [_row(q, rows[q.id], scored[q.id], systems) for q in chosen]
     return answer
 
 
-def counts(built: Built, chosen: Sequence[Question], *, dropped: int, source: str) -> dict[str, Any]:
+def counts(built: Built, chosen: Sequence[Question], *, dropped: int, source: str) -> Questions:
     """How many questions there were, where from, and what was left out and why."""
     return {
         "source": source,
@@ -59,16 +60,21 @@ def counts(built: Built, chosen: Sequence[Question], *, dropped: int, source: st
     }
 
 
-def _figures(rows: list[dict[str, float]]) -> dict[str, Any]:
+def _figures(rows: list[dict[str, float]]) -> Figures:
     if not rows:
-        return {"questions": 0, **dict.fromkeys(FIGURES)}
+        return {"questions": 0, "recall_at_10": None, "mrr_at_10": None, "ndcg_at_10": None}
     m = mean(rows)
-    return {"questions": len(rows), **{name: round(m[key], 4) for name, key in FIGURES.items()}}
+    return {
+        "questions": len(rows),
+        "recall_at_10": round(m[FIGURES["recall_at_10"]], 4),
+        "mrr_at_10": round(m[FIGURES["mrr_at_10"]], 4),
+        "ndcg_at_10": round(m[FIGURES["ndcg_at_10"]], 4),
+    }
 
 
 def _row(
     q: Question, ranked: dict[str, list[str]], scored: dict[str, dict[str, float]], systems: Sequence[str]
-) -> dict[str, Any]:
+) -> Asked:
     return {
         "id": q.id,
         "query": q.query,
@@ -76,11 +82,14 @@ def _row(
         "kind": q.kind,
         "origin": q.origin or None,
         "relevant": list(q.relevant),
-        "systems": {
-            name: {
-                "ranks": ranks(ranked[name], q.relevant),
-                **{f: round(scored[name][key], 4) for f, key in FIGURES.items()},
-            }
-            for name in systems
-        },
+        "systems": {name: _placed(ranked[name], q.relevant, scored[name]) for name in systems},
+    }
+
+
+def _placed(ranked: list[str], relevant: Sequence[str], scored: dict[str, float]) -> Placed:
+    return {
+        "ranks": ranks(ranked, relevant),
+        "recall_at_10": round(scored[FIGURES["recall_at_10"]], 4),
+        "mrr_at_10": round(scored[FIGURES["mrr_at_10"]], 4),
+        "ndcg_at_10": round(scored[FIGURES["ndcg_at_10"]], 4),
     }

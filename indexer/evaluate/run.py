@@ -25,6 +25,7 @@ from monodex.indexer.store.cochanges import History
 
 from monodex.errors import MonodexError, UsageError
 from monodex.requests import EvalRequest
+from monodex.schema.eval import EvalAnswer, HistorySignal
 
 Progress = Callable[[int, int, int, str], None]  # done, total, chunks, phase (rpc.Progress)
 BM25_NAME = "bm25"
@@ -71,7 +72,7 @@ class QueryCache:
 
 def evaluate(
     s: Session, r: EvalRequest, progress: Progress | None = None, cancel: threading.Event | None = None
-) -> dict[str, Any]:
+) -> EvalAnswer:
     started = time.monotonic()
     cat = s.config().catalog(r.catalog)
     state = labelmeta.require_label(s.store, r.catalog, r.label)
@@ -95,8 +96,8 @@ def evaluate(
     finally:
         if counts is not None:
             counts.close()
-    answer = report.build(chosen, rows, systems=[*r.modes, BM25_NAME], split=r.split, per_query=r.per_query)
-    return {
+    scores = report.build(chosen, rows, systems=[*r.modes, BM25_NAME], split=r.split, per_query=r.per_query)
+    answer: EvalAnswer = {
         "catalog": r.catalog,
         "label": r.label,
         "commit": state.commit_oid,
@@ -104,10 +105,11 @@ def evaluate(
         "split": r.split,
         "systems": [*r.modes, BM25_NAME],
         "history_signal": signal,
-        **answer,
+        **scores,
         "notes": notes,
         "seconds": round(time.monotonic() - started, 1),
     }
+    return answer
 
 
 def _source(r: EvalRequest, built: Built) -> str:
@@ -176,7 +178,7 @@ Ranked = Callable[[Question], Any]  # the co-change counts a question is ranked 
 
 def _history_signal(
     source: Source, commit: str, counts: History | None, *, from_file: bool
-) -> tuple[dict[str, str], Ranked]:
+) -> tuple[HistorySignal, Ranked]:
     """How the co-change signal takes part, and the counts each question is ranked with."""
     if counts is None:
         note = "off: no co-change counts for this catalog yet (a crawl counts them), as in a search now"
@@ -231,4 +233,4 @@ def _search(s: Session, embedder: QueryCache, r: EvalRequest, text: str, mode: s
         ranking=searching.Ranking(mode=mode),
         history=counts,
     )
-    return [str(hit["relative_path"]) for hit in found["results"]]
+    return [str(hit["relative_path"]) for hit in found.results]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any
 
 from monodex.indexer.points import labelmeta
 from monodex.indexer.points.labelmeta import LabelState, require_label
@@ -22,20 +21,21 @@ from monodex.indexer.write.request import Request
 from monodex import branchlabels, names, spool
 from monodex.config import Catalog
 from monodex.gitrefs import branch_heads, unreadable
+from monodex.schema.search import Freshness, Wait
 
 POLL_SECONDS = 0.05
 
 
 def describe(
     s: Session, catalog: Catalog, state: LabelState, *, heads: dict[str, str] | None = None
-) -> dict[str, Any]:
+) -> Freshness:
     """{indexed_commit, complete, source_kind, branch, branch_commit, fresh, refresh_pending}.
 
     fresh is None when there is no branch to compare with (a working-directory label, a label
     named after no branch). `heads`: the catalog's branch heads when already read (a search of
     many labels reads them once, not once a label)."""
     pending = spool.default(s.paths.state_dir).requests_for(names.label_id(catalog.name, state.label))
-    out: dict[str, Any] = {
+    out: Freshness = {
         "indexed_commit": state.commit_oid or None,
         "complete": state.crawl_complete,
         "source_kind": state.source_kind,
@@ -61,13 +61,11 @@ def describe(
         return out
     head = heads.get(branch)
     fresh = names.is_fresh(complete=state.crawl_complete, indexed_commit=state.commit_oid, branch_commit=head)
-    out.update(branch=branch, branch_commit=head, fresh=bool(fresh))
+    out["branch"], out["branch_commit"], out["fresh"] = branch, head, bool(fresh)
     return out
 
 
-def wait_fresh(
-    s: Session, catalog: Catalog, label: str, seconds: float, *, dense: bool = False
-) -> dict[str, Any]:
+def wait_fresh(s: Session, catalog: Catalog, label: str, seconds: float, *, dense: bool = False) -> Freshness:
     """Make the label reflect its branch's current commit within `seconds`, then describe it.
 
     Reflecting the commit is phase one: the label is searchable, new chunks by their words until
@@ -84,12 +82,23 @@ def wait_fresh(
         ref, target = f"refs/heads/{now['branch']}", str(now["branch_commit"])
         reached = reach(s, catalog, label, ref=ref, commit=target, deadline=deadline)
         now = describe(s, catalog, _state(s, catalog, label))
-    wait: dict[str, Any] = {"seconds": seconds, "reached": reached}
+    wait: Wait
     if dense:
         # with no branch to compare (fresh None) the vectors are still worth waiting for
-        wait["dense_reached"] = now["fresh"] is not False and _fill_until(s, catalog, label, deadline)
-        wait["reached"] = bool(reached) and wait["dense_reached"]
-    wait["waited_seconds"] = round(time.monotonic() - started, 3)
+        filled = now["fresh"] is not False and _fill_until(s, catalog, label, deadline)
+        waited = round(time.monotonic() - started, 3)
+        wait = {
+            "seconds": seconds,
+            "reached": reached and filled,
+            "dense_reached": filled,
+            "waited_seconds": waited,
+        }
+    else:
+        wait = {
+            "seconds": seconds,
+            "reached": reached,
+            "waited_seconds": round(time.monotonic() - started, 3),
+        }
     return {**now, "wait": wait}
 
 

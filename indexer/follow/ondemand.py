@@ -13,7 +13,6 @@ the runner up, the refresh is queued to it like a hook's (its one refresh path),
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from monodex.indexer.follow import freshness
 from monodex.indexer.points import labelmeta
@@ -23,6 +22,7 @@ from monodex.indexer.write import fill
 from monodex import branchlabels, gitrefs, names, standing
 from monodex.config import Catalog
 from monodex.errors import MonodexError
+from monodex.schema.search import Caught, CaughtUp, OnDemand
 from monodex.standing import Standing
 
 
@@ -45,9 +45,9 @@ def _ref(tip: tuple[str, str] | None) -> tuple[str, str] | None:
 
 def ensure(
     s: Session, catalog: Catalog, label: str, *, here: Standing | None, seconds: float
-) -> dict[str, Any] | None:
+) -> tuple[OnDemand, str] | None:
     """Index the label now if it does not exist and something names its commit; what was done
-    (for the answer's notes), or None when the label exists or nothing names it."""
+    and a note saying so, or None when the label exists or nothing names it."""
     key = names.label_id(catalog.name, label)
     if labelmeta.read(s.store, key) is not None:
         return None
@@ -68,12 +68,12 @@ def ensure(
         f"{catalog.name}:{label} was not indexed yet: indexed on demand from {what} at {commit[:12]} "
         f"in {facts['seconds']:.1f} s (phase one: unchanged files reused{_later(facts)})"
     )
-    return {"label": label, **facts, "note": note}
+    return {"label": label, **facts}, note
 
 
 def catch_up(
     s: Session, catalog: Catalog, label: str, *, here: Standing | None, seconds: float
-) -> dict[str, Any] | None:
+) -> tuple[CaughtUp, str] | None:
     """Move the label of the branch you stand on to the commit checked out there when it is not
     at it (phase one, bounded by `seconds`); what was done (for the answer's note and its
     freshness), or None when it is there already or you do not stand on its branch. At the
@@ -100,42 +100,43 @@ def catch_up(
         f"{catalog.name}:{label} was at {str(was)[:12]}, not at the commit checked out here: caught "
         f"up to {commit[:12]} in {facts['seconds']:.1f} s before answering (phase one{_later(facts)})"
     )
-    return {"from_commit": was, "to_commit": commit, **facts, "note": note}
+    return {"from_commit": was, "to_commit": commit, **facts}, note
 
 
 def _index(
     s: Session, catalog: Catalog, label: str, *, ref: str, commit: str, seconds: float
-) -> dict[str, Any] | None:
+) -> Caught | None:
     """Phase one of the label at `commit`, within `seconds`: in the runner through its refresh
     path (queued and waited for), else here. Its facts, or None at the bound."""
     started = time.monotonic()
     branch = ref.removeprefix("refs/heads/") if ref.startswith("refs/heads/") else None
     if branch is not None:  # the branch holds its label from now on (branchlabels.py)
         branchlabels.claim(s.paths.state_dir, catalog.name, branch, gitrefs.branch_heads(catalog.path) or [])
-    stored: dict[str, int] = {}
+    summary = None
     if s.wake is None:  # here: the crawl's own counts say what was reused and what is new
         summary = freshness.crawl_until(s, catalog, label, commit, started + seconds)
         if summary is None:
             return None
-        stored = {"files_reused": summary.files_reused, "files_stored": summary.files_embedded}
         if branch is not None:  # as the runner's refresh does (upkeep/branches.py reads it)
             labelmeta.remember_branch(s.store, names.label_id(catalog.name, label), branch)
     elif not freshness.reach(s, catalog, label, ref=ref, commit=commit, deadline=started + seconds):
         return None
-    return {
+    facts: Caught = {
         "ref": ref,
         "commit": commit,
         "seconds": round(time.monotonic() - started, 3),
         "chunks_pending": fill.pending(s.store, names.label_id(catalog.name, label)),
-        **stored,
     }
+    if summary is not None:
+        facts["files_reused"], facts["files_stored"] = summary.files_reused, summary.files_embedded
+    return facts
 
 
 def _what(ref: str) -> str:
     return f"branch {ref.removeprefix('refs/heads/')}" if ref.startswith("refs/heads/") else "detached HEAD"
 
 
-def _later(facts: dict[str, Any]) -> str:
+def _later(facts: Caught) -> str:
     pending = facts["chunks_pending"]
     if not pending:
         return ""

@@ -19,6 +19,7 @@ from monodex.indexer.write.request import Request
 
 from monodex import branchlabels, gitrefs, known_labels, spool
 from monodex.config import Catalog
+from monodex.schema.crawl import RefreshAnswer
 
 
 def refresh_label(
@@ -27,7 +28,7 @@ def refresh_label(
     cancel: threading.Event | None = None,
     *,
     progress: Progress | None = None,
-) -> dict[str, Any]:
+) -> RefreshAnswer:
     catalog = s.config().catalog(request.catalog)
     if request.hook != "cli" and request.label in known_labels.removed(s.paths.state_dir, catalog.name):
         # queued by a hook before the user's `labels rm`: an explicit remove wins over the hooks

@@ -43,6 +43,7 @@ from monodex.indexer.write.request import Request
 from monodex import branchlabels, jsonfile, logs, names
 from monodex.config import Catalog
 from monodex.errors import UsageError
+from monodex.schema.search import Overlay
 
 
 @dataclass
@@ -60,8 +61,8 @@ class Applied:
     dense_pending: int = 0
     skipped: str = ""  # why no overlay was applied
 
-    def as_json(self) -> dict[str, Any]:
-        out = {
+    def as_json(self) -> Overlay:
+        out: Overlay = {
             "applied": not self.skipped,
             "worktree": self.worktree,
             "files": self.files,
@@ -71,7 +72,9 @@ class Applied:
             "files_read": self.files_read,
             "dense_pending": self.dense_pending,
         }
-        return {**out, "skipped": self.skipped} if self.skipped else out
+        if self.skipped:
+            out["skipped"] = self.skipped
+        return out
 
 
 @dataclass

@@ -11,33 +11,32 @@ counted with the embedder's own tokenizer.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+
+from monodex.schema.search import Budget, Hit, Omitted
 
 Count = Callable[[str], int]
 
 
-def header(block: dict[str, Any]) -> str:
+def header(block: Hit) -> str:
     return f"{block['relative_path']}:{block['start_line']}-{block['end_line']}"
 
 
-def cost(block: dict[str, Any], count: Count) -> int:
+def cost(block: Hit, count: Count) -> int:
     return count(header(block) + "\n" + str(block["text"]))
 
 
-def pack(
-    results: list[dict[str, Any]], max_tokens: int, count: Count
-) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def pack(results: list[Hit], max_tokens: int, count: Count) -> tuple[list[Hit], Budget]:
     """(blocks by score, summary). Each block is a result with `chunk_ordinals`, `tokens` and
     `truncated` added; the blocks' `tokens` sum to at most max_tokens."""
-    blocks: list[dict[str, Any]] = []
-    omitted: list[dict[str, Any]] = []
+    blocks: list[Hit] = []
+    omitted: list[Omitted] = []
     used = 0
     full = False  # a hit did not fit whole: everything ranked below it is left out
     for hit in sorted(results, key=lambda r: -float(r["score"])):
         if full:
             omitted.append(_omitted(hit, cost({**hit, "chunk_ordinals": [hit["chunk_ordinal"]]}, count)))
             continue
-        single = {**hit, "chunk_ordinals": [hit["chunk_ordinal"]], "truncated": False}
+        single: Hit = {**hit, "chunk_ordinals": [hit["chunk_ordinal"]], "truncated": False}
         single["tokens"] = cost(single, count)
         neighbour = next((b for b in blocks if _adjacent(b, hit)), None)
         if neighbour is not None and not neighbour["truncated"]:
@@ -58,7 +57,7 @@ def pack(
             used += cut["tokens"]
             continue
         omitted.append(_omitted(hit, single["tokens"]))
-    summary = {
+    summary: Budget = {
         "max_tokens": max_tokens,
         "used_tokens": used,
         "hits_packed": sum(len(b["chunk_ordinals"]) for b in blocks),
@@ -68,19 +67,25 @@ def pack(
     return blocks, summary
 
 
-def _omitted(hit: dict[str, Any], tokens: int) -> dict[str, Any]:
-    row = {k: hit[k] for k in ("relative_path", "start_line", "end_line", "score", "file_id")}
-    return {**row, "tokens": tokens}
+def _omitted(hit: Hit, tokens: int) -> Omitted:
+    return {
+        "relative_path": hit["relative_path"],
+        "start_line": hit["start_line"],
+        "end_line": hit["end_line"],
+        "score": hit["score"],
+        "file_id": hit["file_id"],
+        "tokens": tokens,
+    }
 
 
-def _adjacent(block: dict[str, Any], hit: dict[str, Any]) -> bool:
+def _adjacent(block: Hit, hit: Hit) -> bool:
     if block["file_id"] != hit["file_id"]:
         return False
     ords = block["chunk_ordinals"]
     return bool(hit["chunk_ordinal"] == min(ords) - 1 or hit["chunk_ordinal"] == max(ords) + 1)
 
 
-def _merge(block: dict[str, Any], single: dict[str, Any]) -> dict[str, Any]:
+def _merge(block: Hit, single: Hit) -> Hit:
     first, second = (
         (single, block) if single["chunk_ordinal"] < min(block["chunk_ordinals"]) else (block, single)
     )
@@ -95,16 +100,16 @@ def _merge(block: dict[str, Any], single: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _truncate(single: dict[str, Any], room: int, count: Count) -> dict[str, Any] | None:
+def _truncate(single: Hit, room: int, count: Count) -> Hit | None:
     lines = str(single["text"]).splitlines(keepends=True)
     lo, hi = 0, len(lines) - 1  # the most leading lines that fit, by bisection (cost grows with lines)
-    best: dict[str, Any] | None = None
+    best: Hit | None = None
     while lo <= hi:
         mid = (lo + hi) // 2
         if mid < 1:
             lo = mid + 1
             continue
-        cand = {
+        cand: Hit = {
             **single,
             "text": "".join(lines[:mid]),
             "end_line": single["start_line"] + mid - 1,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from monodex.indexer.points import defined, labelmeta, lexical, membership, overlaymeta
 from monodex.indexer.points import filters as stored
@@ -29,6 +29,8 @@ from monodex.indexer.store.base import (
 
 from monodex import names, progress
 from monodex.errors import UsageError
+from monodex.schema.labels import LabelRow, OverlayRow
+from monodex.schema.search import Hit, ViewAnswer, ViewChunk
 
 RESULT_FIELDS = (
     "file_id",
@@ -120,6 +122,17 @@ class Scope:
         return stored.labels_chunks(self.held, *more, without=self.without)
 
 
+@dataclass(frozen=True)
+class Found:
+    """A search's hits, the mode that ranked them (hybrid falls back to dense on an old label,
+    to lexical before any vector), what the caller should be told, and the dense coverage."""
+
+    results: list[Hit]
+    mode: str
+    notes: list[str]
+    dense_coverage: float
+
+
 # The lexical list's weight in the fusion, the dense list's being 1 (bench/quality.py measures it).
 LEXICAL_WEIGHT = 1.0
 
@@ -167,8 +180,8 @@ def search(
     history: cochange.CoChanges | None = None,
     overlay: Overlay | None = None,
     scope: Scope | None = None,
-) -> dict[str, Any]:
-    """{"results", "mode", "notes"}: hits ranked by `ranking.mode` (hybrid: Qdrant fuses dense and
+) -> Found:
+    """Hits ranked by `ranking.mode` (hybrid: Qdrant fuses dense and
     lexical by RRF), secondary files pushed down, at most per_file hits a file, the lower source
     hits re-ordered by what changed together with the top ones (`history`). The text, limit and
     options come checked by monodex/requests.py. `scope` searches several labels at once (or a
@@ -283,7 +296,7 @@ def search(
                 "role": k.role,
                 "demoted": k.role != ranking_.SOURCE and not ranking.include_tests,
             }
-    return {"results": results, "mode": mode, "notes": notes, "dense_coverage": covered}
+    return Found(cast("list[Hit]", results), mode, notes, covered)
 
 
 # A question that spells a name asks for its declaration: the chunks defining it join the
@@ -371,7 +384,7 @@ def file_id_at(store: Store, *, catalog: str, label: str, path: str) -> str:
     )
 
 
-def view(store: Store, *, catalog: str, label: str, selector: Selector) -> dict[str, Any]:
+def view(store: Store, *, catalog: str, label: str, selector: Selector) -> ViewAnswer:
     require_label(store, catalog, label)
     held = membership.of(store, names.label_id(catalog, label))
     flt = stored.label_chunks(held, Match("file_id", selector.file_id))
@@ -409,7 +422,7 @@ def view(store: Store, *, catalog: str, label: str, selector: Selector) -> dict[
         "file_id": selector.file_id,
         "relative_path": chunks[0]["relative_path"],
         "package_name": chunks[0].get("package_name"),
-        "chunks": [{k: c.get(k) for k in keys} for c in picked],
+        "chunks": [cast(ViewChunk, {k: c.get(k) for k in keys}) for c in picked],
     }
 
 
@@ -421,10 +434,10 @@ def _overlay_file(store: Store, catalog: str, label: str, file_id: str) -> list[
     return []
 
 
-def labels(store: Store, catalog: str | None = None) -> list[dict[str, Any]]:
+def labels(store: Store, catalog: str | None = None) -> list[LabelRow]:
     if store.info() is None:
         return []
-    rows = []
+    rows: list[LabelRow] = []
     for s in labelmeta.list_all(store, catalog):
         covered, waiting, count = coverage(store, s.label_id)
         rows.append(
@@ -454,9 +467,9 @@ def labels(store: Store, catalog: str | None = None) -> list[dict[str, Any]]:
     return rows
 
 
-def overlays(store: Store, catalog: str | None = None) -> list[dict[str, Any]]:
+def overlays(store: Store, catalog: str | None = None) -> list[OverlayRow]:
     """Worktree overlays (never labels: `labels` lists them apart, under `overlays`)."""
-    rows = []
+    rows: list[OverlayRow] = []
     for o in overlaymeta.list_all(store, catalog):
         covered, waiting, count = coverage(store, o.current) if o.current else (1.0, 0, 0)
         rows.append(

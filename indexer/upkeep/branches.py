@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import fnmatch
 from dataclasses import dataclass, field
-from typing import Any
 
 from monodex.indexer.points import labelmeta
 from monodex.indexer.points.labelmeta import LabelState
@@ -22,6 +21,7 @@ from monodex.indexer.upkeep import lifecycle
 from monodex import branchlabels, gitrefs, known_labels, logs, names, spool
 from monodex.branchlabels import BranchLabels
 from monodex.config import Catalog
+from monodex.schema.crawl import PollAnswer
 
 DAY = 86400.0
 
@@ -35,8 +35,15 @@ class PollReport:
     removed: list[str] = field(default_factory=list)  # gone longer than the grace period
     problems: list[str] = field(default_factory=list)  # catalogs whose branches could not be read
 
-    def as_json(self) -> dict[str, Any]:
-        return {k: list(v) for k, v in self.__dict__.items()}
+    def as_json(self) -> PollAnswer:
+        return {
+            "queued": list(self.queued),
+            "created": list(self.created),
+            "marked": list(self.marked),
+            "unmarked": list(self.unmarked),
+            "removed": list(self.removed),
+            "problems": list(self.problems),
+        }
 
 
 def poll(s: Session, queue: spool.Spool, *, now: float) -> PollReport:

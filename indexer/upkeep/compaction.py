@@ -20,13 +20,13 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 from monodex.indexer.store.base import Store
 from monodex.indexer.store.edge import EdgeStore
 
 from monodex import diskspace, logs
 from monodex.errors import MonodexError
+from monodex.schema.crawl import Compacted
 
 # A compaction rewrites the whole shard (2.5-6 s at 12,597-36,252 rushstack points without
 # vectors, 4.8 s at 12,597 with them), so it waits until the writes since the last one reach a
@@ -42,14 +42,14 @@ def helps(written: int, points: int) -> bool:
     return written >= max(MIN_WRITES, SHARE * points)
 
 
-def later(store: Store, log_dir: Path) -> dict[str, Any] | None:
+def later(store: Store, log_dir: Path) -> Compacted | None:
     """Start compacting in another process when it helps; what was started (for the command's
     answer: `pid`, or `skipped` and why when there is no room for a copy and its compaction),
     else None."""
     written, points = store.uncompacted()
     if not helps(written, points) or not isinstance(store, EdgeStore):
         return None
-    done: dict[str, Any] = {"written": written, "points": points}
+    done: Compacted = {"written": written, "points": points}
     need = diskspace.allocated(store.dir) + diskspace.need_to_compact(store.dir)
     try:
         diskspace.require(store.dir, need=need, doing="compacting a copy of the index")

@@ -9,6 +9,8 @@ from monodex.indexer.points import filters, labelmeta, membership, overlaymeta
 from monodex.indexer.store.base import Store
 from monodex.indexer.upkeep import overlays
 
+from monodex.schema.labels import GcAnswer
+
 # A label whose crawl was marked in progress this recently may still be writing its files.
 IN_PROGRESS_GRACE_SECONDS = 3600
 
@@ -27,7 +29,7 @@ class GcReport:
     deltas_dropped: int = 0  # delta points no label names (a crash before a refresh's switch)
     overlays_dropped: dict[str, str] = field(default_factory=dict)  # worktree -> why
 
-    def as_json(self) -> dict[str, object]:
+    def as_json(self) -> GcAnswer:
         return {
             "catalog": self.catalog,
             "dry_run": self.dry_run,

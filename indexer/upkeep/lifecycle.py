@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from monodex.indexer.members import keys as membership
 from monodex.indexer.points import filters, labelmeta
 from monodex.indexer.points import membership as members
@@ -14,11 +12,12 @@ from monodex import branchlabels, gitrefs, known_labels, logs, names
 from monodex.config import Catalog
 from monodex.errors import MonodexError
 from monodex.paths import Paths
+from monodex.schema.labels import PurgedCatalog, RemovedLabel
 
 
 def remove_label(
     store: Store, paths: Paths, catalog: str, label: str, *, by_user: bool = True
-) -> dict[str, Any]:
+) -> RemovedLabel:
     """The metadata point removed (the label is gone at once), then its delta point, then its
     base key from every chunk when no other label stands on that base, and the chunks left with
     no key that no label holds deleted: a crash in between leaves what gc collects.
@@ -50,7 +49,7 @@ def remove_label(
     }
 
 
-def purge_catalog(store: Store, paths: Paths, catalog: str, *, now: float) -> dict[str, Any]:
+def purge_catalog(store: Store, paths: Paths, catalog: str, *, now: float) -> PurgedCatalog:
     """Every label of the catalog removed (as `labels rm` does), then the chunks only it used and
     its crawl leftovers collected; hooks forget its labels, and its history counts go."""
     from monodex.indexer.overlay.update import drop

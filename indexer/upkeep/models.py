@@ -17,7 +17,6 @@ import json
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from monodex.indexer.points import labelmeta
 from monodex.indexer.read import search as searching
@@ -28,6 +27,7 @@ from monodex.indexer.store.collections import META
 
 from monodex import config
 from monodex.errors import UsageError
+from monodex.schema.labels import OldCollection
 
 
 @dataclass(frozen=True)
@@ -38,8 +38,14 @@ class Old:
     labels: tuple[str, ...]
     answering: tuple[str, ...]  # labels whose searches it still answers
 
-    def as_json(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+    def as_json(self) -> OldCollection:
+        return {
+            "collection": self.collection,
+            "embedder_id": self.embedder_id,
+            "bytes": self.bytes,
+            "labels": list(self.labels),
+            "answering": list(self.answering),
+        }
 
 
 def _size(folder: Path) -> int:

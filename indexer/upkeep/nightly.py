@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any
 
 from monodex.indexer.session import Session
 from monodex.indexer.upkeep import gc, lifecycle, verify
 
 from monodex import names
 from monodex.errors import MonodexError
+from monodex.schema.labels import NightlyGc, VerifyAnswer
 
 
-def collect_garbage(s: Session) -> dict[str, Any]:
+def collect_garbage(s: Session) -> NightlyGc:
     cfg = s.config()
     reports = {
         name: gc.collect(s.store, name, dry_run=False, now=time.time()).as_json() for name in cfg.catalogs
@@ -23,7 +23,7 @@ def collect_garbage(s: Session) -> dict[str, Any]:
     return {"catalogs": reports, "optimize_seconds": round(time.monotonic() - started, 2)}
 
 
-def verify_labels(s: Session, stop: threading.Event) -> dict[str, Any]:
+def verify_labels(s: Session, stop: threading.Event) -> VerifyAnswer:
     """Nightly: drop labels whose branch is gone (catalogs with prune_labels), then verify every
     label from git and repair any drift found."""
     cfg = s.config()

@@ -43,6 +43,7 @@ from monodex.indexer.write.request import Request
 from monodex import branchlabels, gitrefs
 from monodex.config import Catalog
 from monodex.errors import MonodexError
+from monodex.schema.labels import Verified, VerifyAnswer
 
 KINDS = (
     "missing_files",
@@ -75,8 +76,8 @@ class Finding:
             return False
         return None if self.skipped else not any(self.drift.values())
 
-    def as_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
+    def as_json(self) -> Verified:
+        out: Verified = {
             "catalog": self.catalog,
             "label": self.label,
             "ok": self.ok,
@@ -170,7 +171,7 @@ def repair(s: Session, finding: Finding, catalog: Catalog, commit: str) -> None:
     gc.collect(store, catalog.name, dry_run=False, now=time.time())
 
 
-def failures(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def failures(rows: list[Verified]) -> list[Verified]:
     """Rows with `ok: false` that no repair fixed: any one is a failed verification (exit 1);
     `ok: null` (not checkable) is not."""
     return [r for r in rows if r["ok"] is False and not r.get("ok_after_repair")]
@@ -195,7 +196,7 @@ def verify(
     label: str | None = None,
     repair_drift: bool = False,
     should_stop: Callable[[], bool] = lambda: False,
-) -> dict[str, Any]:
+) -> VerifyAnswer:
     cfg = s.config()
     if catalog:
         cfg.catalog(catalog)

@@ -26,6 +26,7 @@ from monodex.indexer.write.request import Request
 from monodex import logs
 from monodex.errors import Interrupted as Interrupted
 from monodex.errors import MonodexError  # re-exported: raised here, caught by callers
+from monodex.schema.crawl import CrawlAnswer, Filled
 
 _SENTINEL_BATCH = 512
 
@@ -74,12 +75,12 @@ class CrawlSummary:
     chunks_pending: int = 0  # stored without a dense vector yet (phase two adds them)
     seconds: float = 0.0
     searchable_seconds: float = 0.0  # until the label reflected its commit (end of phase one)
-    dense: dict[str, Any] = field(default_factory=dict)  # phase two in the same command, if run
+    dense: Filled | None = None  # phase two in the same command, if run
     skipped: dict[str, int] = field(default_factory=dict)
     upload_requests: int = 0
 
-    def as_json(self) -> dict[str, Any]:
-        return {
+    def as_json(self) -> CrawlAnswer:
+        out: CrawlAnswer = {
             "catalog": self.catalog,
             "label": self.label,
             "commit": self.commit,
@@ -95,8 +96,10 @@ class CrawlSummary:
             "seconds": round(self.seconds, 3),
             "searchable_seconds": round(self.searchable_seconds, 3),
             "skipped": dict(self.skipped),
-            **({"dense": dict(self.dense)} if self.dense else {}),
         }
+        if self.dense:
+            out["dense"] = self.dense
+        return out
 
 
 # files done, files to store, chunks, phase: "index" here; "dense" for phase two (crawlrun)

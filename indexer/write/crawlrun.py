@@ -28,6 +28,8 @@ from monodex.indexer.write.request import Request as Request  # re-exported: ops
 from monodex import crawlstate, jsonfile, known_labels, logs
 from monodex.config import Catalog, Config
 from monodex.paths import Paths
+from monodex.schema.crawl import DryRunAnswer, PlannedFile
+from monodex.schema.status import RunningCrawl
 
 if TYPE_CHECKING:
     from monodex.indexer.engine import Engine
@@ -146,7 +148,7 @@ def crawl(
     for this label in the same call; dense="later" leaves phase two to the runner's fill job.
     While it runs, `monodex status` shows its progress and memory (write/memory.py)."""
     cfg = s.config()
-    facts = {"catalog": req.catalog.name, "label": req.label}
+    facts: RunningCrawl = {"catalog": req.catalog.name, "label": req.label}
     watch = MemoryWatch(
         cfg.crawl.max_memory_mb, state_file=crawlstate.new_file(s.paths.crawls_dir), facts=facts
     )
@@ -285,7 +287,7 @@ def fill_label(
     summary.dense = report.as_json()
 
 
-def dry_run(cfg: Config, paths: Paths, req: Request) -> dict[str, Any]:
+def dry_run(cfg: Config, paths: Paths, req: Request) -> DryRunAnswer:
     """What a crawl would index: no model, no store; chunks are counted for real."""
     from monodex.indexer.embed.spec import spec_for
 
@@ -294,7 +296,7 @@ def dry_run(cfg: Config, paths: Paths, req: Request) -> dict[str, Any]:
     budget = chunkers.budget_for(spec_for(cfg.embedder.model).max_tokens)
     chunk_count = 0
     by_strategy: Counter[str] = Counter()
-    files = []
+    files: list[PlannedFile] = []
     for f, content in plan.reader(plan.files):
         ctx = FileContext(relative_path=f.relative_path, package_name=f.package_name, budget=budget)
         chunks = chunkers.chunk_file(f.strategy, content.decode("utf-8"), ctx)

@@ -22,6 +22,7 @@ from monodex.indexer.points.stored import stored_vectors as stored_vectors  # re
 from monodex.indexer.store.base import PENDING, Match, Store
 
 from monodex import logs
+from monodex.schema.crawl import Filled
 
 # Chunks taken per round: one read, one vector update (~8 s of model time on 2 cores at 256).
 ROUND = 128
@@ -58,7 +59,7 @@ class FillReport:
     seconds: float = 0.0
     stopped: bool = False  # asked to stop (or to yield) before every chunk had its vector
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> Filled:
         return {
             "label_id": self.label_id,
             "pending_before": self.pending_before,

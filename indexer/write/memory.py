@@ -16,9 +16,9 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from monodex import crawlstate, logs, rss
+from monodex.schema.status import RunningCrawl
 
 EDGE_MB_PER_POINT = 9 / 1024
 # Fewer points than this are not worth a roll (~0.27 ms of CPU a point, plus reopening the shard).
@@ -50,12 +50,12 @@ class MemoryWatch:
         ceiling_mb: float,
         *,
         state_file: Path | None = None,
-        facts: dict[str, Any] | None = None,
+        facts: RunningCrawl | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.ceiling = ceiling_mb
         self.state_file = state_file
-        self.facts = dict(facts or {})  # catalog, label, commit: shown by status as they are
+        self.facts: RunningCrawl = {**(facts or {})}  # catalog, label, commit: shown by status as they are
         self.clock = clock
         self.started_at = clock()
         self.expected_bytes = 0  # of the files still to be stored when the pipeline started
@@ -67,7 +67,7 @@ class MemoryWatch:
         self.rolls = 0
         self.peak = 0.0
         self._reported = float("-inf")
-        self._progress: dict[str, Any] = {}
+        self._progress: RunningCrawl = {}
 
     def total_mb(self) -> float:
         """The crawl's resident memory now: its process and its workers."""
@@ -117,7 +117,7 @@ class MemoryWatch:
         self._reported = now
         crawlstate.write(self.state_file, self.record())
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> RunningCrawl:
         current = self.total_mb()
         return {
             **self.facts,

@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 import dataclasses
 from pathlib import Path
-from typing import Any
 
 from monodex import config, known_labels, names, output, paths, runnerpid
 from monodex import requests as rq
 from monodex.commands.common import crawl_command
 from monodex.errors import UsageError
 from monodex.front import route
+from monodex.schema.setup import CatalogAdded, CatalogList, CatalogRemoved, CatalogRow, CatalogTracked
 
 ALL_LOCAL = "*"  # fnmatch's * also matches '/': every local branch
 
@@ -42,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         cmd.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
-def _as_dict(c: config.Catalog) -> dict[str, Any]:
+def _as_dict(c: config.Catalog) -> CatalogRow:
     return {"name": c.name, "type": c.type, "path": str(c.path), "track": list(c.track)}
 
 
@@ -68,7 +68,7 @@ def _check_glob(glob: str) -> str:
     return glob
 
 
-def _track(p: paths.Paths, cfg: config.Config, args: argparse.Namespace) -> dict[str, Any]:
+def _track(p: paths.Paths, cfg: config.Config, args: argparse.Namespace) -> CatalogTracked:
     cat = cfg.catalog(args.name)
     if bool(args.all_local) == (args.glob is not None):
         raise UsageError(
@@ -91,16 +91,18 @@ def _track(p: paths.Paths, cfg: config.Config, args: argparse.Namespace) -> dict
     return {**_as_dict(new), "resumed_labels": resumed}
 
 
-def _remove(p: paths.Paths, cfg: config.Config, args: argparse.Namespace) -> dict[str, Any]:
+def _remove(p: paths.Paths, cfg: config.Config, args: argparse.Namespace) -> CatalogRemoved:
     name = names.validate_catalog(args.name)
-    result: dict[str, Any] = {"name": name, "purged": bool(args.purge)}
+    result: CatalogRemoved = {"name": name, "purged": bool(args.purge)}
     if name in cfg.catalogs:
-        result.update(_as_dict(cfg.catalogs[name]))
+        row = _as_dict(cfg.catalogs[name])
+        result["type"], result["path"], result["track"] = row["type"], row["path"], row["track"]
     elif not args.purge:
         raise UsageError(f"unknown catalog {name!r}", "see 'monodex catalog list'")
     if args.purge:  # before unregistering: a failure leaves the catalog registered, rm again works
-        result.update(route.execute(p, rq.PurgeCatalogRequest(name), quiet=args.json))
-        result.pop("catalog", None)
+        purged = route.execute(p, rq.PurgeCatalogRequest(name), quiet=args.json)
+        result["labels_removed"] = purged["labels_removed"]
+        result["chunks_deleted"] = purged["chunks_deleted"]
     if name in cfg.catalogs:
         catalogs = {k: v for k, v in cfg.catalogs.items() if k != name}
         config.save(p, dataclasses.replace(cfg, catalogs=catalogs))
@@ -111,8 +113,10 @@ def run(args: argparse.Namespace) -> int:
     p = paths.resolve()
     cfg = config.load(p)
     if args.action == "list":
-        rows = [_as_dict(c) for c in sorted(cfg.catalogs.values(), key=lambda c: c.name)]
-        output.emit({"catalogs": rows}, as_json=args.json, render=_render_list)
+        listed: CatalogList = {
+            "catalogs": [_as_dict(c) for c in sorted(cfg.catalogs.values(), key=lambda c: c.name)]
+        }
+        output.emit(listed, as_json=args.json, render=_render_list)
         return 0
     if args.action in ("track", "untrack"):
         output.emit(_track(p, cfg, args), as_json=args.json, render=_render_track)
@@ -131,7 +135,8 @@ def run(args: argparse.Namespace) -> int:
     if old is not None:  # --force changes the path only; what it tracks stays
         new = dataclasses.replace(old, path=new.path)
     config.save(p, dataclasses.replace(cfg, catalogs={**cfg.catalogs, name: new}))
-    output.emit({**_as_dict(new), "next": _next_steps(p, new)}, as_json=args.json, render=_render_add)
+    added: CatalogAdded = {**_as_dict(new), "next": _next_steps(p, new)}
+    output.emit(added, as_json=args.json, render=_render_add)
     return 0
 
 
@@ -147,26 +152,26 @@ def _next_steps(p: paths.Paths, cat: config.Catalog) -> list[str]:
     return steps
 
 
-def _render_add(r: dict[str, Any]) -> str:
+def _render_add(r: CatalogAdded) -> str:
     lines = [f"registered catalog {r['name']}: {r['path']}", "next:", *(f"  {s}" for s in r["next"])]
     return "\n".join(lines)
 
 
-def _render_list(result: dict[str, Any]) -> str:
+def _render_list(result: CatalogList) -> str:
     rows = result["catalogs"]
     if not rows:
         return "no catalogs; register one with 'monodex catalog add NAME PATH'"
     return "\n".join(f"{r['name']}\t{r['path']}\ttrack: {' '.join(r['track']) or '-'}" for r in rows)
 
 
-def _render_track(r: dict[str, Any]) -> str:
+def _render_track(r: CatalogTracked) -> str:
     text = f"catalog {r['name']} tracks: {', '.join(r['track']) or 'no globs'} (plus the default branch)"
     if r["resumed_labels"]:
         text += f"\nhooks refresh again: {', '.join(r['resumed_labels'])}"
     return text
 
 
-def _render_rm(r: dict[str, Any]) -> str:
+def _render_rm(r: CatalogRemoved) -> str:
     if r["purged"]:
         labels = ", ".join(r["labels_removed"]) or "none"
         return f"removed catalog {r['name']}; labels removed: {labels}; {r['chunks_deleted']} chunks deleted"

@@ -6,7 +6,6 @@ import argparse
 import dataclasses
 import re
 from pathlib import Path
-from typing import Any
 
 from monodex import config, context, output, paths, standing
 from monodex import requests as rq
@@ -15,6 +14,7 @@ from monodex.errors import UsageError
 from monodex.front import route
 from monodex.paths import Paths
 from monodex.progress import Progress
+from monodex.schema.crawl import CrawlAnswer, DryRunAnswer
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -58,19 +58,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_json(parser)
 
 
-def _render(r: dict[str, Any], *, files: bool = False) -> str:
-    if "files_to_index" in r:
-        lines = [f"{r['files_to_index']} files to index, {r['chunks']} chunks"]
-        lines += [f"  {name}: {n} files" for name, n in sorted(r["by_strategy"].items())]
-        lines += [f"  skipped ({reason}): {n}" for reason, n in sorted(r["skipped"].items())]
-        if "unregistered" in r:
-            top = r["unregistered"]
-            name = re.sub(r"[^a-z0-9]+", "-", Path(top).name.lower()).strip("-")[:64] or "repo"
-            lines.append(f"(not registered yet: 'monodex catalog add {name} {top}' to index it)")
-        if files:
-            lines += ["", *(f"  {f['strategy']}  {f['path']}  ({f['chunks']} chunks)" for f in r["files"])]
-            lines += [f"  skipped ({s['reason']})  {s['path']}" for s in r["skipped_files"]]
-        return output.sanitize("\n".join(lines))
+def _render_dry_run(r: DryRunAnswer, *, files: bool = False) -> str:
+    lines = [f"{r['files_to_index']} files to index, {r['chunks']} chunks"]
+    lines += [f"  {name}: {n} files" for name, n in sorted(r["by_strategy"].items())]
+    lines += [f"  skipped ({reason}): {n}" for reason, n in sorted(r["skipped"].items())]
+    if "unregistered" in r:
+        top = r["unregistered"]
+        name = re.sub(r"[^a-z0-9]+", "-", Path(top).name.lower()).strip("-")[:64] or "repo"
+        lines.append(f"(not registered yet: 'monodex catalog add {name} {top}' to index it)")
+    if files:
+        lines += ["", *(f"  {f['strategy']}  {f['path']}  ({f['chunks']} chunks)" for f in r["files"])]
+        lines += [f"  skipped ({s['reason']})  {s['path']}" for s in r["skipped_files"]]
+    return output.sanitize("\n".join(lines))
+
+
+def _render(r: CrawlAnswer) -> str:
     commit = r["commit"][:12] or "working dir"
     text = (
         f"{r['catalog']}:{r['label']} at {commit} ({r['mode']}): {r['files_total']} files "
@@ -98,7 +100,7 @@ def _render(r: dict[str, Any], *, files: bool = False) -> str:
     return text
 
 
-def _files(r: dict[str, Any]) -> str:
+def _files(r: CrawlAnswer) -> str:
     """What became of the label's files: each counted once, as unchanged, reused or stored."""
     parts = [f"{r['files_unchanged']} unchanged"] if r.get("files_unchanged") else []
     parts.append(f"{r['files_reused']} reused")
@@ -169,9 +171,12 @@ def run(args: argparse.Namespace) -> int:
             if worktree is not None:  # read that checkout: its HEAD, its files
                 entry = dataclasses.replace(entry, path=Path(worktree))
         request = crawlrun.Request(entry, label, commit=args.commit, working_dir=args.working_dir)
-        result = crawlrun.dry_run(cfg, p, request)
+        planned = crawlrun.dry_run(cfg, p, request)
         if unregistered is not None:
-            result["unregistered"] = str(entry.path)
+            planned["unregistered"] = str(entry.path)
+        listing = bool(args.files or getattr(args, "verbose", False))
+        output.emit(planned, as_json=args.json, render=lambda r: _render_dry_run(r, files=listing))
+        return 0
     else:
         # the op checks the catalog is registered, with the config of whoever runs it
         job = rq.CrawlRequest(
@@ -189,6 +194,5 @@ def run(args: argparse.Namespace) -> int:
             result = route.execute(p, job, progress=progress, quiet=args.json)
         finally:
             progress.done()
-    listing = bool(args.files or getattr(args, "verbose", False))
-    output.emit(result, as_json=args.json, render=lambda r: _render(r, files=listing))
+    output.emit(result, as_json=args.json, render=_render)
     return 0

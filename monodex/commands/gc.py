@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
 from monodex import context, output, paths
 from monodex import requests as rq
 from monodex.commands.common import add_json
 from monodex.front import route
+from monodex.schema.labels import GcAnswer, OldModelsAnswer
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_json(parser)
 
 
-def _render(r: dict[str, Any]) -> str:
+def _render(r: GcAnswer) -> str:
     verb = "would delete" if r["dry_run"] else "deleted"
     text = (
         f"{verb} {r['deleted_chunks']} chunks ({r['text_bytes']} bytes of text): "
@@ -55,7 +55,7 @@ def _mb(n: int) -> str:
     return f"{n / 1e6:.1f} MB"
 
 
-def _render_old(r: dict[str, Any]) -> str:
+def _render_old(r: OldModelsAnswer) -> str:
     if not r["collections"]:
         return "no collections of other models"
     lines = []

@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import re
 from pathlib import Path
-from typing import Any
 
 from monodex import config, output, paths
 from monodex.commands.common import add_json
 from monodex.hooks import gitdir
 from monodex.hooks import install as installer
+from monodex.schema.setup import HooksDone
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         add_json(p)
 
 
-def _render(r: dict[str, Any]) -> str:
+def _render(r: HooksDone) -> str:
     verb = "installed" if r["action"] == "install" else "removed"
     text = f"{verb} {', '.join(r['hooks']) or 'nothing'} in {r['hooks_dir']}"
     if r["chained"]:
@@ -57,7 +57,7 @@ def _catalog_note(repo: Path) -> str:
 def run(args: argparse.Namespace) -> int:
     fn = installer.install if args.action == "install" else installer.uninstall
     done = fn(Path(args.repo), allow_hooks_path=args.hooks_path)
-    result = {
+    result: HooksDone = {
         "action": args.action,
         "hooks_dir": str(done.hooks_dir),
         "hooks": list(done.written),

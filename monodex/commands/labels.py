@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
-from typing import Any
 
 from monodex import context, output, paths
 from monodex import requests as rq
 from monodex.commands.common import add_json, add_label, label_of
 from monodex.errors import UsageError
 from monodex.front import render, route
+from monodex.schema.labels import LabelRow, LabelsAnswer, RemovedLabel
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -46,7 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_json(parser)
 
 
-def _render(result: dict[str, Any]) -> str:
+def _render(result: LabelsAnswer) -> str:
     rows = result["labels"]
     if not rows:
         return "no labels yet; index one with 'monodex crawl --catalog C --label L --commit HEAD'"
@@ -67,7 +67,7 @@ def _render(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _incomplete(r: dict[str, Any]) -> str:
+def _incomplete(r: LabelRow) -> str:
     if r["source_kind"] == "working-directory":
         return "incomplete crawl of the working dir (re-run 'monodex crawl --working-dir')"
     target = r.get("target_commit_oid") or r["commit_oid"]
@@ -78,7 +78,7 @@ def _files(n: int) -> str:
     return "1 file" if n == 1 else f"{n} files"
 
 
-def _render_rm(r: dict[str, Any]) -> str:
+def _render_rm(r: RemovedLabel) -> str:
     kept = r.get("chunks_kept", r["chunks_unlabelled"])  # a runner of before issue 35 lacks it
     return (
         f"removed {r['catalog']}:{r['label']}: the {_files(r['files'])} it held left it; "

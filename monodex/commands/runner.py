@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from monodex import config, logs, output, paths
 from monodex.errors import MonodexError, UsageError
+from monodex.schema.setup import ServiceRemoved, ServiceWritten
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,29 +30,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _render_removed(r: ServiceRemoved) -> str:
+    return f"removed {r['removed']}" if r["removed"] else "no unit installed"
+
+
 def run(args: argparse.Namespace) -> int:
     from monodex.scheduler import service
 
     p = paths.resolve()
     if args.action == "install-service":
         unit = service.install(p, [c.path for c in config.load(p).catalogs.values()])
-        output.emit(
-            {
-                "unit": str(unit),
-                "next": "systemctl --user daemon-reload && "
-                "systemctl --user enable --now monodex-runner.service",
-            },
-            as_json=args.json,
-            render=lambda r: f"wrote {r['unit']}\nthen run: {r['next']}",
-        )
+        written: ServiceWritten = {
+            "unit": str(unit),
+            "next": "systemctl --user daemon-reload && systemctl --user enable --now monodex-runner.service",
+        }
+        output.emit(written, as_json=args.json, render=lambda r: f"wrote {r['unit']}\nthen run: {r['next']}")
         return 0
     if args.action == "uninstall-service":
         removed = service.uninstall()
-        output.emit(
-            {"removed": str(removed) if removed else None},
-            as_json=args.json,
-            render=lambda r: f"removed {r['removed']}" if r["removed"] else "no unit installed",
-        )
+        gone: ServiceRemoved = {"removed": str(removed) if removed else None}
+        output.emit(gone, as_json=args.json, render=_render_removed)
         return 0
     from monodex.scheduler.runner import Runner
 

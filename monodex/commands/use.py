@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from monodex import config, context, output, paths
 from monodex.errors import UsageError
+from monodex.schema.setup import Context
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -15,7 +15,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the context as JSON")
 
 
-def _render(ctx: dict[str, Any]) -> str:
+def _render(ctx: Context) -> str:
     if not ctx["catalog"]:
         return "no default context; set one with 'monodex use --catalog C --label L'"
     return f"catalog: {ctx['catalog']}\nlabel: {ctx['label']}"
@@ -25,11 +25,13 @@ def run(args: argparse.Namespace) -> int:
     p = paths.resolve()
     if args.catalog is None and args.label is None:
         ctx = context.load(p)
-        output.emit({"catalog": ctx.catalog, "label": ctx.label}, as_json=args.json, render=_render)
+        shown: Context = {"catalog": ctx.catalog, "label": ctx.label}
+        output.emit(shown, as_json=args.json, render=_render)
         return 0
     if args.catalog is None or args.label is None:
         raise UsageError("'monodex use' needs both --catalog and --label", "pass both flags")
     config.load(p).catalog(args.catalog)
     context.save(p, catalog=args.catalog, label=args.label)
-    output.emit({"catalog": args.catalog, "label": args.label}, as_json=args.json, render=_render)
+    chosen: Context = {"catalog": args.catalog, "label": args.label}
+    output.emit(chosen, as_json=args.json, render=_render)
     return 0

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
 from monodex import context, output, paths
 from monodex import requests as rq
 from monodex.commands.common import add_json, add_label, label_of
 from monodex.front import route
+from monodex.schema.labels import VerifyAnswer
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_json(parser)
 
 
-def _render(r: dict[str, Any]) -> str:
+def _render(r: VerifyAnswer) -> str:
     if not r["labels"]:
         return "nothing to verify: no labels are indexed"
     lines = []

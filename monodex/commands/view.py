@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from monodex import output, paths
 from monodex import requests as rq
 from monodex.commands.common import add_json, add_target, scope
 from monodex.front import route
+from monodex.schema.search import ViewAnswer
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_json(parser)
 
 
-def _render(result: dict[str, Any]) -> str:
+def _render(result: ViewAnswer) -> str:
     out = [f"{result['relative_path']}  ({result['package_name']})"]
     for c in result["chunks"]:
         out.append(

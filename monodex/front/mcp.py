@@ -15,20 +15,26 @@ with "Error executing tool NAME: " and not the others: so errors are returned, n
 from __future__ import annotations
 
 import difflib
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import UnexpectedToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field, ValidationError
 
 from monodex import __version__, context, logs
 from monodex import requests as rq
 from monodex.errors import MonodexError, UsageError
 from monodex.front import render, route
 from monodex.front import status as status_
+from monodex.front.mcp_models import model_of
 from monodex.paths import Paths
+from monodex.schema import compare as schema_compare
+from monodex.schema import labels as schema_labels
+from monodex.schema import status as schema_status
+from monodex.schema.search import ToolSearchAnswer, ToolViewAnswer
 
 INSTRUCTIONS = """monodex is a semantic index of a git monorepo (TypeScript, Markdown), kept up to date
 with its branches. Use `search` to find where something is implemented or explained when you do
@@ -46,198 +52,16 @@ NAMES = {"text": "query", "paths": "path_prefix", "fresh": "wait_for_fresh", "wa
 CATALOG_HELP = "repository; default: the one the server's working directory is in, else `monodex use`"
 LABEL_HELP = "branch label; default: the branch checked out there, else `monodex use`"
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+A = TypeVar("A")
 
 
-class _Open(BaseModel):
-    model_config = ConfigDict(extra="allow")  # the CLI contract may add keys; none are dropped
-
-
-class Wait(_Open):
-    seconds: float
-    reached: bool = Field(description="true when the label reflects the branch's current commit")
-    waited_seconds: float
-
-
-class Overlay(_Open):
-    applied: bool = Field(description="false when the worktree is not on the label's branch (see skipped)")
-    worktree: str
-    files: int = Field(description="uncommitted files searched in place of the committed ones")
-    paths: int = Field(description="changed paths whose committed files are hidden")
-    seconds: float = Field(description="time spent bringing the overlay up to date")
-
-
-class Freshness(_Open):
-    indexed_commit: str | None = Field(description="the commit the label's index reflects")
-    complete: bool = Field(description="false while a refresh of the label is in progress")
-    source_kind: str
-    branch: str | None = Field(description="the branch the label tracks, when one maps to it")
-    branch_commit: str | None = Field(description="that branch's current commit")
-    fresh: bool | None = Field(description="indexed_commit == branch_commit; null without a branch")
-    refresh_pending: bool = Field(description="a refresh is queued or running")
-    refresh_error: str | None = None
-    worktree: str | None = Field(
-        None, description="the checkout (linked worktree) the answer is for, when it is where you stand"
-    )
-    commit: str | None = Field(None, description="the commit the answer reflects (the label's)")
-    dense_coverage: float | None = Field(
-        None, description="share of the label's chunks with a dense vector (1.0: fully hybrid)"
-    )
-    wait: Wait | None = None
-    overlay: Overlay | None = Field(None, description="the worktree's uncommitted files, when searched")
-    label: str | None = Field(None, description="the label that answered (a branch's own, never another's)")
-    checkout_commit: str | None = Field(None, description="the commit checked out where you stand")
-    caught_up: dict[str, Any] | None = Field(
-        None, description="the label was behind that commit and was caught up before answering"
-    )
-
-
-class OtherVersion(_Open):
-    label: str
-    file_id: str = Field(description="that label's version of the file (pass to `view` with the label)")
-
-
-class Hit(_Open):
-    score: float
-    file_id: str = Field(description="pass to `view` to read the file")
-    chunk_ordinal: int
-    chunk_count: int
-    relative_path: str
-    start_line: int
-    end_line: int
-    package_name: str | None
-    breadcrumb: str | None
-    symbol_name: str | None
-    chunk_kind: str
-    text: str
-    chunk_ordinals: list[int] | None = Field(None, description="chunks merged into this block")
-    tokens: int | None = None
-    truncated: bool | None = Field(None, description="the block was cut at a line to fit max_tokens")
-    labels: list[str] | None = Field(
-        None, description="with labels/all_labels: the labels holding this chunk"
-    )
-    other_versions: list[OtherVersion] | None = Field(
-        None, description="with labels/all_labels: searched labels holding another version of the file"
-    )
-
-
-class Omitted(_Open):
-    relative_path: str
-    start_line: int
-    end_line: int
-    score: float
-    file_id: str
-    tokens: int
-
-
-class Budget(_Open):
-    max_tokens: int
-    used_tokens: int
-    hits_packed: int
-    truncated: int
-    omitted: list[Omitted] = Field(description="hits left out for lack of room, best first")
-
-
-class SearchAnswer(_Open):
-    catalog: str
-    label: str | None = Field(description="the label searched; null with labels/all_labels")
-    mode: str = Field(description="the mode used (hybrid falls back to dense on an old index)")
-    results: list[Hit]
-    freshness: Freshness | None = Field(None, description="the label's; null with labels/all_labels")
-    freshness_by_label: dict[str, Freshness] | None = Field(
-        None, description="with labels/all_labels: each searched label's freshness"
-    )
-    dense_coverage: float = Field(
-        description="share of the label's chunks with a dense vector; the rest (new chunks whose "
-        "vector is still being computed) are found by their words only"
-    )
-    budget: Budget | None = None
-
-
-class ViewChunk(_Open):
-    chunk_ordinal: int
-    chunk_count: int
-    start_line: int
-    end_line: int
-    breadcrumb: str | None
-    symbol_name: str | None
-    chunk_kind: str
-    text: str
-
-
-class ViewAnswer(_Open):
-    catalog: str
-    label: str
-    file_id: str
-    relative_path: str
-    package_name: str | None
-    chunks: list[ViewChunk]
-    text: str = Field(description="the selected chunks joined: the whole file when none is selected")
-
-
-class LabelRow(_Open):
-    catalog: str
-    label: str
-    commit_oid: str
-    source_kind: str
-    crawl_complete: bool
-    updated_at_unix_secs: int
-    chunks: int
-    dense_pending: int = Field(0, description="chunks still waiting for their dense vector")
-    dense_coverage: float = Field(1.0, description="share of the chunks with a dense vector")
-
-
-class LabelsAnswer(_Open):
-    labels: list[LabelRow]
-
-
-class Symbol(_Open):
-    breadcrumb: str
-    symbol: str | None
-    change: str = Field(description="added, removed or changed")
-    from_lines: list[int] | None
-    to_lines: list[int] | None
-    score: float | None = Field(None, description="with a query: relevance of this symbol's change")
-
-
-class FileChange(_Open):
-    path: str
-    change: str = Field(description="added, removed or changed")
-    package: str | None
-    from_file_id: str | None = Field(description="the version in from_label (pass to `view`)")
-    to_file_id: str | None = Field(description="the version in to_label")
-    chunks_added: int
-    chunks_removed: int
-    symbols: list[Symbol]
-    score: float | None = Field(None, description="with a query: relevance of the file's change")
-
-
-class DiffAnswer(_Open):
-    catalog: str
-    from_: str = Field(alias="from")
-    to: str
-    commits: dict[str, str]
-    summary: dict[str, int]
-    packages: list[dict[str, Any]]
-    files: list[FileChange]
-    more: int | None = Field(None, description="with a query: changed files found but ranked below limit")
-    unmatched: int | None = Field(None, description="with a query: changed files the query did not find")
-
-
-class ContainingAnswer(_Open):
-    catalog: str
-    relative_path: str
-    file_id: str
-    chunk: dict[str, Any] | None = None
-    labels: list[str] = Field(description="labels holding this exact file version (or chunk text)")
-    other_versions: list[OtherVersion] = Field(description="labels holding the path with other content")
-    versions: list[dict[str, Any]]
-
-
-class StatusAnswer(_Open):
-    runner: dict[str, Any]
-    spool: dict[str, Any]
-    labels: list[dict[str, Any]]
-    jobs: dict[str, Any]
+# The tools' output models: the answers' TypedDicts, as pydantic models (front/mcp_models.py).
+SearchAnswer = model_of(ToolSearchAnswer, "SearchAnswer")
+ViewAnswer = model_of(ToolViewAnswer, "ViewAnswer")
+LabelsAnswer = model_of(schema_labels.LabelsAnswer)
+DiffAnswer = model_of(schema_compare.DiffAnswer)
+ContainingAnswer = model_of(schema_compare.ContainingAnswer)
+StatusAnswer = model_of(schema_status.StatusAnswer)
 
 
 def _tool_error(exc: MonodexError) -> CallToolResult:
@@ -308,15 +132,15 @@ class _Server(MCPServer):
             )
 
 
-def _result(structured: dict[str, Any], text: str) -> CallToolResult:
-    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
+def _result(structured: Mapping[str, object], text: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=dict(structured))
 
 
 def build(paths: Paths) -> MCPServer:
     local = route.Local(keep_model=True)
     server = _Server("monodex", version=__version__, instructions=INSTRUCTIONS)
 
-    def run(request: rq.Request) -> dict[str, Any]:
+    def run(request: rq.Asks[A]) -> A:
         return route.execute(paths, request, quiet=True, local=local)
 
     @server.tool(
@@ -427,7 +251,7 @@ def build(paths: Paths) -> MCPServer:
                 labels=globs,
                 all_labels=all_labels,
             )
-            answer = {"catalog": catalog, "label": label or None, **run(request)}
+            answer: ToolSearchAnswer = {"catalog": catalog, "label": label or None, **run(request)}
         except MonodexError as exc:
             return _tool_error(exc)
         return _result(answer, render.search(answer, whole=True, budget="max_tokens"))
@@ -451,10 +275,11 @@ def build(paths: Paths) -> MCPServer:
             target = context.scope(paths, catalog, label, here=Path.cwd())
             catalog, label = target.catalog, target.label
             request = rq.ViewRequest(catalog, label, file_id=file_id, path=path, chunks=chunks)
-            answer = {"catalog": catalog, "label": label, **run(request)}
+            viewed = run(request)
         except MonodexError as exc:
             return _tool_error(exc)
-        answer["text"] = "".join(str(c["text"]) for c in answer["chunks"])
+        whole = "".join(str(c["text"]) for c in viewed["chunks"])
+        answer: ToolViewAnswer = {"catalog": catalog, "label": label, **viewed, "text": whole}
         first, last = answer["chunks"][0], answer["chunks"][-1]
         head = f"{answer['relative_path']}:{first['start_line']}-{last['end_line']} (id {answer['file_id']})"
         return _result(answer, head + "\n" + answer["text"])

@@ -4,16 +4,29 @@ the MCP tools share (a command's own one-surface renderer stays with the command
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import cast
 
 from monodex import crawlstate, output, progress
 from monodex.front import render_across
 from monodex.front.render_across import containing as containing
 from monodex.front.render_across import diff as diff
 from monodex.output import crumb as crumb  # the one breadcrumb decoder, for every renderer
+from monodex.schema.search import Budget, Explain, Freshness, Hit, SearchAnswer
+from monodex.schema.status import (
+    Checkout,
+    Dense,
+    Job,
+    Refreshing,
+    Runner,
+    RunningCrawl,
+    SpoolState,
+    StatusAnswer,
+    StatusLabel,
+    Unread,
+)
 
 
-def freshness_line(f: dict[str, Any]) -> str:
+def freshness_line(f: Freshness) -> str:
     """One line on whether the answer reflects the code, for people and text-only clients."""
     at = (f.get("indexed_commit") or "")[:12] or "(working dir)"
     branch = f"branch {f.get('branch')}"
@@ -41,7 +54,7 @@ def freshness_line(f: dict[str, Any]) -> str:
     wait = f.get("wait")
     gone = f.get("branch_gone")
     if gone:
-        since = f" since {day(gone['since'])}" if gone.get("since") else ""
+        since = f" since {day(when)}" if (when := gone["since"]) else ""
         text += f"; branch {gone['branch']} is gone{since}: the label keeps its last commit"
     elif f.get("fresh") is None and f.get("source_kind") == "git-commit" and wait and not f.get("problem"):
         text += "; no branch maps to this label (deleted, or a tag's or a commit's label)"
@@ -55,7 +68,7 @@ def day(unix: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(unix))
 
 
-def explain_line(e: dict[str, Any]) -> str:
+def explain_line(e: Explain) -> str:
     def at(rank: int | None) -> str:
         return f"#{rank}" if rank else "-"
 
@@ -68,7 +81,7 @@ def explain_line(e: dict[str, Any]) -> str:
     return text
 
 
-def budget_line(b: dict[str, Any]) -> str:
+def budget_line(b: Budget) -> str:
     text = f"{b['used_tokens']} of {b['max_tokens']} tokens"
     if b["truncated"]:
         text += f"; {b['truncated']} block(s) cut at a line"
@@ -78,15 +91,15 @@ def budget_line(b: dict[str, Any]) -> str:
     return text
 
 
-def search(result: dict[str, Any], *, whole: bool = False, budget: str = "--max-tokens") -> str:
+def search(result: SearchAnswer, *, whole: bool = False, budget: str = "--max-tokens") -> str:
     """Text for people and text-only clients: whole blocks with a budget (or `whole`), else
     three lines a hit. `budget` names the token budget as the reader's surface spells it."""
     lines = [f"# {freshness_line(result['freshness'])}"] if result.get("freshness") else []
     lines += render_across.freshness_lines(result.get("freshness_by_label") or {})
     lines += [f"# note: {n}" for n in result.get("notes", [])]
     if not result["results"]:
-        b = result.get("budget") or {}
-        if b.get("omitted"):  # hits were found, but none fitted the budget
+        b = result.get("budget")
+        if b and b["omitted"]:  # hits were found, but none fitted the budget
             left = ", ".join(f"{o['relative_path']}:{o['start_line']}-{o['end_line']}" for o in b["omitted"])
             text = f"nothing fits in {b['max_tokens']} tokens; left out {len(b['omitted'])}: {left}"
             return "\n".join([*lines, output.sanitize(text), f"(raise {budget} to see them)"])
@@ -109,7 +122,7 @@ def search(result: dict[str, Any], *, whole: bool = False, budget: str = "--max-
     return "\n\n".join(blocks)
 
 
-def _block(r: dict[str, Any]) -> str:
+def _block(r: Hit) -> str:
     cut = " (cut)" if r.get("truncated") else ""
     where = f"{r['relative_path']}:{r['start_line']}-{r['end_line']}{cut}  {r['score']:.3f}"
     where += f"  {crumb(r['breadcrumb'])}" if r.get("breadcrumb") else ""  # as the three-line hit shows it
@@ -118,14 +131,14 @@ def _block(r: dict[str, Any]) -> str:
     return output.sanitize(head + "\n" + str(r["text"]).rstrip("\n"))
 
 
-def status(r: dict[str, Any]) -> str:
+def status(r: StatusAnswer) -> str:
     run = r["runner"]
     lines = [f"runner: {_runner_line(run)}"]
-    if r.get("refresh"):
-        lines.append(_refresh_line(r["refresh"]))
+    if refresh := r.get("refresh"):
+        lines.append(_refresh_line(refresh))
     lines += [_crawl_line(c) for c in r.get("crawls", [])]
     lines.extend(_spool_lines(r["spool"], running=run["running"]))
-    running = (r.get("refresh") or {}).get("state") == "running"
+    running = (r["refresh"] or {}).get("state") == "running"
     for name, job in sorted(r["jobs"].items()):
         # the last finished drain: while one runs, "drain: ok" alone would read as "nothing to do"
         lines.append(
@@ -135,9 +148,9 @@ def status(r: dict[str, Any]) -> str:
         lines += [f"ERROR {problem['problem']}", f"  next: {problem['hint']}"]
     for lb in r["labels"]:
         if "error" in lb:  # the index could not be read (full disk, busy): say why
-            lines.append(f"labels: {lb['error']}")
+            lines.append(f"labels: {cast(Unread, lb)['error']}")
             continue
-        fresh = lb["freshness"] + (" (refreshing)" if lb.get("refreshing") else "")
+        fresh = lb.get("freshness", "") + (" (refreshing)" if lb.get("refreshing") else "")
         if gone := lb.get("branch_gone"):
             fresh = f"branch gone since {day(gone['since'])}, removed after {day(gone['removed_after'])}"
         lines.append(f"{lb['catalog']}:{lb['label']}\t{_commit(lb)}\t{fresh}{_dense_text(lb.get('dense'))}")
@@ -147,7 +160,7 @@ def status(r: dict[str, Any]) -> str:
     return output.sanitize("\n".join(lines))
 
 
-def _crawl_line(c: dict[str, Any]) -> str:
+def _crawl_line(c: RunningCrawl) -> str:
     """A crawl running now (the runner's or a command's): where it is, and its memory."""
     done = f"files {c.get('files_done', 0)}/{c.get('files_total') or '?'} · chunks {c.get('chunks', 0)}"
     if c.get("phase") == "dense":
@@ -162,7 +175,7 @@ def _crawl_line(c: dict[str, Any]) -> str:
     return f"crawl {c.get('catalog')}:{c.get('label')} (pid {c.get('pid')}): {done} · {memory}"
 
 
-def _worktree_line(wt: dict[str, Any]) -> str:
+def _worktree_line(wt: Checkout) -> str:
     on = f"branch {wt['branch']}" if wt["branch"] else f"detached at {str(wt['head'])[:12]}"
     mark = " (you are here)" if wt.get("here") else ""
     return f"worktree {wt['catalog']} {wt['path']}{mark}\t{on}\tlabel {wt['label']}\t{wt['freshness']}"
@@ -172,25 +185,25 @@ def _chunks(n: int) -> str:
     return f"{n} chunk" if n == 1 else f"{n} chunks"
 
 
-def _dense_text(d: dict[str, Any] | None) -> str:
+def _dense_text(d: Dense | None) -> str:
     """Phase two of a label: nothing once every chunk has its vector."""
-    if not d or d["state"] == "complete":
+    if not d or d.get("state") == "complete":
         return ""
-    eta = f", ETA {progress.duration(d['eta_seconds'])}" if d.get("eta_seconds") is not None else ""
+    eta = f", ETA {progress.duration(left)}" if (left := d["eta_seconds"]) is not None else ""
     return (
         f"\tdense vectors {progress.percent(d['coverage'], left=d['pending'])} "
-        f"({_chunks(d['pending'])} to go, {d['state']}{eta}; "
+        f"({_chunks(d['pending'])} to go, {d.get('state')}{eta}; "
         "searchable meanwhile: lexical for those)"
     )
 
 
-def _commit(lb: dict[str, Any]) -> str:
+def _commit(lb: StatusLabel) -> str:
     if lb.get("source_kind") == "working-directory":
         return "(working dir)"
     return str(lb.get("commit_oid", ""))[:12] + ("" if lb.get("crawl_complete", True) else " (incomplete)")
 
 
-def _runner_line(run: dict[str, Any]) -> str:
+def _runner_line(run: Runner) -> str:
     if not run["running"]:
         return "not running (start it with 'monodex runner' or its systemd service)"
     up = run.get("uptime_seconds")
@@ -198,7 +211,7 @@ def _runner_line(run: dict[str, Any]) -> str:
     return f"running, pid {run['pid']}{since}"
 
 
-def _refresh_line(rf: dict[str, Any]) -> str:
+def _refresh_line(rf: Refreshing) -> str:
     done = f"{rf['files_done']}/{rf['files_total']} files embedded" if rf.get("files_total") else "planning"
     what = f"{rf['label']} to {str(rf['commit'])[:12]}: {done}, {rf.get('chunks_embedded', 0)} chunks"
     if rf["state"] == "running":
@@ -206,7 +219,7 @@ def _refresh_line(rf: dict[str, Any]) -> str:
     return f"interrupted refresh of {what} (its runner stopped; the request stays queued and resumes)"
 
 
-def _spool_lines(sp: dict[str, Any], *, running: bool) -> list[str]:
+def _spool_lines(sp: SpoolState, *, running: bool) -> list[str]:
     queued = sp["pending"] + sp["claimed"]
     if running:
         lines = [f"spool: {sp['pending']} pending, {sp['claimed']} being refreshed, {sp['failed']} failing"]
@@ -238,7 +251,7 @@ def _n(count: int, noun: str) -> str:
 _JOB_NAMES = {"last_productive_drain": "last drain that had work"}
 
 
-def _job_line(name: str, job: dict[str, Any]) -> str:
+def _job_line(name: str, job: Job) -> str:
     when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(job["finished_at"]))
     outcome = job.get("outcome") or ("ok" if job["ok"] else "failed")
     line = f"{_JOB_NAMES.get(name, name)}: {outcome if outcome == 'ok' else outcome.upper()} at {when}"

@@ -3,9 +3,9 @@ diff, and where a file or chunk exists. The CLI and the MCP tools share these.""
 
 from __future__ import annotations
 
-from typing import Any
-
 from monodex import output
+from monodex.schema.compare import ContainingAnswer, DiffAnswer, Symbol
+from monodex.schema.search import Freshness, Hit
 
 # Past this many labels a hit names the first few and counts the rest.
 _SHOWN = 6
@@ -16,7 +16,7 @@ def names_line(labels: list[str]) -> str:
     return ", ".join(labels[:_SHOWN]) + (f" (+{more} more)" if more > 0 else "")
 
 
-def freshness_lines(by_label: dict[str, dict[str, Any]]) -> list[str]:
+def freshness_lines(by_label: dict[str, Freshness]) -> list[str]:
     """One line a label when few, else a count and the labels that are behind their branch."""
     from monodex.front.render import freshness_line  # render imports this module at its top
 
@@ -30,7 +30,7 @@ def freshness_lines(by_label: dict[str, dict[str, Any]]) -> list[str]:
     return [line]
 
 
-def holders(hit: dict[str, Any]) -> str:
+def holders(hit: Hit) -> str:
     """Which searched labels hold the hit, and which hold another version of its file."""
     if "labels" not in hit:
         return ""
@@ -41,7 +41,7 @@ def holders(hit: dict[str, Any]) -> str:
     return text
 
 
-def diff(r: dict[str, Any]) -> str:
+def diff(r: DiffAnswer) -> str:
     s = r["summary"]
     head = (
         f"{r['from']} -> {r['to']}: {s['files_changed']} files changed, {s['files_added']} added, "
@@ -68,13 +68,13 @@ def diff(r: dict[str, Any]) -> str:
     return output.sanitize("\n".join(lines))
 
 
-def _symbol(sym: dict[str, Any]) -> str:
+def _symbol(sym: Symbol) -> str:
     mark = {"added": "+", "removed": "-", "changed": "~"}[sym["change"]]
     lines = sym.get("to_lines") or sym.get("from_lines") or [0, 0]
     return f"{mark} {output.crumb(sym['breadcrumb'])}  {lines[0]}-{lines[1]}"
 
 
-def containing(r: dict[str, Any]) -> str:
+def containing(r: ContainingAnswer) -> str:
     what = f"{r['relative_path']} (file {r['file_id']})"
     if "chunk" in r:
         c = r["chunk"]

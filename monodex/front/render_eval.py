@@ -3,15 +3,16 @@ each question's places when asked for."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from monodex.output import sanitize
+from monodex.schema.eval import EvalAnswer, Figures
 
 FIGURES = (("recall_at_10", "R@10"), ("mrr_at_10", "MRR@10"), ("ndcg_at_10", "nDCG@10"))
 NAMES = {"bm25": "bm25 (files)"}  # the baseline says what it ranks
 
 
-def text(r: dict[str, Any]) -> str:
+def text(r: EvalAnswer) -> str:
     q = r["questions"]
     lines = [
         f"{r['catalog']} {r['label']} at {(r['commit'] or '(working dir)')[:12]}: {q['total']} questions "
@@ -35,7 +36,7 @@ def text(r: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _table(r: dict[str, Any]) -> list[str]:
+def _table(r: EvalAnswer) -> list[str]:
     halves = list(next(iter(r["results"].values())))
     first = next(iter(r["results"].values()))
     width = max(len(NAMES.get(s, s)) for s in r["systems"]) + 2
@@ -48,11 +49,12 @@ def _table(r: dict[str, Any]) -> list[str]:
     return rows
 
 
-def _cells(figures: dict[str, Any]) -> str:
-    return " ".join(f"{'-' if figures[k] is None else format(figures[k], '.3f'):>7}" for k, _ in FIGURES)
+def _cells(figures: Figures) -> str:
+    shown: Mapping[str, object] = figures
+    return " ".join(f"{'-' if shown[k] is None else format(shown[k], '.3f'):>7}" for k, _ in FIGURES)
 
 
-def _kinds(r: dict[str, Any]) -> list[str]:
+def _kinds(r: EvalAnswer) -> list[str]:
     """nDCG@10 of each system per kind of question (the figure hand-written sets are read by)."""
     width = max(len(k) for k in r["by_kind"]) + 8
     heads = "".join(f"{NAMES.get(s, s):>14}" for s in r["systems"])
@@ -64,7 +66,7 @@ def _kinds(r: dict[str, Any]) -> list[str]:
     return rows
 
 
-def _per_query(r: dict[str, Any]) -> list[str]:
+def _per_query(r: EvalAnswer) -> list[str]:
     rows = ["each question: the best place of a relevant file per system (- : not in the first 10)"]
     for q in r["per_query"]:
         places = []

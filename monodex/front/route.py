@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from monodex import config, rpc
 from monodex.paths import Paths
-from monodex.requests import Request, to_wire
+from monodex.requests import Asks, Request, to_wire
+
+A = TypeVar("A")
 
 if TYPE_CHECKING:
     from monodex.indexer.engine import Engine
@@ -28,7 +30,7 @@ class Local:
         self._engine: Engine | None = None
         self._embedder: Any = None
 
-    def run(self, paths: Paths, request: Request, progress: rpc.Progress | None = None) -> dict[str, Any]:
+    def run(self, paths: Paths, request: Asks[A], progress: rpc.Progress | None = None) -> A:
         # Imported here: the indexer is heavy, and a CLI talking to the runner never needs it.
         from monodex.indexer import ops
         from monodex.indexer.session import Session
@@ -42,17 +44,18 @@ class Local:
                     self._engine, self._embedder = open_engine(cfg), cfg.embedder
                 warm = self._engine
             with Session(cfg, paths, engine=warm) as s:
-                return ops.run(s, request, progress)
+                # ops.run answers each kind of request with its own kind of answer (its match)
+                return cast(A, ops.run(s, cast(Request, request), progress))
 
 
 def execute(
     paths: Paths,
-    request: Request,
+    request: Asks[A],
     *,
     progress: rpc.Progress | None = None,
     quiet: bool = False,
     local: Local | None = None,
-) -> dict[str, Any]:
+) -> A:
     """The answer to `request`, from the runner when one is alive, else from `local` (a fresh one
     by default). `quiet`: no "waiting for the runner" lines on stderr (--json, MCP)."""
 
@@ -60,7 +63,8 @@ def execute(
         if not quiet:
             sys.stderr.write(f"monodex: {text}\n")
 
-    answer = rpc.call(paths, request.OP, to_wire(request), on_progress=progress, on_waiting=waiting)
-    if answer is not None:
-        return answer
+    typed = cast(Request, request)
+    answer = rpc.call(paths, typed.OP, to_wire(typed), on_progress=progress, on_waiting=waiting)
+    if answer is not None:  # the runner's JSON of the same typed answer (schema/wire.py)
+        return cast(A, answer)
     return (local or Local()).run(paths, request, progress)

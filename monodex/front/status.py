@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from monodex import branchlabels, config, crawlstate, names, spool, standing, writable
 from monodex.errors import MonodexError, UsageError
@@ -20,9 +20,20 @@ from monodex.paths import Paths
 from monodex.requests import LabelsRequest
 from monodex.runnerpid import pid_file, running_pid
 from monodex.scheduler.state import JobState
+from monodex.schema.status import (
+    Checkout,
+    Dense,
+    Job,
+    Refreshing,
+    RunningCrawl,
+    SpoolState,
+    StatusAnswer,
+    StatusLabel,
+    Unread,
+)
 
 
-def collect(p: Paths) -> dict[str, Any]:
+def collect(p: Paths) -> StatusAnswer:
     s = spool.default(p.state_dir)
     pid = running_pid(p)
     uptime = None
@@ -35,11 +46,16 @@ def collect(p: Paths) -> dict[str, Any]:
     crawls = crawlstate.running(p.crawls_dir)
     # Without a runner, a crawl running holds the index: asking it would wait for the lock.
     holder = crawls[0] if crawls and pid is None else None
-    labels: list[dict[str, Any]] = _labels(p) if holder is None else [{"error": _held_by(holder)}]
-    for row in labels:
-        row["refreshing"] = bool(refresh and refresh["state"] == "running" and refresh["label"] == _key(row))
-        if "dense_pending" in row:
+    found = _labels(p) if holder is None else Unread(error=_held_by(holder))
+    labels: list[StatusLabel | Unread]
+    if isinstance(found, list):
+        running = refresh["label"] if refresh and refresh["state"] == "running" else None
+        for row in found:
+            row["refreshing"] = running == _key(row)
             row["dense"] = _dense(row, filling, pid)
+        labels = [*found]
+    else:  # the index could not be read: one row that says why
+        labels, found = [{"error": found["error"], "refreshing": False}], []
     return {
         "runner": {
             "running": pid is not None,
@@ -54,24 +70,26 @@ def collect(p: Paths) -> dict[str, Any]:
             [p.state_dir, p.log_dir, s.root, s.new, s.claimed, s.quarantine, s.tmp]
         ),
         "labels": labels,
-        "worktrees": _worktrees(p, labels),
-        "jobs": state,
+        "worktrees": _worktrees(p, found),
+        "jobs": cast(dict[str, Job], state),  # what the runner recorded (scheduler/state.py)
     }
 
 
-def _held_by(crawl: dict[str, Any]) -> str:
+def _held_by(crawl: RunningCrawl) -> str:
     return (
         f"the index is in use by the crawl of {crawl.get('catalog')}:{crawl.get('label')} "
         f"(pid {crawl.get('pid')}, see above): labels are listed once it ends"
     )
 
 
-def _labels(p: Paths) -> list[dict[str, Any]]:
+def _labels(p: Paths) -> list[StatusLabel] | Unread:
+    """The labels answer, each row given its freshness against its branch (in place: the keys
+    follow the row's own), or why the index could not be read."""
     cfg = config.load(p)
     try:
-        rows: list[dict[str, Any]] = route.execute(p, LabelsRequest(), quiet=True)["labels"]
+        rows = [cast(StatusLabel, row) for row in route.execute(p, LabelsRequest(), quiet=True)["labels"]]
     except MonodexError as exc:
-        return [{"error": exc.problem}]
+        return {"error": exc.problem}
     heads: dict[str, dict[str, str] | None] = {}
     owners: dict[str, branchlabels.BranchLabels] = {}
     for row in rows:
@@ -104,13 +122,13 @@ def _labels(p: Paths) -> list[dict[str, Any]]:
     return rows
 
 
-def _worktrees(p: Paths, labels: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _worktrees(p: Paths, labels: list[StatusLabel]) -> list[Checkout]:
     """Every checkout of every catalog with its branch, the label that answers there and that
     label's freshness; `here` marks the one the current directory stands in."""
     cfg = config.load(p)
     here = standing.find(Path.cwd(), {name: c.path for name, c in cfg.catalogs.items()})
-    rows = {(lb.get("catalog"), lb.get("label")): lb for lb in labels}
-    out = []
+    rows: dict[tuple[str, str | None], StatusLabel] = {(lb["catalog"], lb["label"]): lb for lb in labels}
+    out: list[Checkout] = []
     for name, cat in sorted(cfg.catalogs.items()):
         owners = branchlabels.of_repo(name, cat.path, p.state_dir)
         for wt in worktrees(cat.path) or []:
@@ -140,7 +158,7 @@ def _label_at(owners: branchlabels.BranchLabels, branch: str | None, head: str |
         return None
 
 
-def _worktree_freshness(row: dict[str, Any] | None, head: str | None) -> str:
+def _worktree_freshness(row: StatusLabel | None, head: str | None) -> str:
     if row is None:
         return "not indexed (indexed at the first search there)"
     if row.get("crawl_complete") and row.get("commit_oid") == head:
@@ -148,10 +166,10 @@ def _worktree_freshness(row: dict[str, Any] | None, head: str | None) -> str:
     return "stale"
 
 
-def _dense(row: dict[str, Any], filling: Any, pid: int | None) -> dict[str, Any]:
+def _dense(row: StatusLabel, filling: Any, pid: int | None) -> Dense:
     """Phase two for one label: coverage, chunks to go and, while the runner fills, its ETA (at
     the pace of its last rounds; other labels' pending chunks may come first)."""
-    out: dict[str, Any] = {
+    out: Dense = {
         "coverage": row["dense_coverage"],
         "pending": row["dense_pending"],
         "eta_seconds": None,
@@ -169,15 +187,15 @@ def _dense(row: dict[str, Any], filling: Any, pid: int | None) -> dict[str, Any]
     return out
 
 
-def _refresh(record: Any, pid: int | None) -> dict[str, Any] | None:
+def _refresh(record: Any, pid: int | None) -> Refreshing | None:
     """The runner's in-progress record; one left by a runner that is gone (killed) is interrupted."""
     if not isinstance(record, dict):
         return None
     alive = pid is not None and record.get("pid") == pid
-    return {**record, "state": "running" if alive else "interrupted"}
+    return cast(Refreshing, {**record, "state": "running" if alive else "interrupted"})
 
 
-def _spool(s: spool.Spool) -> dict[str, Any]:
+def _spool(s: spool.Spool) -> SpoolState:
     pending = s.pending()
     claimed = sorted(s.claimed.glob("*.json")) if s.claimed.is_dir() else []
     oldest = s.oldest_mtime()  # a draining runner moves files away while we look
@@ -206,5 +224,5 @@ def quarantine_hint(s: spool.Spool) -> str:
     )
 
 
-def _key(row: dict[str, Any]) -> str:
-    return f"{row.get('catalog')}:{row.get('label')}"
+def _key(row: StatusLabel) -> str:
+    return f"{row['catalog']}:{row['label']}"

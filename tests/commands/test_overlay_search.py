@@ -162,7 +162,9 @@ def test_a_worktree_named_through_a_link_is_the_same_overlay(monorepo, run_json,
         assert len(overlaymeta.list_all(s.store)) == 1
 
 
-def test_a_folder_replaced_by_a_link_out_of_the_repository_is_not_followed(monorepo, run_json, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_folder_replaced_by_a_link_out_of_the_repository_is_not_followed(
+    monorepo, run_json, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
     """Issue 35, item 4: `libraries/net/src` becomes a link to a folder outside the checkout that
     holds a `retry.ts` of its own; git lists the tracked retry.ts as deleted, and the overlay must
     neither answer with nor store the outside file (only a link as the last part was refused)."""

@@ -142,7 +142,10 @@ def test_secret_query_parameters_are_redacted_by_the_same_function() -> None:
     """Issue 35, item 5: `?api_key=...` and its kin are secrets too; other parameters stay."""
     from monodex.config import redact, redacted_url
 
-    assert redacted_url("http://db.lan:6333/?api_key=K1&timeout=5") == "http://db.lan:6333/?api_key=***&timeout=5"
+    assert (
+        redacted_url("http://db.lan:6333/?api_key=K1&timeout=5")
+        == "http://db.lan:6333/?api_key=***&timeout=5"
+    )
     for name in ("apikey", "apiKey", "api-key", "key", "token", "access_token", "secret", "password", "sig"):
         assert redacted_url(f"https://db.lan?{name}=K1") == f"https://db.lan?{name}=***", name
     assert redacted_url("http://u:P@db.lan?key=K1#frag") == "http://u:***@db.lan?key=***#frag"

@@ -153,7 +153,9 @@ def test_concurrent_appends_rotate_without_passing_the_bound(tmp_path: Path) -> 
     import multiprocessing
 
     log = tmp_path / "hooks.log"
-    procs = [multiprocessing.get_context("fork").Process(target=_append_many, args=(log, n)) for n in range(4)]
+    procs = [
+        multiprocessing.get_context("fork").Process(target=_append_many, args=(log, n)) for n in range(4)
+    ]
     for p in procs:
         p.start()
     for p in procs:

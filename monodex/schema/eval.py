@@ -1,0 +1,69 @@
+"""`monodex eval`'s answer (indexer/evaluate/): each system's figures per half of the split, per
+kind of question and, when asked, per question."""
+
+from __future__ import annotations
+
+from typing import NotRequired, TypedDict
+
+
+class Figures(TypedDict):
+    questions: int
+    recall_at_10: float | None
+    mrr_at_10: float | None
+    ndcg_at_10: float | None
+
+
+class Questions(TypedDict):
+    source: str
+    total: int
+    tune: int
+    test: int
+    kinds: dict[str, int]
+    skipped: dict[str, int]
+    commits_read: int
+    relevant_dropped: int
+
+
+class HistorySignal(TypedDict):
+    how: str  # off | full | as-of
+    note: str
+
+
+class Placed(TypedDict):
+    """One question's ranks in one system, and its figures."""
+
+    ranks: dict[str, int | None]
+    recall_at_10: float
+    mrr_at_10: float
+    ndcg_at_10: float
+
+
+class Asked(TypedDict):
+    id: str
+    query: str
+    split: str
+    kind: str | None
+    origin: str | None
+    relevant: list[str]
+    systems: dict[str, Placed]
+
+
+class Scores(TypedDict):
+    results: dict[str, dict[str, Figures]]  # system -> half -> figures
+    by_kind: dict[str, dict[str, Figures]]  # kind -> system -> figures
+    per_query: NotRequired[list[Asked]]
+
+
+class EvalAnswer(TypedDict):
+    catalog: str
+    label: str
+    commit: str
+    questions: Questions
+    split: str
+    systems: list[str]
+    history_signal: HistorySignal
+    results: dict[str, dict[str, Figures]]
+    by_kind: dict[str, dict[str, Figures]]
+    per_query: NotRequired[list[Asked]]
+    notes: list[str]
+    seconds: float
