@@ -24,7 +24,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import mirrors, missing_mirror  # noqa: E402
 
-OLD, NEW = "18c87c2d6d0be7ad6a5bd0a7a57a2bc506894a4e", "ca06251a491699b020e0529903ba8a726ff135e2"  # sparo: 20-odd commits apart
+OLD, NEW = (
+    "18c87c2d6d0be7ad6a5bd0a7a57a2bc506894a4e",
+    "ca06251a491699b020e0529903ba8a726ff135e2",
+)  # sparo: 20-odd commits apart
 QUERIES = [
     "where is the sparse checkout profile applied",
     "how are git commands run and their output parsed",
@@ -65,7 +68,9 @@ def main() -> None:
             env[k] = f"{tmp}/{k.lower()}"
             os.makedirs(env[k], mode=0o700)
         repo = Path(tmp) / "sparo"
-        subprocess.run(["git", "clone", "-q", "--shared", "--no-checkout", str(mirror), str(repo)], check=True)
+        subprocess.run(
+            ["git", "clone", "-q", "--shared", "--no-checkout", str(mirror), str(repo)], check=True
+        )
         run(python, env, "catalog", "add", "sparo", str(repo))
         base = ["--catalog", "sparo", "--label", "main"]
         record: dict[str, Any] = {
@@ -76,7 +81,9 @@ def main() -> None:
             "search": {
                 f"{mode}: {q}": [
                     {k: r[k] for k in ("relative_path", "chunk_ordinal", "start_line", "end_line", "score")}
-                    for r in run(python, env, "search", *base, "--text", q, "--mode", mode, "--json")["results"]
+                    for r in run(python, env, "search", *base, "--text", q, "--mode", mode, "--json")[
+                        "results"
+                    ]
                 ]
                 for q in QUERIES
                 for mode in ("hybrid", "dense", "lexical")

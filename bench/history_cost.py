@@ -64,9 +64,13 @@ def main() -> None:
                     source.policy.should_crawl,
                     source.policy.fingerprint,
                 )
-                print(f"{args.target}: counting {n} commits from nothing took {time.perf_counter() - t0:.1f} s")
+                print(
+                    f"{args.target}: counting {n} commits from nothing took {time.perf_counter() - t0:.1f} s"
+                )
             if real_open(s.paths.state_dir, args.target) is None:
-                raise SystemExit(f"no history counted for {args.target}: run bench/quality.py {args.target} first")
+                raise SystemExit(
+                    f"no history counted for {args.target}: run bench/quality.py {args.target} first"
+                )
             indexed = {
                 str(r.payload["relative_path"])
                 for r in s.store.scroll(filters.label_chunks(membership.of(s.store, f"{args.target}:main")))

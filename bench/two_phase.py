@@ -200,7 +200,9 @@ def raw_embedder(sample: int, seed: int) -> tuple[float, int]:
     with Session(config.load(p), p) as s:
         texts = {
             str(rec.payload["embedded_text_hash"]): stored_embed_text(rec.payload)
-            for rec in s.store.scroll(filters.label_chunks(membership.of(s.store, names.label_id(CATALOG, "main"))))
+            for rec in s.store.scroll(
+                filters.label_chunks(membership.of(s.store, names.label_id(CATALOG, "main")))
+            )
         }
         picked = random.Random(seed).sample(sorted(texts.values()), min(sample, len(texts)))
         s.engine.embed_documents(picked[:8])  # warm-up: the first call pays onnxruntime's set-up

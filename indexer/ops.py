@@ -32,6 +32,7 @@ from monodex.schema.labels import (
     RemovedLabel,
     VerifyAnswer,
 )
+from monodex.schema.payload import Key
 from monodex.schema.search import CaughtUp, Freshness, Hit, SearchAnswer, ServedBy, ViewAnswer
 from monodex.schema.wire import Answer
 
@@ -308,12 +309,12 @@ def _generation(s: Session, catalog: str, label: str) -> tuple[Any, Any, ServedB
     return (
         old_store,
         old_engine,
-        {
-            "collection": s.cfg.qdrant.collection,
-            "embedder_id": old_engine.embedder_id,
-            "new_model_coverage": covered,
-            "note": note,
-        },
+        ServedBy(
+            collection=s.cfg.qdrant.collection,
+            embedder_id=old_engine.embedder_id,
+            new_model_coverage=covered,
+            note=note,
+        ),
     )
 
 
@@ -340,8 +341,8 @@ def _registered_or_left(s: Session, catalog: str) -> None:
     if catalog in cfg.catalogs or s.store.info() is None:
         cfg.catalog(catalog)
         return
-    kinds = MatchAny("source_type", (labelmeta.LABEL_METADATA, labelmeta.CODE))
-    if not s.store.count(Filter(must=(Match("catalog", catalog), kinds))):
+    kinds = MatchAny(Key.SOURCE_TYPE, (labelmeta.LABEL_METADATA, labelmeta.CODE))
+    if not s.store.count(Filter(must=(Match(Key.CATALOG, catalog), kinds))):
         cfg.catalog(catalog)
 
 

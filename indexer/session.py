@@ -19,6 +19,7 @@ from monodex import config
 from monodex.config import Config, QdrantConfig
 from monodex.errors import MonodexError
 from monodex.paths import Paths
+from monodex.schema.payload import Key
 
 if TYPE_CHECKING:
     from monodex.indexer.engine import Engine
@@ -134,7 +135,7 @@ class Session:
 
         opened = open_store(self.cfg.qdrant, self.paths)
         held = collections.embedder_of(self.cfg.qdrant, self.paths)
-        models = {str(st.extra.get("model_source", "")) for st in labelmeta.list_all(opened)} - {""}
+        models = {str(st.extra.get(Key.MODEL_SOURCE, "")) for st in labelmeta.list_all(opened)} - {""}
         if held == _default_embedder_id():
             models.add("default")
         for model in sorted(models):

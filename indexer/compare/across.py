@@ -20,7 +20,8 @@ from monodex.indexer.store.base import Match, MatchAny, Store
 
 from monodex import names
 from monodex.errors import MonodexError, UsageError
-from monodex.schema.compare import ChunkAt, ContainingAnswer
+from monodex.schema.compare import ChunkAt, ContainingAnswer, Version
+from monodex.schema.payload import Key
 from monodex.schema.search import Hit, OtherVersion
 
 _PATH_BATCH = 256
@@ -55,18 +56,18 @@ def annotate(store: Store, results: list[Hit], held: Sequence[Held]) -> None:
     ([{"label", "file_id"}]: searched labels holding a different version of its file); `held`:
     the searched labels' membership, as the search read it."""
     searched = {h.label_id for h in held}
-    paths = sorted({str(r["relative_path"]) for r in results})
+    paths = sorted({str(r[Key.RELATIVE_PATH]) for r in results})
     versions = _versions(store, paths, held)
     for r in results:
-        holders = versions[str(r["relative_path"])]
-        r["labels"] = sorted(_label(lid) for lid in holders.get(str(r["file_id"]), ()) if lid in searched)
-        r["other_versions"] = _others((fid, lids) for fid, lids in holders.items() if fid != r["file_id"])
+        holders = versions[str(r[Key.RELATIVE_PATH])]
+        r["labels"] = sorted(_label(lid) for lid in holders.get(str(r[Key.FILE_ID]), ()) if lid in searched)
+        r["other_versions"] = _others((fid, lids) for fid, lids in holders.items() if fid != r[Key.FILE_ID])
 
 
 def _others(versions: Iterable[tuple[str, list[str]]]) -> list[OtherVersion]:
     """The labels holding each version, one row a label, by label."""
-    rows: list[OtherVersion] = [{"label": _label(x), "file_id": fid} for fid, lids in versions for x in lids]
-    return sorted(rows, key=lambda o: (o["label"], o["file_id"]))
+    rows = [OtherVersion(label=_label(x), file_id=fid) for fid, lids in versions for x in lids]
+    return sorted(rows, key=lambda o: (o["label"], o[Key.FILE_ID]))
 
 
 def _versions(store: Store, paths: Sequence[str], held: Sequence[Held]) -> dict[str, dict[str, list[str]]]:
@@ -74,10 +75,10 @@ def _versions(store: Store, paths: Sequence[str], held: Sequence[Held]) -> dict[
     out: dict[str, dict[str, list[str]]] = defaultdict(dict)
     for i in range(0, len(paths), _PATH_BATCH):
         part = tuple(paths[i : i + _PATH_BATCH])
-        flt = stored.labels_chunks(held, MatchAny("relative_path", part), Match("chunk_ordinal", 1))
+        flt = stored.labels_chunks(held, MatchAny(Key.RELATIVE_PATH, part), Match(Key.CHUNK_ORDINAL, 1))
         for rec in store.scroll(flt, payload_keys=membership.KEYS):
             lids = membership.labels_of(rec.payload, held)
-            out[str(rec.payload["relative_path"])][str(rec.payload["file_id"])] = lids
+            out[str(rec.payload[Key.RELATIVE_PATH])][str(rec.payload[Key.FILE_ID])] = lids
     return out
 
 
@@ -112,7 +113,7 @@ def containing(
     if file_id is None:
         file_id = _version_of(versions, catalog, path, label, here)
     # built in the order it is printed: the chunk asked about (if one was) before its holders
-    answer = cast(ContainingAnswer, {"catalog": catalog, "relative_path": path, "file_id": file_id})
+    answer = cast(ContainingAnswer, {"catalog": catalog, Key.RELATIVE_PATH: path, Key.FILE_ID: file_id})
     if line is None and ordinal is None:
         held = versions.get(file_id, [])
         others = {fid: lids for fid, lids in versions.items() if fid != file_id}
@@ -121,15 +122,15 @@ def containing(
     answer["labels"] = sorted(_label(x) for x in held)
     answer["other_versions"] = _others(others.items())
     answer["versions"] = [
-        {"file_id": fid, "labels": sorted(_label(x) for x in lids)} for fid, lids in sorted(versions.items())
+        Version(file_id=fid, labels=sorted(_label(x) for x in lids)) for fid, lids in sorted(versions.items())
     ]
     return answer
 
 
 def _path_of(store: Store, file_id: str, held: Sequence[Held]) -> str:
-    flt = stored.labels_chunks(held, Match("file_id", file_id))
-    for rec in store.scroll(flt, payload_keys=("relative_path",), batch=1):
-        return str(rec.payload["relative_path"])
+    flt = stored.labels_chunks(held, Match(Key.FILE_ID, file_id))
+    for rec in store.scroll(flt, payload_keys=(Key.RELATIVE_PATH,), batch=1):
+        return str(rec.payload[Key.RELATIVE_PATH])
     raise UsageError(
         f"file {file_id} is in no label of this catalog",
         "take a file_id from 'monodex search' results (labels removed since may have taken it)",
@@ -165,31 +166,31 @@ def _chunk_holders(
     """The chunk of `file_id` covering line `at[0]` (or numbered `at[1]`), and which versions hold
     the same text at the same path and symbol: a chunk a change left alone is the same chunk."""
     line, ordinal = at
-    keys = ("file_id", "chunk_ordinal", "start_line", "end_line", "breadcrumb", "content_hash")
-    chunks = list(store.scroll(stored.chunks(Match("relative_path", path)), payload_keys=keys))
-    mine = [c.payload for c in chunks if c.payload["file_id"] == file_id]
+    keys = (Key.FILE_ID, Key.CHUNK_ORDINAL, Key.START_LINE, Key.END_LINE, Key.BREADCRUMB, Key.CONTENT_HASH)
+    chunks = list(store.scroll(stored.chunks(Match(Key.RELATIVE_PATH, path)), payload_keys=keys))
+    mine = [c.payload for c in chunks if c.payload[Key.FILE_ID] == file_id]
     if line is None:
-        target = next((c for c in mine if c["chunk_ordinal"] == ordinal), None)
+        target = next((c for c in mine if c[Key.CHUNK_ORDINAL] == ordinal), None)
     else:
-        target = next((c for c in mine if c["start_line"] <= line <= c["end_line"]), None)
+        target = next((c for c in mine if c[Key.START_LINE] <= line <= c[Key.END_LINE]), None)
     if target is None:
-        last = max((int(c["end_line"]) for c in mine), default=0)
+        last = max((int(c[Key.END_LINE]) for c in mine), default=0)
         what = f"line {line}" if line is not None else f"chunk {ordinal}"
         raise UsageError(
             f"{path} (file {file_id}) has no {what}", f"it has lines 1-{last} in {len(mine)} chunks"
         )
     same = {
-        str(c.payload["file_id"])
+        str(c.payload[Key.FILE_ID])
         for c in chunks
-        if c.payload.get("content_hash") == target.get("content_hash")
-        and c.payload.get("breadcrumb") == target.get("breadcrumb")
+        if c.payload.get(Key.CONTENT_HASH) == target.get(Key.CONTENT_HASH)
+        and c.payload.get(Key.BREADCRUMB) == target.get(Key.BREADCRUMB)
     }
     held = [x for fid in same for x in versions.get(fid, [])]
     others = {fid: lids for fid, lids in versions.items() if fid not in same}
-    chunk: ChunkAt = {
-        "chunk_ordinal": target["chunk_ordinal"],
-        "start_line": target["start_line"],
-        "end_line": target["end_line"],
-        "breadcrumb": target.get("breadcrumb"),
-    }
+    chunk = ChunkAt(
+        chunk_ordinal=target[Key.CHUNK_ORDINAL],
+        start_line=target[Key.START_LINE],
+        end_line=target[Key.END_LINE],
+        breadcrumb=target.get(Key.BREADCRUMB),
+    )
     return chunk, held, others

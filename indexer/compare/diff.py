@@ -20,18 +20,19 @@ from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.store.base import Match, MatchAny, Store
 
 from monodex.schema import compare as answer
+from monodex.schema.payload import Key
 from monodex.schema.search import Hit
 
 _FILE_BATCH = 256
-_SENTINEL_KEYS = ("file_id", "relative_path", "package_name")
+_SENTINEL_KEYS = (Key.FILE_ID, Key.RELATIVE_PATH, Key.PACKAGE_NAME)
 _CHUNK_KEYS = (
-    "file_id",
-    "chunk_ordinal",
-    "breadcrumb",
-    "symbol_name",
-    "content_hash",
-    "start_line",
-    "end_line",
+    Key.FILE_ID,
+    Key.CHUNK_ORDINAL,
+    Key.BREADCRUMB,
+    Key.SYMBOL_NAME,
+    Key.CONTENT_HASH,
+    Key.START_LINE,
+    Key.END_LINE,
 )
 
 
@@ -71,15 +72,15 @@ def only_in(
 ) -> dict[str, dict[str, Any]]:
     """{path: sentinel payload} of the file versions `held` has and `not_held` has not (under
     `paths` when given: folders or files)."""
-    under = (MatchAny("path_prefixes", paths),) if paths else ()
+    under = (MatchAny(Key.PATH_PREFIXES, paths),) if paths else ()
     flt = stored.labels_chunks(
         (membership.of(store, held),),
-        Match("chunk_ordinal", 1),
+        Match(Key.CHUNK_ORDINAL, 1),
         *under,
         without=(membership.of(store, not_held),),
     )
     return {
-        str(r.payload["relative_path"]): r.payload for r in store.scroll(flt, payload_keys=_SENTINEL_KEYS)
+        str(r.payload[Key.RELATIVE_PATH]): r.payload for r in store.scroll(flt, payload_keys=_SENTINEL_KEYS)
     }
 
 
@@ -92,14 +93,14 @@ def files(store: Store, old: LabelState, new: LabelState, *, paths: tuple[str, .
     for path in sorted(gone.keys() | came.keys()):
         before, after = gone.get(path), came.get(path)
         kind = "changed" if before and after else ("removed" if before else "added")
-        package = (after or before or {}).get("package_name")
+        package = (after or before or {}).get(Key.PACKAGE_NAME)
         changes.append(
             FileChange(
                 path,
                 kind,
                 package,
-                str(before["file_id"]) if before else None,
-                str(after["file_id"]) if after else None,
+                str(before[Key.FILE_ID]) if before else None,
+                str(after[Key.FILE_ID]) if after else None,
             )
         )
     chunks = _chunks(store, [fid for c in changes for fid in (c.from_file_id, c.to_file_id) if fid])
@@ -111,53 +112,49 @@ def files(store: Store, old: LabelState, new: LabelState, *, paths: tuple[str, .
 def _chunks(store: Store, file_ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
     out: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for i in range(0, len(file_ids), _FILE_BATCH):
-        flt = stored.chunks(MatchAny("file_id", tuple(file_ids[i : i + _FILE_BATCH])))
+        flt = stored.chunks(MatchAny(Key.FILE_ID, tuple(file_ids[i : i + _FILE_BATCH])))
         for rec in store.scroll(flt, payload_keys=_CHUNK_KEYS):
-            out[str(rec.payload["file_id"])].append(rec.payload)
+            out[str(rec.payload[Key.FILE_ID])].append(rec.payload)
     for found in out.values():
-        found.sort(key=lambda p: int(p["chunk_ordinal"]))
+        found.sort(key=lambda p: int(p[Key.CHUNK_ORDINAL]))
     return out
 
 
 def _by_symbol(chunks: list[dict[str, Any]], path: str) -> dict[str, list[dict[str, Any]]]:
     out: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for c in chunks:
-        out[str(c.get("breadcrumb") or path)].append(c)
+        out[str(c.get(Key.BREADCRUMB) or path)].append(c)
     return out
 
 
 def _span(chunks: list[dict[str, Any]]) -> list[int] | None:
-    return [int(chunks[0]["start_line"]), int(chunks[-1]["end_line"])] if chunks else None
+    return [int(chunks[0][Key.START_LINE]), int(chunks[-1][Key.END_LINE])] if chunks else None
 
 
 def _compare(change: FileChange, before: list[dict[str, Any]], after: list[dict[str, Any]]) -> None:
     """Fill the change's symbols and chunk counts from the two versions' chunks."""
-    old_texts = Counter(str(c.get("content_hash")) for c in before)
-    new_texts = Counter(str(c.get("content_hash")) for c in after)
+    old_texts = Counter(str(c.get(Key.CONTENT_HASH)) for c in before)
+    new_texts = Counter(str(c.get(Key.CONTENT_HASH)) for c in after)
     change.chunks_added = sum((new_texts - old_texts).values())
     change.chunks_removed = sum((old_texts - new_texts).values())
-    change.touched = {_key(c) for c in after if str(c.get("content_hash")) not in old_texts}
-    change.touched |= {_key(c) for c in before if str(c.get("content_hash")) not in new_texts}
+    change.touched = {_key(c) for c in after if str(c.get(Key.CONTENT_HASH)) not in old_texts}
+    change.touched |= {_key(c) for c in before if str(c.get(Key.CONTENT_HASH)) not in new_texts}
     old_syms, new_syms = _by_symbol(before, change.path), _by_symbol(after, change.path)
     for name in sorted(old_syms.keys() | new_syms.keys()):
         was, now = old_syms.get(name, []), new_syms.get(name, [])
-        if [c.get("content_hash") for c in was] == [c.get("content_hash") for c in now]:
+        if [c.get(Key.CONTENT_HASH) for c in was] == [c.get(Key.CONTENT_HASH) for c in now]:
             continue
         kind = "changed" if was and now else ("removed" if was else "added")
-        symbol = (now or was)[0].get("symbol_name")
+        symbol = (now or was)[0].get(Key.SYMBOL_NAME)
         change.symbols.append(
-            {
-                "breadcrumb": name,
-                "symbol": symbol,
-                "change": kind,
-                "from_lines": _span(was),
-                "to_lines": _span(now),
-            }
+            answer.Symbol(
+                breadcrumb=name, symbol=symbol, change=kind, from_lines=_span(was), to_lines=_span(now)
+            )
         )
 
 
 def _key(chunk: dict[str, Any]) -> tuple[str, int]:
-    return str(chunk["file_id"]), int(chunk["chunk_ordinal"])
+    return str(chunk[Key.FILE_ID]), int(chunk[Key.CHUNK_ORDINAL])
 
 
 def packages(changes: Sequence[FileChange]) -> list[answer.PackageChanges]:
@@ -190,14 +187,14 @@ def rank(changes: list[FileChange], hits: Sequence[Hit]) -> list[tuple[FileChang
     by_file = {fid: c for c in changes for fid in (c.from_file_id, c.to_file_id) if fid}
     best: dict[str, float] = {}
     for hit in hits:
-        key = hit["file_id"], hit["chunk_ordinal"]
+        key = hit[Key.FILE_ID], hit[Key.CHUNK_ORDINAL]
         c = by_file.get(key[0])
         if c is None or key not in c.touched:
             continue
         score = float(hit["score"])
         best[c.path] = max(best.get(c.path, 0.0), score)
         for s in c.symbols:
-            if s["breadcrumb"] == (hit.get("breadcrumb") or c.path):
+            if s[Key.BREADCRUMB] == (hit.get(Key.BREADCRUMB) or c.path):
                 s["score"] = max(s.get("score", 0.0), round(score, 4))
     ranked = [(c, best[c.path]) for c in changes if c.path in best]
     return sorted(ranked, key=lambda cs: (-cs[1], cs[0].path))

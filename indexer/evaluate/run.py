@@ -26,6 +26,7 @@ from monodex.indexer.store.cochanges import History
 from monodex.errors import MonodexError, UsageError
 from monodex.requests import EvalRequest
 from monodex.schema.eval import EvalAnswer, HistorySignal
+from monodex.schema.payload import Key
 
 Progress = Callable[[int, int, int, str], None]  # done, total, chunks, phase (rpc.Progress)
 BM25_NAME = "bm25"
@@ -43,12 +44,12 @@ class LabelFiles:
     def read(cls, s: Session, label_id: str) -> LabelFiles:
         parts: dict[str, list[tuple[int, str]]] = {}
         kind: dict[str, str] = {}
-        keys = ("relative_path", "chunk_ordinal", "text", "chunk_kind")
+        keys = (Key.RELATIVE_PATH, Key.CHUNK_ORDINAL, Key.TEXT, Key.CHUNK_KIND)
         for r in s.store.scroll(filters.label_chunks(membership.of(s.store, label_id)), payload_keys=keys):
-            path, ordinal = str(r.payload["relative_path"]), int(r.payload["chunk_ordinal"])
-            parts.setdefault(path, []).append((ordinal, str(r.payload.get("text") or "")))
+            path, ordinal = str(r.payload[Key.RELATIVE_PATH]), int(r.payload[Key.CHUNK_ORDINAL])
+            parts.setdefault(path, []).append((ordinal, str(r.payload.get(Key.TEXT) or "")))
             if ordinal == 1:
-                kind[path] = str(r.payload.get("chunk_kind") or "content")
+                kind[path] = str(r.payload.get(Key.CHUNK_KIND) or "content")
         text = {p: "".join(t for _, t in sorted(chunks)) for p, chunks in sorted(parts.items())}
         return cls(text, kind)
 
@@ -233,4 +234,4 @@ def _search(s: Session, embedder: QueryCache, r: EvalRequest, text: str, mode: s
         ranking=searching.Ranking(mode=mode),
         history=counts,
     )
-    return [str(hit["relative_path"]) for hit in found.results]
+    return [str(hit[Key.RELATIVE_PATH]) for hit in found.results]

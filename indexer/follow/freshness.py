@@ -21,7 +21,8 @@ from monodex.indexer.write.request import Request
 from monodex import branchlabels, names, spool
 from monodex.config import Catalog
 from monodex.gitrefs import branch_heads, unreadable
-from monodex.schema.search import Freshness, Wait
+from monodex.schema.payload import Key
+from monodex.schema.search import BranchGone, Freshness, Wait
 
 POLL_SECONDS = 0.05
 
@@ -35,15 +36,15 @@ def describe(
     named after no branch). `heads`: the catalog's branch heads when already read (a search of
     many labels reads them once, not once a label)."""
     pending = spool.default(s.paths.state_dir).requests_for(names.label_id(catalog.name, state.label))
-    out: Freshness = {
-        "indexed_commit": state.commit_oid or None,
-        "complete": state.crawl_complete,
-        "source_kind": state.source_kind,
-        "branch": None,
-        "branch_commit": None,
-        "fresh": None,
-        "refresh_pending": bool(pending) or not state.crawl_complete,
-    }
+    out = Freshness(
+        indexed_commit=state.commit_oid or None,
+        complete=state.crawl_complete,
+        source_kind=state.source_kind,
+        branch=None,
+        branch_commit=None,
+        fresh=None,
+        refresh_pending=bool(pending) or not state.crawl_complete,
+    )
     failed = [r for r in pending if r.last_error]
     if failed:
         out["refresh_error"] = failed[-1].last_error
@@ -55,9 +56,9 @@ def describe(
         return out
     branch = branchlabels.load(s.paths.state_dir, catalog.name, heads).branch(state.label)
     if branch is None:
-        if state.extra.get(labelmeta.BRANCH):  # it had one: deleted (upkeep/branches.py)
+        if state.extra.get(Key.BRANCH):  # it had one: deleted (upkeep/branches.py)
             since = labelmeta.branch_deleted_at(state) or None
-            out["branch_gone"] = {"branch": state.extra[labelmeta.BRANCH], "since": since}
+            out["branch_gone"] = BranchGone(branch=state.extra[Key.BRANCH], since=since)
         return out
     head = heads.get(branch)
     fresh = names.is_fresh(complete=state.crawl_complete, indexed_commit=state.commit_oid, branch_commit=head)

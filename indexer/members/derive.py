@@ -25,8 +25,10 @@ from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.points.membership import Held
 from monodex.indexer.store.base import Store
 
+from monodex.schema.payload import Key
+
 # What a label's chunks depend on besides content (crawlrun.crawl compares them to go incremental).
-FACT_NAMES = ("policy_fingerprint", "implementation", "point_format")
+FACT_NAMES = (Key.POLICY_FINGERPRINT, Key.IMPLEMENTATION, Key.POINT_FORMAT)
 # Candidate bases compared by tree diff for a new label (each diff costs what differs).
 _CANDIDATES = 8
 
@@ -54,15 +56,15 @@ class Start:
 
 def _start_of(store: Store, state: LabelState, fact_names: Sequence[str]) -> Start | None:
     held = membership.from_metadata(state.label_id, {**state.extra}, store)
-    commit = str(state.extra.get(membership.BASE_COMMIT) or "")
+    commit = str(state.extra.get(Key.MEMBERSHIP_BASE_COMMIT) or "")
     if not commit:  # a label from before issue 25: its key holds its commit
         if not state.crawl_complete or labelmeta.commit_is_target(state):
             return None
         commit = state.commit_oid
-    files = state.extra.get(membership.BASE_FILES)
+    files = state.extra.get(Key.MEMBERSHIP_BASE_FILES)
     base_files = int(files) if isinstance(files, int) else keys.label_files(store, Held(held.base, held.base))
     recorded = facts_key({k: state.extra.get(k) for k in fact_names})  # before issue 25: the label's
-    base_facts = str(state.extra.get(membership.BASE_FACTS) or recorded)
+    base_facts = str(state.extra.get(Key.MEMBERSHIP_BASE_FACTS) or recorded)
     return Start(held, commit, base_files, base_facts)
 
 
@@ -91,7 +93,7 @@ def nearest(
             continue
         if facts_key({k: st.extra.get(k) for k in facts}) != wanted:
             continue
-        base = str(st.extra.get(membership.BASE) or st.label_id)
+        base = str(st.extra.get(Key.MEMBERSHIP_BASE) or st.label_id)
         if base in seen or len(seen) >= _CANDIDATES:
             continue
         start = _start_of(store, st, tuple(facts))
@@ -158,10 +160,10 @@ def fields(
 ) -> dict[str, Any]:
     """The label metadata fields that describe its membership."""
     return {
-        membership.BASE: base,
-        membership.BASE_COMMIT: commit,
-        membership.BASE_FILES: base_files,
-        membership.BASE_FACTS: base_facts,
-        membership.DELTA: delta,
-        membership.CHANGED: changed,
+        Key.MEMBERSHIP_BASE: base,
+        Key.MEMBERSHIP_BASE_COMMIT: commit,
+        Key.MEMBERSHIP_BASE_FILES: base_files,
+        Key.MEMBERSHIP_BASE_FACTS: base_facts,
+        Key.MEMBERSHIP_DELTA: delta,
+        Key.MEMBERSHIP_CHANGED: changed,
     }

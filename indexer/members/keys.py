@@ -13,9 +13,11 @@ from monodex.indexer.points import filters, membership
 from monodex.indexer.points.membership import Held
 from monodex.indexer.store.base import Match, MatchAny, Record, Store
 
+from monodex.schema.payload import Key
+
 _FILE_BATCH = 256
 # Membership work never needs chunk texts: on a 600k-chunk label they would be gigabytes.
-_KEYS = ("file_id", membership.KEY)
+_KEYS = (Key.FILE_ID, Key.ACTIVE_LABEL_IDS)
 
 
 @dataclass
@@ -33,12 +35,12 @@ def _apply(
     files: set[str] = set()
     fids: dict[str, str] = {}
     for rec in records:
-        fids[rec.id] = str(rec.payload.get("file_id"))
+        fids[rec.id] = str(rec.payload.get(Key.FILE_ID))
         before = membership.keys_of(rec.payload)
         after = change(before)
         if after == before:
             continue
-        files.add(str(rec.payload.get("file_id")))
+        files.add(str(rec.payload.get(Key.FILE_ID)))
         if after:
             groups[tuple(after)].append(rec.id)
         else:
@@ -49,7 +51,7 @@ def _apply(
             groups[()] += stay
         doomed = [i for i in doomed if fids[i] not in kept]
     for labels, ids in groups.items():
-        store.set_payload(ids, {membership.KEY: list(labels)})
+        store.set_payload(ids, {Key.ACTIVE_LABEL_IDS: list(labels)})
     if doomed:
         store.delete(doomed)
     updated = sum(len(ids) for ids in groups.values())
@@ -59,7 +61,7 @@ def _apply(
 def _points_of(store: Store, file_ids: Sequence[str]) -> Iterable[Record]:
     for i in range(0, len(file_ids), _FILE_BATCH):
         part = tuple(file_ids[i : i + _FILE_BATCH])
-        yield from store.scroll(filters.chunks(MatchAny("file_id", part)), payload_keys=_KEYS)
+        yield from store.scroll(filters.chunks(MatchAny(Key.FILE_ID, part)), payload_keys=_KEYS)
 
 
 def add_label(store: Store, file_ids: Sequence[str], label_id: str) -> MembershipReport:
@@ -75,10 +77,10 @@ def remove_label(
     store: Store, label_id: str, *, keep: set[str] | None = None, catalog: str | None = None
 ) -> MembershipReport:
     """Remove the key label_id from every point whose file_id is not in keep; delete orphans."""
-    flt = filters.label_chunks(Held(label_id, label_id), *((Match("catalog", catalog),) if catalog else ()))
+    flt = filters.label_chunks(Held(label_id, label_id), *((Match(Key.CATALOG, catalog),) if catalog else ()))
     records = store.scroll(flt, payload_keys=_KEYS)
     # Materialise before writing: never page through a result set that we are changing.
-    stale = [r for r in records if keep is None or r.payload.get("file_id") not in keep]
+    stale = [r for r in records if keep is None or r.payload.get(Key.FILE_ID) not in keep]
 
     def change(labels: list[str]) -> list[str]:
         return [x for x in labels if x != label_id]
@@ -100,10 +102,12 @@ def drop_files(store: Store, file_ids: Sequence[str]) -> MembershipReport:
     removed label's own changed files)."""
     keyless = [r for r in _points_of(store, file_ids) if not membership.keys_of(r.payload)]
     kept = membership.changed_files(store) if keyless else set()
-    doomed = [r for r in keyless if str(r.payload.get("file_id")) not in kept]
+    doomed = [r for r in keyless if str(r.payload.get(Key.FILE_ID)) not in kept]
     for i in range(0, len(doomed), 1000):
         store.delete([r.id for r in doomed[i : i + 1000]])
-    return MembershipReport(points_deleted=len(doomed), files=len({r.payload.get("file_id") for r in doomed}))
+    return MembershipReport(
+        points_deleted=len(doomed), files=len({r.payload.get(Key.FILE_ID) for r in doomed})
+    )
 
 
 def files_at(store: Store, label: Held, paths: Iterable[str] | None) -> set[str]:
@@ -111,34 +115,35 @@ def files_at(store: Store, label: Held, paths: Iterable[str] | None) -> set[str]
     read, not only sentinels: an interrupted store leaves chunks whose sentinel was never written)."""
     found: set[str] = set()
     if paths is None:
-        records = store.scroll(filters.label_chunks(label), payload_keys=("file_id",))
-        return {str(r.payload["file_id"]) for r in records}
+        records = store.scroll(filters.label_chunks(label), payload_keys=(Key.FILE_ID,))
+        return {str(r.payload[Key.FILE_ID]) for r in records}
     ordered = sorted(paths)
     for i in range(0, len(ordered), _FILE_BATCH):
-        flt = filters.label_chunks(label, MatchAny("relative_path", tuple(ordered[i : i + _FILE_BATCH])))
-        found.update(str(r.payload["file_id"]) for r in store.scroll(flt, payload_keys=("file_id",)))
+        flt = filters.label_chunks(label, MatchAny(Key.RELATIVE_PATH, tuple(ordered[i : i + _FILE_BATCH])))
+        found.update(str(r.payload[Key.FILE_ID]) for r in store.scroll(flt, payload_keys=(Key.FILE_ID,)))
     return found
 
 
 def label_files(store: Store, label: Held) -> int:
     """How many files the label holds (its sentinels)."""
-    return store.count(filters.label_chunks(label, Match("chunk_ordinal", 1)))
+    return store.count(filters.label_chunks(label, Match(Key.CHUNK_ORDINAL, 1)))
 
 
 def files_by_path(store: Store, key: str, paths: Iterable[str] | None = None) -> dict[str, set[str]]:
     """path -> file ids carrying the key: at `paths` every chunk is read (see files_at); for all
     paths, the sentinels (a base is complete: it was written after its files were stored)."""
     found: dict[str, set[str]] = {}
-    keys = ("relative_path", "file_id")
+    keys = (Key.RELATIVE_PATH, Key.FILE_ID)
     if paths is None:
-        flt = filters.chunks(Match(membership.KEY, key), Match("chunk_ordinal", 1))
+        flt = filters.chunks(Match(Key.ACTIVE_LABEL_IDS, key), Match(Key.CHUNK_ORDINAL, 1))
         scrolls = [store.scroll(flt, payload_keys=keys)]
     else:
         ordered = sorted(paths)
         scrolls = [
             store.scroll(
                 filters.chunks(
-                    Match(membership.KEY, key), MatchAny("relative_path", tuple(ordered[i : i + _FILE_BATCH]))
+                    Match(Key.ACTIVE_LABEL_IDS, key),
+                    MatchAny(Key.RELATIVE_PATH, tuple(ordered[i : i + _FILE_BATCH])),
                 ),
                 payload_keys=keys,
             )
@@ -146,7 +151,7 @@ def files_by_path(store: Store, key: str, paths: Iterable[str] | None = None) ->
         ]
     for records in scrolls:
         for r in records:
-            found.setdefault(str(r.payload["relative_path"]), set()).add(str(r.payload["file_id"]))
+            found.setdefault(str(r.payload[Key.RELATIVE_PATH]), set()).add(str(r.payload[Key.FILE_ID]))
     return found
 
 

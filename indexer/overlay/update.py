@@ -36,13 +36,14 @@ from monodex.indexer.points.packages import PackageIndex, package_of
 from monodex.indexer.policy import crawlpolicy
 from monodex.indexer.policy.crawlpolicy import CrawlPolicy
 from monodex.indexer.session import Session
-from monodex.indexer.store.base import PENDING, Match, Store
+from monodex.indexer.store.base import Match, Store
 from monodex.indexer.write.crawl import Crawl, CrawlSettings, file_info
 from monodex.indexer.write.request import Request
 
 from monodex import branchlabels, jsonfile, logs, names
 from monodex.config import Catalog
 from monodex.errors import UsageError
+from monodex.schema.payload import Key
 from monodex.schema.search import Overlay
 
 
@@ -70,7 +71,7 @@ class Applied:
             "seconds": round(self.seconds, 4),
             "updated": self.updated,
             "files_read": self.files_read,
-            "dense_pending": self.dense_pending,
+            Key.DENSE_PENDING: self.dense_pending,
         }
         if self.skipped:
             out["skipped"] = self.skipped
@@ -115,7 +116,7 @@ def _describe(store: Store, label_id: str, state: OverlayState, out: Applied) ->
     out.hidden = tuple(sorted(membership.files_at(store, held, state.dirty) - state.file_ids))
     if state.current:
         own = members.Held(state.current, state.current)
-        out.dense_pending = store.count(filters.label_chunks(own, Match(PENDING, True)))
+        out.dense_pending = store.count(filters.label_chunks(own, Match(Key.DENSE_PENDING, True)))
 
 
 def _label_of(s: Session, catalog: Catalog, branch: str) -> str | None:
@@ -272,10 +273,10 @@ def _index(
     crawl = _OverlayCrawl(s.store, s.engine, target, settings=CrawlSettings(two_phase=True))
     crawl.run(files, _reader(root, wanted.contents, skipped))
     stored = {
-        str(r.payload["file_id"])
+        str(r.payload[Key.FILE_ID])
         for r in s.store.scroll(
-            filters.label_chunks(members.Held(member, member), Match("chunk_ordinal", 1)),
-            payload_keys=("file_id",),
+            filters.label_chunks(members.Held(member, member), Match(Key.CHUNK_ORDINAL, 1)),
+            payload_keys=(Key.FILE_ID,),
         )
     }
     out = []

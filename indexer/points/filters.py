@@ -9,13 +9,15 @@ from monodex.indexer.points import membership
 from monodex.indexer.points.membership import Held
 from monodex.indexer.store.base import Condition, Filter, Match, MatchAny
 
+from monodex.schema.payload import Key
+
 CODE = "code"  # source_type of a chunk
 LABEL_METADATA = "label-metadata"  # source_type of a label's metadata point
 
 
 def chunks(*more: Condition) -> Filter:
     """Chunks of any label (never metadata points), narrowed by `more`."""
-    return Filter(must=(Match("source_type", CODE), *more))
+    return Filter(must=(Match(Key.SOURCE_TYPE, CODE), *more))
 
 
 def label_chunks(label: Held, *more: Condition) -> Filter:
@@ -31,18 +33,20 @@ def labels_chunks(labels: Sequence[Held], *more: Condition, without: Sequence[He
     """The chunks held by any of `labels` and by none of `without` (a diff's side: "in A and
     not in B"), narrowed by `more`. One label and no `without` is label_chunks' filter."""
     exclude = tuple(membership.held_by(h) for h in without)
-    return Filter(must=(Match("source_type", CODE), membership.held_by_any(labels), *more), must_not=exclude)
+    return Filter(
+        must=(Match(Key.SOURCE_TYPE, CODE), membership.held_by_any(labels), *more), must_not=exclude
+    )
 
 
 def catalog_chunks(catalog: str, *more: Condition) -> Filter:
     """The chunks a catalog first stored (garbage collection and orphans: by provenance)."""
-    return chunks(Match("catalog", catalog), *more)
+    return chunks(Match(Key.CATALOG, catalog), *more)
 
 
 def label_metadata(catalog: str | None = None) -> Filter:
     """The metadata points of every label, or of one catalog's labels."""
-    must: tuple[Condition, ...] = (Match("source_type", LABEL_METADATA),)
-    return Filter(must=must + ((Match("catalog", catalog),) if catalog else ()))
+    must: tuple[Condition, ...] = (Match(Key.SOURCE_TYPE, LABEL_METADATA),)
+    return Filter(must=must + ((Match(Key.CATALOG, catalog),) if catalog else ()))
 
 
 def overlay_chunks(label: Held, overlay: str, hidden: tuple[str, ...], *more: Condition) -> Filter:
@@ -51,6 +55,6 @@ def overlay_chunks(label: Held, overlay: str, hidden: tuple[str, ...], *more: Co
     (`hidden` file ids), narrowed by `more`."""
     members = membership.held_by_any((label, Held(overlay, overlay)) if overlay else (label,))
     return Filter(
-        must=(Match("source_type", CODE), members, *more),
-        must_not=(MatchAny("file_id", hidden),) if hidden else (),
+        must=(Match(Key.SOURCE_TYPE, CODE), members, *more),
+        must_not=(MatchAny(Key.FILE_ID, hidden),) if hidden else (),
     )

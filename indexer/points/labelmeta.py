@@ -13,15 +13,13 @@ from monodex.indexer.store.base import Point, Store
 
 from monodex import names
 from monodex.errors import MonodexError, UsageError
+from monodex.schema.payload import Key
 
-# Metadata flag: commit_oid is the commit of an unfinished first crawl, not one the label held.
-COMMIT_IS_TARGET = "commit_is_target"
-# The branch the label was last seen tracking (set after a refresh from a branch and by the
-# runner's ref poll). Only such a label can lose its branch: a label crawled from a tag or a
-# commit never had one.
-BRANCH = "branch"
-# Unix seconds the runner first saw that branch gone; 0 (or absent) while it exists.
-BRANCH_DELETED_AT = "branch_deleted_at"
+# Facts of note (schema/payload.py): `commit_is_target` says commit_oid is the commit of an
+# unfinished first crawl, not one the label held; `branch` is the branch the label was last seen
+# tracking (set after a refresh from a branch and by the runner's ref poll: only such a label can
+# lose its branch, a label crawled from a tag or a commit never had one); `branch_deleted_at` the
+# unix seconds the runner first saw that branch gone (0, or absent, while it exists).
 
 
 @dataclass(frozen=True)
@@ -42,49 +40,49 @@ class LabelState:
         known = {
             "catalog",
             "label",
-            "label_id",
-            "commit_oid",
-            "source_kind",
-            "crawl_complete",
-            "updated_at_unix_secs",
-            "source_type",
+            Key.LABEL_ID,
+            Key.COMMIT_OID,
+            Key.SOURCE_KIND,
+            Key.CRAWL_COMPLETE,
+            Key.UPDATED_AT,
+            Key.SOURCE_TYPE,
         }
         return cls(
-            catalog=str(p.get("catalog", "")),
-            label=str(p.get("label", "")),
-            label_id=str(p.get("label_id", "")),
-            commit_oid=str(p.get("commit_oid", "")),
-            source_kind=str(p.get("source_kind", "")),
-            crawl_complete=bool(p.get("crawl_complete", False)),
-            updated_at_unix_secs=int(p.get("updated_at_unix_secs", 0)),
+            catalog=str(p.get(Key.CATALOG, "")),
+            label=str(p.get(Key.LABEL, "")),
+            label_id=str(p.get(Key.LABEL_ID, "")),
+            commit_oid=str(p.get(Key.COMMIT_OID, "")),
+            source_kind=str(p.get(Key.SOURCE_KIND, "")),
+            crawl_complete=bool(p.get(Key.CRAWL_COMPLETE, False)),
+            updated_at_unix_secs=int(p.get(Key.UPDATED_AT, 0)),
             extra={k: v for k, v in p.items() if k not in known},
         )
 
 
 def commit_is_target(state: LabelState) -> bool:
-    return bool(state.extra.get(COMMIT_IS_TARGET))
+    return bool(state.extra.get(Key.COMMIT_IS_TARGET))
 
 
 def target_commit(state: LabelState) -> str:
     """The commit the label is (complete) or is being brought to (an unfinished crawl)."""
     if state.crawl_complete:
         return state.commit_oid
-    return str(state.extra.get("target_commit_oid") or state.commit_oid)
+    return str(state.extra.get(Key.TARGET_COMMIT_OID) or state.commit_oid)
 
 
 def branch_deleted_at(state: LabelState) -> int:
     """When the label's branch was first seen gone (unix seconds), 0 while it exists."""
-    value = state.extra.get(BRANCH_DELETED_AT)
+    value = state.extra.get(Key.BRANCH_DELETED_AT)
     return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0
 
 
 def remember_branch(store: Store, label_id: str, branch: str) -> None:
     """The label tracks `branch`, which exists (clears a deleted mark)."""
-    store.set_payload([label_point_id(label_id)], {BRANCH: branch, BRANCH_DELETED_AT: 0})
+    store.set_payload([label_point_id(label_id)], {Key.BRANCH: branch, Key.BRANCH_DELETED_AT: 0})
 
 
 def mark_branch_deleted(store: Store, label_id: str, now: float) -> None:
-    store.set_payload([label_point_id(label_id)], {BRANCH_DELETED_AT: int(now)})
+    store.set_payload([label_point_id(label_id)], {Key.BRANCH_DELETED_AT: int(now)})
 
 
 def require_label(store: Store, catalog: str, label: str) -> LabelState:
@@ -120,14 +118,14 @@ def write(
 ) -> None:
     lid = names.label_id(catalog, label)
     payload: dict[str, Any] = {
-        "source_type": LABEL_METADATA,
-        "catalog": catalog,
-        "label_id": lid,
-        "label": label,
-        "commit_oid": commit_oid,
-        "source_kind": source_kind,
-        "crawl_complete": complete,
-        "updated_at_unix_secs": int(now),
+        Key.SOURCE_TYPE: LABEL_METADATA,
+        Key.CATALOG: catalog,
+        Key.LABEL_ID: lid,
+        Key.LABEL: label,
+        Key.COMMIT_OID: commit_oid,
+        Key.SOURCE_KIND: source_kind,
+        Key.CRAWL_COMPLETE: complete,
+        Key.UPDATED_AT: int(now),
         **(extra or {}),
     }
     # A zero dense vector and no sparse one: metadata must never rank as content.

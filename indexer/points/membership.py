@@ -25,18 +25,23 @@ from typing import Any
 from monodex.indexer.points.identity import label_point_id, string_to_uuid
 from monodex.indexer.store.base import Condition, Filter, IsEmpty, Match, MatchAny, Point, Store
 
-KEY = "active_label_ids"
-# payload_keys for a scroll that reads membership (see Held.holds)
-KEYS: tuple[str, ...] = (KEY, "file_id", "relative_path")
+from monodex.schema.payload import Key
 
-# Label metadata fields (points/labelmeta.py writes them among its extras).
-BASE = "membership_base"  # the base key
-BASE_COMMIT = "membership_base_commit"  # the commit the base holds
-BASE_FILES = "membership_base_files"  # files the base holds (the rebase threshold scales with it)
-BASE_FACTS = "membership_base_facts"  # policy and implementation the base was built with
-DELTA = "membership_delta"  # id of the delta point ("" when nothing changed)
-CHANGED = "membership_changed"  # how many paths the delta holds (status, benchmarks)
-FIELDS = (BASE, BASE_COMMIT, BASE_FILES, BASE_FACTS, DELTA, CHANGED)
+# payload_keys for a scroll that reads membership (see Held.holds)
+KEYS: tuple[str, ...] = (Key.ACTIVE_LABEL_IDS, Key.FILE_ID, Key.RELATIVE_PATH)
+
+# Label metadata fields (points/labelmeta.py writes them among its extras): the base key, the
+# commit the base holds, the files it holds (the rebase threshold scales with it), the policy and
+# implementation it was built with, the delta point's id ("" when nothing changed) and how many
+# paths the delta holds (status, benchmarks).
+FIELDS = (
+    Key.MEMBERSHIP_BASE,
+    Key.MEMBERSHIP_BASE_COMMIT,
+    Key.MEMBERSHIP_BASE_FILES,
+    Key.MEMBERSHIP_BASE_FACTS,
+    Key.MEMBERSHIP_DELTA,
+    Key.MEMBERSHIP_CHANGED,
+)
 
 LABEL_DELTA = "label-delta"  # source_type of a delta point
 
@@ -56,23 +61,23 @@ class Held:
         return frozenset(f for f in self.changed.values() if f)
 
     def condition(self) -> Condition:
-        in_base = Match(KEY, self.base)
+        in_base = Match(Key.ACTIVE_LABEL_IDS, self.base)
         if not self.changed:
             return in_base
-        kept = Filter(must=(in_base,), must_not=(MatchAny("relative_path", tuple(sorted(self.changed))),))
+        kept = Filter(must=(in_base,), must_not=(MatchAny(Key.RELATIVE_PATH, tuple(sorted(self.changed))),))
         own = tuple(sorted(self.files))
-        return Filter(should=(kept, MatchAny("file_id", own))) if own else kept
+        return Filter(should=(kept, MatchAny(Key.FILE_ID, own))) if own else kept
 
     def holds(self, payload: Mapping[str, Any]) -> bool:
         """Whether a chunk (its payload read with KEYS) belongs to the label."""
-        if str(payload.get("file_id", "")) in self.files:
+        if str(payload.get(Key.FILE_ID, "")) in self.files:
             return True
-        return self.base in keys_of(payload) and str(payload.get("relative_path", "")) not in self.changed
+        return self.base in keys_of(payload) and str(payload.get(Key.RELATIVE_PATH, "")) not in self.changed
 
 
 def keys_of(payload: Mapping[str, Any]) -> list[str]:
     """The base keys (and in-place labels, overlays) a chunk's payload carries."""
-    return [str(x) for x in payload.get(KEY) or ()]
+    return [str(x) for x in payload.get(Key.ACTIVE_LABEL_IDS) or ()]
 
 
 def delta_point_id(label_id: str, stamp: str) -> str:
@@ -88,18 +93,25 @@ def from_metadata(label_id: str, meta: Mapping[str, Any] | None, store: Store) -
 def many_from_metadata(labels: Sequence[tuple[str, Mapping[str, Any] | None]], store: Store) -> list[Held]:
     """from_metadata of several labels, their delta points read in one request (a search of 100
     labels read them one by one: 100 requests)."""
-    wanted = [str(meta.get(DELTA) or "") if meta and meta.get(BASE) else "" for _, meta in labels]
+    wanted = [
+        str(meta.get(Key.MEMBERSHIP_DELTA) or "") if meta and meta.get(Key.MEMBERSHIP_BASE) else ""
+        for _, meta in labels
+    ]
     found = {r.id: r.payload for r in store.retrieve(sorted({d for d in wanted if d}))}
     out = []
     for (label_id, meta), delta in zip(labels, wanted, strict=True):
-        if not meta or not meta.get(BASE):
+        if not meta or not meta.get(Key.MEMBERSHIP_BASE):
             out.append(Held(label_id, label_id))
             continue
         p = found.get(delta) or {}
         changed = dict(
-            zip((str(x) for x in p.get("paths") or ()), (str(x) for x in p.get("files") or ()), strict=False)
+            zip(
+                (str(x) for x in p.get(Key.PATHS) or ()),
+                (str(x) for x in p.get(Key.FILES) or ()),
+                strict=False,
+            )
         )
-        out.append(Held(label_id, str(meta[BASE]), changed))
+        out.append(Held(label_id, str(meta[Key.MEMBERSHIP_BASE]), changed))
     return out
 
 
@@ -110,7 +122,7 @@ def of(store: Store, label_id: str) -> Held:
 
 def bases(states: Iterable[Any]) -> set[str]:
     """The base keys these labels (their LabelStates) stand on: a key no label names is dead."""
-    return {str(st.extra.get(BASE) or st.label_id) for st in states}
+    return {str(st.extra.get(Key.MEMBERSHIP_BASE) or st.label_id) for st in states}
 
 
 def of_all(store: Store, label_ids: Iterable[str]) -> list[Held]:
@@ -123,11 +135,11 @@ def of_all(store: Store, label_ids: Iterable[str]) -> list[Held]:
 def delta_point(catalog: str, label_id: str, stamp: str, changed: Mapping[str, str], dim: int) -> Point:
     paths = sorted(changed)
     payload = {
-        "source_type": LABEL_DELTA,
-        "catalog": catalog,
-        "label_id": label_id,
-        "paths": paths,
-        "files": [changed[p] for p in paths],
+        Key.SOURCE_TYPE: LABEL_DELTA,
+        Key.CATALOG: catalog,
+        Key.LABEL_ID: label_id,
+        Key.PATHS: paths,
+        Key.FILES: [changed[p] for p in paths],
     }
     # A zero dense vector and no sparse one, as label metadata: never ranks as content.
     return Point(id=delta_point_id(label_id, stamp), payload=payload, dense=[0.0] * dim)
@@ -135,10 +147,10 @@ def delta_point(catalog: str, label_id: str, stamp: str, changed: Mapping[str, s
 
 def deltas(store: Store) -> dict[str, list[str]]:
     """Every delta point: {point id: the file ids it holds}."""
-    flt = Filter(must=(Match("source_type", LABEL_DELTA),))
+    flt = Filter(must=(Match(Key.SOURCE_TYPE, LABEL_DELTA),))
     return {
-        r.id: [str(f) for f in r.payload.get("files") or () if f]
-        for r in store.scroll(flt, payload_keys=("files",))
+        r.id: [str(f) for f in r.payload.get(Key.FILES) or () if f]
+        for r in store.scroll(flt, payload_keys=(Key.FILES,))
     }
 
 
@@ -165,7 +177,11 @@ def held_by_any(held: Sequence[Held]) -> Condition:
     plain = [h.base for h in held if not h.changed]
     conds: list[Condition] = [h.condition() for h in held if h.changed]
     if plain:
-        conds.append(Match(KEY, plain[0]) if len(plain) == 1 else MatchAny(KEY, tuple(dict.fromkeys(plain))))
+        conds.append(
+            Match(Key.ACTIVE_LABEL_IDS, plain[0])
+            if len(plain) == 1
+            else MatchAny(Key.ACTIVE_LABEL_IDS, tuple(dict.fromkeys(plain)))
+        )
     return conds[0] if len(conds) == 1 else Filter(should=tuple(conds))
 
 
@@ -174,5 +190,5 @@ def held_by_none(kept: Iterable[str] = ()) -> Condition:
     (`kept`: changed_files) (orphans)."""
     own = sorted(set(kept))
     if not own:
-        return IsEmpty(KEY)
-    return Filter(must=(IsEmpty(KEY),), must_not=(MatchAny("file_id", tuple(own)),))
+        return IsEmpty(Key.ACTIVE_LABEL_IDS)
+    return Filter(must=(IsEmpty(Key.ACTIVE_LABEL_IDS),), must_not=(MatchAny(Key.FILE_ID, tuple(own)),))

@@ -22,6 +22,7 @@ from monodex.indexer.points.identity import string_to_uuid
 from monodex.indexer.store.base import Filter, Match, Point, Store
 
 from monodex import names
+from monodex.schema.payload import Key, OverlayPayload
 
 OVERLAY_METADATA = "overlay-metadata"  # source_type of an overlay's metadata point
 PREFIX = "overlay="  # every overlay membership's label starts so
@@ -67,36 +68,36 @@ class OverlayState:
     def file_ids(self) -> frozenset[str]:
         return frozenset(f.file_id for f in self.files if f.file_id)
 
-    def payload(self) -> dict[str, Any]:
+    def payload(self) -> OverlayPayload:
         return {
-            "source_type": OVERLAY_METADATA,
-            "catalog": self.catalog,
-            "key": self.key,
-            "worktree": self.worktree,
-            "label": self.label,
-            "branch": self.branch,
-            "generation": self.generation,
-            "current": self.current,
-            "files": [[f.path, f.blob_id, f.file_id] for f in self.files],
-            "dirty": list(self.dirty),
-            "pending": list(self.pending),
-            "updated_at_unix_secs": self.updated_at_unix_secs,
+            Key.SOURCE_TYPE: OVERLAY_METADATA,
+            Key.CATALOG: self.catalog,
+            Key.OVERLAY_KEY: self.key,
+            Key.WORKTREE: self.worktree,
+            Key.LABEL: self.label,
+            Key.BRANCH: self.branch,
+            Key.GENERATION: self.generation,
+            Key.CURRENT: self.current,
+            Key.FILES: [[f.path, f.blob_id, f.file_id] for f in self.files],
+            Key.DIRTY: list(self.dirty),
+            Key.PENDING_MEMBERSHIPS: list(self.pending),
+            Key.UPDATED_AT: self.updated_at_unix_secs,
         }
 
     @classmethod
     def from_payload(cls, p: dict[str, Any]) -> OverlayState:
         return cls(
-            catalog=str(p["catalog"]),
-            key=str(p["key"]),
-            worktree=str(p["worktree"]),
-            label=str(p.get("label", "")),
-            branch=p.get("branch"),
-            generation=int(p.get("generation", 0)),
-            current=str(p.get("current", "")),
-            files=tuple(OverlayFile(str(a), str(b), str(c)) for a, b, c in p.get("files") or ()),
-            dirty=tuple(str(d) for d in p.get("dirty") or ()),
-            pending=tuple(str(m) for m in p.get("pending") or ()),
-            updated_at_unix_secs=int(p.get("updated_at_unix_secs", 0)),
+            catalog=str(p[Key.CATALOG]),
+            key=str(p[Key.OVERLAY_KEY]),
+            worktree=str(p[Key.WORKTREE]),
+            label=str(p.get(Key.LABEL, "")),
+            branch=p.get(Key.BRANCH),
+            generation=int(p.get(Key.GENERATION, 0)),
+            current=str(p.get(Key.CURRENT, "")),
+            files=tuple(OverlayFile(str(a), str(b), str(c)) for a, b, c in p.get(Key.FILES) or ()),
+            dirty=tuple(str(d) for d in p.get(Key.DIRTY) or ()),
+            pending=tuple(str(m) for m in p.get(Key.PENDING_MEMBERSHIPS) or ()),
+            updated_at_unix_secs=int(p.get(Key.UPDATED_AT, 0)),
         )
 
 
@@ -115,7 +116,7 @@ def read(store: Store, catalog: str, key: str) -> OverlayState | None:
 def write(store: Store, state: OverlayState, *, dim: int, now: float | None = None) -> OverlayState:
     """Store the state (one upsert: the switch an update's atomicity rests on); returns it stamped."""
     stamped = replace(state, updated_at_unix_secs=int(time.time() if now is None else now))
-    point = Point(id=point_id(state.catalog, state.key), payload=stamped.payload(), dense=[0.0] * dim)
+    point = Point(id=point_id(state.catalog, state.key), payload=dict(stamped.payload()), dense=[0.0] * dim)
     store.upsert([point])
     return stamped
 
@@ -123,7 +124,7 @@ def write(store: Store, state: OverlayState, *, dim: int, now: float | None = No
 def list_all(store: Store, catalog: str | None = None) -> list[OverlayState]:
     if store.info() is None:
         return []
-    must = (Match("source_type", OVERLAY_METADATA), *((Match("catalog", catalog),) if catalog else ()))
+    must = (Match(Key.SOURCE_TYPE, OVERLAY_METADATA), *((Match(Key.CATALOG, catalog),) if catalog else ()))
     states = [OverlayState.from_payload(r.payload) for r in store.scroll(Filter(must=must))]
     return sorted(states, key=lambda s: (s.catalog, s.worktree))
 

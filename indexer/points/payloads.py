@@ -13,6 +13,8 @@ from monodex.indexer.points.langs import LANGS as LANGS
 from monodex.indexer.points.langs import lang_of as lang_of
 from monodex.indexer.points.langs import lang_values as lang_values
 
+from monodex.schema.payload import ChunkPayload, Key
+
 
 @dataclass(frozen=True)
 class FileInfo:
@@ -46,12 +48,12 @@ def stored_embed_text(payload: dict[str, Any]) -> str:
     """What was (or is to be) embedded for a stored chunk, rebuilt from its payload: phase two
     embeds chunks that phase one stored (their embedded_text_hash checks the rebuild)."""
     return _embed_text(
-        str(payload.get("relative_path", "")),
-        str(payload.get("package_name", "")),
-        payload.get("symbol_name"),
-        payload.get("chunk_type"),
-        str(payload.get("chunk_kind", "content")),
-        str(payload.get("text", "")),
+        str(payload.get(Key.RELATIVE_PATH, "")),
+        str(payload.get(Key.PACKAGE_NAME, "")),
+        payload.get(Key.SYMBOL_NAME),
+        payload.get(Key.CHUNK_TYPE),
+        str(payload.get(Key.CHUNK_KIND, "content")),
+        str(payload.get(Key.TEXT, "")),
     )
 
 
@@ -79,35 +81,35 @@ def text_hash(text: str) -> str:
 
 def chunk_payload(
     info: FileInfo, chunk: Chunk, *, ordinal: int, count: int, labels: list[str], embedded: str
-) -> dict[str, Any]:
+) -> ChunkPayload:
     return {
-        "text": chunk.text,
-        "source_type": CODE,
-        "catalog": info.catalog,
-        "label_id": info.label_id,
-        "active_label_ids": labels,
-        "embedder_id": info.embedder_id,
-        "chunker_id": info.chunker_id,
-        "blob_id": info.blob_id,
-        "content_hash": text_hash(chunk.text),
-        "embedded_text_hash": text_hash(embedded),
-        "file_id": info.file_id,
-        "relative_path": info.relative_path,
-        "path_prefixes": path_prefixes(info.relative_path),
-        "lang": lang_of(info.relative_path),
-        defined.DEFINES: defined.names_of(
+        Key.TEXT: chunk.text,
+        Key.SOURCE_TYPE: CODE,
+        Key.CATALOG: info.catalog,
+        Key.LABEL_ID: info.label_id,
+        Key.ACTIVE_LABEL_IDS: labels,
+        Key.EMBEDDER_ID: info.embedder_id,
+        Key.CHUNKER_ID: info.chunker_id,
+        Key.BLOB_ID: info.blob_id,
+        Key.CONTENT_HASH: text_hash(chunk.text),
+        Key.EMBEDDED_TEXT_HASH: text_hash(embedded),
+        Key.FILE_ID: info.file_id,
+        Key.RELATIVE_PATH: info.relative_path,
+        Key.PATH_PREFIXES: path_prefixes(info.relative_path),
+        Key.LANG: lang_of(info.relative_path),
+        Key.DEFINES: defined.names_of(
             info.relative_path, lang_of(info.relative_path), chunk.symbol_name, chunk.chunk_type, chunk.text
         ),
-        "package_name": info.package_name,
-        "source_uri": info.source_uri,
-        "chunk_ordinal": ordinal,
-        "chunk_count": count,
-        "start_line": chunk.start_line,
-        "end_line": chunk.end_line,
-        "symbol_name": chunk.symbol_name,
-        "chunk_type": chunk.chunk_type,
-        "chunk_kind": chunk.chunk_kind,
-        "breadcrumb": chunk.breadcrumb,
+        Key.PACKAGE_NAME: info.package_name,
+        Key.SOURCE_URI: info.source_uri,
+        Key.CHUNK_ORDINAL: ordinal,
+        Key.CHUNK_COUNT: count,
+        Key.START_LINE: chunk.start_line,
+        Key.END_LINE: chunk.end_line,
+        Key.SYMBOL_NAME: chunk.symbol_name,
+        Key.CHUNK_TYPE: chunk.chunk_type,
+        Key.CHUNK_KIND: chunk.chunk_kind,
+        Key.BREADCRUMB: chunk.breadcrumb,
         # The sentinel: only ordinal 1 carries it, and only once every chunk is stored.
-        "file_complete": False,
+        Key.FILE_COMPLETE: False,
     }

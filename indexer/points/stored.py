@@ -6,12 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from monodex.indexer.points import filters
-from monodex.indexer.store.base import PENDING, Condition, Filter, Match, MatchAny, Store
+from monodex.indexer.store.base import Condition, Filter, Match, MatchAny, Store
+
+from monodex.schema.payload import Key
 
 
 def _with_vectors(embedder_id: str, *more: Condition) -> Filter:
-    wanted = filters.chunks(Match("embedder_id", embedder_id), *more)
-    return Filter(must=wanted.must, must_not=(Match(PENDING, True),))
+    wanted = filters.chunks(Match(Key.EMBEDDER_ID, embedder_id), *more)
+    return Filter(must=wanted.must, must_not=(Match(Key.DENSE_PENDING, True),))
 
 
 def any_vectors(store: Store, embedder_id: str) -> bool:
@@ -26,10 +28,10 @@ def stored_vectors(store: Store, embedder_id: str, hashes: list[str]) -> dict[st
     found: dict[str, Any] = {}
     if not hashes:
         return found
-    flt = _with_vectors(embedder_id, MatchAny("embedded_text_hash", tuple(hashes)))
-    for rec in store.scroll(flt, with_vectors=True, payload_keys=("embedded_text_hash",)):
+    flt = _with_vectors(embedder_id, MatchAny(Key.EMBEDDED_TEXT_HASH, tuple(hashes)))
+    for rec in store.scroll(flt, with_vectors=True, payload_keys=(Key.EMBEDDED_TEXT_HASH,)):
         if rec.dense is not None:
-            found.setdefault(str(rec.payload["embedded_text_hash"]), rec.dense)
+            found.setdefault(str(rec.payload[Key.EMBEDDED_TEXT_HASH]), rec.dense)
         if len(found) == len(hashes):
             break
     return found

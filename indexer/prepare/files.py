@@ -15,6 +15,8 @@ from monodex.indexer.points import lexical
 from monodex.indexer.points.payloads import FileInfo, chunk_payload, embed_text
 from monodex.indexer.store.base import SparseVector
 
+from monodex.schema.payload import ChunkPayload
+
 
 @dataclass(frozen=True)
 class FileTask:
@@ -31,7 +33,7 @@ class FileJob:
     """One file's chunks on their way to the store."""
 
     file_id: str
-    payloads: list[dict[str, Any]]  # ordinal order; ordinal 1 is the sentinel
+    payloads: list[ChunkPayload]  # ordinal order; ordinal 1 is the sentinel
     texts: list[str]  # what is embedded, aligned with payloads
     sparse: list[SparseVector] = field(default_factory=list)  # lexical vectors, aligned
     vectors: list[Any] = field(default_factory=list)

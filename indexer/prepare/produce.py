@@ -17,6 +17,7 @@ from monodex.indexer.prepare.pool import Pool, prepare_all
 from monodex.indexer.store.base import Store
 
 from monodex.errors import Interrupted
+from monodex.schema.payload import Key
 
 DONE = object()
 # Chunks whose stored vectors are looked up in one request.
@@ -98,10 +99,10 @@ class Producer(threading.Thread):
 
     def _hand(self, batch: list[FileJob], *, lookup: bool) -> None:
         """The batch's jobs onto the queue, each with the vectors stored for its texts."""
-        hashes = sorted({str(p["embedded_text_hash"]) for j in batch for p in j.payloads})
+        hashes = sorted({str(p[Key.EMBEDDED_TEXT_HASH]) for j in batch for p in j.payloads})
         found = stored_vectors(self.store, self.embedder_id, hashes) if lookup else {}
         for job in batch:
-            hashes = [str(p["embedded_text_hash"]) for p in job.payloads]
+            hashes = [str(p[Key.EMBEDDED_TEXT_HASH]) for p in job.payloads]
             job.known = {i: found[h] for i, h in enumerate(hashes) if h in found}
             if not put(self.jobs, job, self.stop):
                 return

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from monodex.schema.payload import Key
 from monodex.schema.search import Budget, Hit, Omitted
 
 Count = Callable[[str], int]
@@ -22,7 +23,7 @@ def header(block: Hit) -> str:
 
 
 def cost(block: Hit, count: Count) -> int:
-    return count(header(block) + "\n" + str(block["text"]))
+    return count(header(block) + "\n" + str(block[Key.TEXT]))
 
 
 def pack(results: list[Hit], max_tokens: int, count: Count) -> tuple[list[Hit], Budget]:
@@ -34,9 +35,9 @@ def pack(results: list[Hit], max_tokens: int, count: Count) -> tuple[list[Hit], 
     full = False  # a hit did not fit whole: everything ranked below it is left out
     for hit in sorted(results, key=lambda r: -float(r["score"])):
         if full:
-            omitted.append(_omitted(hit, cost({**hit, "chunk_ordinals": [hit["chunk_ordinal"]]}, count)))
+            omitted.append(_omitted(hit, cost({**hit, "chunk_ordinals": [hit[Key.CHUNK_ORDINAL]]}, count)))
             continue
-        single: Hit = {**hit, "chunk_ordinals": [hit["chunk_ordinal"]], "truncated": False}
+        single: Hit = {**hit, "chunk_ordinals": [hit[Key.CHUNK_ORDINAL]], "truncated": False}
         single["tokens"] = cost(single, count)
         neighbour = next((b for b in blocks if _adjacent(b, hit)), None)
         if neighbour is not None and not neighbour["truncated"]:
@@ -68,40 +69,40 @@ def pack(results: list[Hit], max_tokens: int, count: Count) -> tuple[list[Hit], 
 
 
 def _omitted(hit: Hit, tokens: int) -> Omitted:
-    return {
-        "relative_path": hit["relative_path"],
-        "start_line": hit["start_line"],
-        "end_line": hit["end_line"],
-        "score": hit["score"],
-        "file_id": hit["file_id"],
-        "tokens": tokens,
-    }
+    return Omitted(
+        relative_path=hit[Key.RELATIVE_PATH],
+        start_line=hit[Key.START_LINE],
+        end_line=hit[Key.END_LINE],
+        score=hit["score"],
+        file_id=hit[Key.FILE_ID],
+        tokens=tokens,
+    )
 
 
 def _adjacent(block: Hit, hit: Hit) -> bool:
-    if block["file_id"] != hit["file_id"]:
+    if block[Key.FILE_ID] != hit[Key.FILE_ID]:
         return False
     ords = block["chunk_ordinals"]
-    return bool(hit["chunk_ordinal"] == min(ords) - 1 or hit["chunk_ordinal"] == max(ords) + 1)
+    return bool(hit[Key.CHUNK_ORDINAL] == min(ords) - 1 or hit[Key.CHUNK_ORDINAL] == max(ords) + 1)
 
 
 def _merge(block: Hit, single: Hit) -> Hit:
     first, second = (
-        (single, block) if single["chunk_ordinal"] < min(block["chunk_ordinals"]) else (block, single)
+        (single, block) if single[Key.CHUNK_ORDINAL] < min(block["chunk_ordinals"]) else (block, single)
     )
     # Chunks tile the file's bytes exactly, so neighbours concatenate into the file's own text.
     return {
         **block,  # the better-scoring hit keeps its breadcrumb, symbol and score
-        "chunk_ordinal": min(first["chunk_ordinals"]),
+        Key.CHUNK_ORDINAL: min(first["chunk_ordinals"]),
         "chunk_ordinals": sorted(block["chunk_ordinals"] + single["chunk_ordinals"]),
-        "start_line": first["start_line"],
-        "end_line": second["end_line"],
-        "text": str(first["text"]) + str(second["text"]),
+        Key.START_LINE: first[Key.START_LINE],
+        Key.END_LINE: second[Key.END_LINE],
+        Key.TEXT: str(first[Key.TEXT]) + str(second[Key.TEXT]),
     }
 
 
 def _truncate(single: Hit, room: int, count: Count) -> Hit | None:
-    lines = str(single["text"]).splitlines(keepends=True)
+    lines = str(single[Key.TEXT]).splitlines(keepends=True)
     lo, hi = 0, len(lines) - 1  # the most leading lines that fit, by bisection (cost grows with lines)
     best: Hit | None = None
     while lo <= hi:
@@ -111,8 +112,8 @@ def _truncate(single: Hit, room: int, count: Count) -> Hit | None:
             continue
         cand: Hit = {
             **single,
-            "text": "".join(lines[:mid]),
-            "end_line": single["start_line"] + mid - 1,
+            Key.TEXT: "".join(lines[:mid]),
+            Key.END_LINE: single[Key.START_LINE] + mid - 1,
             "truncated": True,
         }
         cand["tokens"] = cost(cand, count)

@@ -16,21 +16,22 @@ from monodex.indexer.store.base import Match, MatchAny, Store
 
 from monodex import names
 from monodex.requests import FieldError
+from monodex.schema.payload import Key
 
 
 def _values(store: Store, label: Held, key: str) -> list[str]:
     # One payload key of each file's first chunk: a file has one language and one package.
-    flt = stored.label_chunks(label, Match("chunk_ordinal", 1))
+    flt = stored.label_chunks(label, Match(Key.CHUNK_ORDINAL, 1))
     return sorted({str(r.payload.get(key) or "") for r in store.scroll(flt, payload_keys=(key,))} - {""})
 
 
 def _folders(store: Store, label: Held) -> list[str]:
-    files = _values(store, label, "relative_path")
+    files = _values(store, label, Key.RELATIVE_PATH)
     return sorted({"/".join(f.split("/")[:i]) for f in files for i in range(1, f.count("/") + 2)})
 
 
 def _path(store: Store, lid: Held, label: str, paths: tuple[str, ...]) -> None:
-    missing = [p for p in paths if not store.count(stored.label_chunks(lid, Match("path_prefixes", p)))]
+    missing = [p for p in paths if not store.count(stored.label_chunks(lid, Match(Key.PATH_PREFIXES, p)))]
     if not missing:
         return
     close = difflib.get_close_matches(missing[0], _folders(store, lid), n=3, cutoff=0.6)
@@ -50,7 +51,7 @@ def check(store: Store, *, catalog: str, label: str, filters: Filters) -> None:
     (each surface names the field: --lang for the CLI, lang for MCP)."""
     lid = membership.of(store, names.label_id(catalog, label))
     _path(store, lid, label, filters.paths)
-    lang = MatchAny("lang", lang_values(filters.lang or ""))
+    lang = MatchAny(Key.LANG, lang_values(filters.lang or ""))
     if filters.lang and not store.count(stored.label_chunks(lid, lang)):
         langs = _values(store, lid, "lang")
         raise FieldError(
@@ -60,8 +61,10 @@ def check(store: Store, *, catalog: str, label: str, filters: Filters) -> None:
             advice="pass {name} with one of those, or drop {name}",
             facts={"label": label, "langs": ", ".join(langs) or "no files"},
         )
-    if filters.package and not store.count(stored.label_chunks(lid, Match("package_name", filters.package))):
-        packages = _values(store, lid, "package_name")
+    if filters.package and not store.count(
+        stored.label_chunks(lid, Match(Key.PACKAGE_NAME, filters.package))
+    ):
+        packages = _values(store, lid, Key.PACKAGE_NAME)
         close = difflib.get_close_matches(filters.package, packages, n=5, cutoff=0.5)
         shown = close or packages[:10]
         more = f" (of {len(packages)})" if len(shown) < len(packages) else ""

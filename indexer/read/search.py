@@ -29,22 +29,11 @@ from monodex.indexer.store.base import (
 
 from monodex import names, progress
 from monodex.errors import UsageError
-from monodex.schema.labels import LabelRow, OverlayRow
+from monodex.schema.labels import LabelRow, Membership, OverlayRow
+from monodex.schema.payload import HIT_FIELDS, Key
 from monodex.schema.search import Hit, ViewAnswer, ViewChunk
 
-RESULT_FIELDS = (
-    "file_id",
-    "chunk_ordinal",
-    "chunk_count",
-    "relative_path",
-    "start_line",
-    "end_line",
-    "package_name",
-    "breadcrumb",
-    "symbol_name",
-    "chunk_kind",
-    "text",
-)
+RESULT_FIELDS = HIT_FIELDS  # search()'s name for them
 
 
 class QueryEmbedder(Protocol):
@@ -64,13 +53,13 @@ class Filters:
     def conditions(self) -> tuple[Condition, ...]:
         out: list[Condition] = []
         if self.paths:
-            out.append(MatchAny("path_prefixes", self.paths))
+            out.append(MatchAny(Key.PATH_PREFIXES, self.paths))
         if self.package:
-            out.append(Match("package_name", self.package))
+            out.append(Match(Key.PACKAGE_NAME, self.package))
         if self.kind:
-            out.append(Match("chunk_kind", self.kind))
+            out.append(Match(Key.CHUNK_KIND, self.kind))
         if self.lang:
-            out.append(MatchAny("lang", lang_values(self.lang)))
+            out.append(MatchAny(Key.LANG, lang_values(self.lang)))
         return tuple(out)
 
 
@@ -374,10 +363,10 @@ def file_id_at(store: Store, *, catalog: str, label: str, path: str) -> str:
     rel = path
     lid = names.label_id(catalog, label)
     flt = stored.label_chunks(
-        membership.of(store, lid), Match("relative_path", rel), Match("chunk_ordinal", 1)
+        membership.of(store, lid), Match(Key.RELATIVE_PATH, rel), Match(Key.CHUNK_ORDINAL, 1)
     )
     for record in store.scroll(flt):
-        return str(record.payload["file_id"])
+        return str(record.payload[Key.FILE_ID])
     raise UsageError(
         f"{rel} is not indexed in label {label!r} of catalog {catalog!r}",
         "check the path (relative to the repository root) or find the file with a search first",
@@ -387,8 +376,8 @@ def file_id_at(store: Store, *, catalog: str, label: str, path: str) -> str:
 def view(store: Store, *, catalog: str, label: str, selector: Selector) -> ViewAnswer:
     require_label(store, catalog, label)
     held = membership.of(store, names.label_id(catalog, label))
-    flt = stored.label_chunks(held, Match("file_id", selector.file_id))
-    chunks = sorted((r.payload for r in store.scroll(flt)), key=lambda p: int(p["chunk_ordinal"]))
+    flt = stored.label_chunks(held, Match(Key.FILE_ID, selector.file_id))
+    chunks = sorted((r.payload for r in store.scroll(flt)), key=lambda p: int(p[Key.CHUNK_ORDINAL]))
     if not chunks:  # a hit of a worktree's uncommitted file (an overlay over this label)
         chunks = _overlay_file(store, catalog, label, selector.file_id)
     if not chunks:
@@ -399,8 +388,8 @@ def view(store: Store, *, catalog: str, label: str, selector: Selector) -> ViewA
     picked = [
         c
         for c in chunks
-        if c["chunk_ordinal"] >= selector.first
-        and (selector.last is None or c["chunk_ordinal"] <= selector.last)
+        if c[Key.CHUNK_ORDINAL] >= selector.first
+        and (selector.last is None or c[Key.CHUNK_ORDINAL] <= selector.last)
     ]
     if not picked:
         raise UsageError(
@@ -408,29 +397,29 @@ def view(store: Store, *, catalog: str, label: str, selector: Selector) -> ViewA
             f"use :1-{len(chunks)} or :1-end",
         )
     keys = (
-        "chunk_ordinal",
-        "chunk_count",
-        "start_line",
-        "end_line",
-        "breadcrumb",
-        "symbol_name",
-        "chunk_type",
-        "chunk_kind",
-        "text",
+        Key.CHUNK_ORDINAL,
+        Key.CHUNK_COUNT,
+        Key.START_LINE,
+        Key.END_LINE,
+        Key.BREADCRUMB,
+        Key.SYMBOL_NAME,
+        Key.CHUNK_TYPE,
+        Key.CHUNK_KIND,
+        Key.TEXT,
     )
-    return {
-        "file_id": selector.file_id,
-        "relative_path": chunks[0]["relative_path"],
-        "package_name": chunks[0].get("package_name"),
-        "chunks": [cast(ViewChunk, {k: c.get(k) for k in keys}) for c in picked],
-    }
+    return ViewAnswer(
+        file_id=selector.file_id,
+        relative_path=chunks[0][Key.RELATIVE_PATH],
+        package_name=chunks[0].get(Key.PACKAGE_NAME),
+        chunks=[cast(ViewChunk, {k: c.get(k) for k in keys}) for c in picked],
+    )
 
 
 def _overlay_file(store: Store, catalog: str, label: str, file_id: str) -> list[dict[str, Any]]:
     for o in overlaymeta.list_all(store, catalog):
         if o.label == label and o.current and file_id in o.file_ids:
-            flt = stored.chunks(Match("active_label_ids", o.current), Match("file_id", file_id))
-            return sorted((r.payload for r in store.scroll(flt)), key=lambda p: int(p["chunk_ordinal"]))
+            flt = stored.chunks(Match(Key.ACTIVE_LABEL_IDS, o.current), Match(Key.FILE_ID, file_id))
+            return sorted((r.payload for r in store.scroll(flt)), key=lambda p: int(p[Key.CHUNK_ORDINAL]))
     return []
 
 
@@ -440,30 +429,29 @@ def labels(store: Store, catalog: str | None = None) -> list[LabelRow]:
     rows: list[LabelRow] = []
     for s in labelmeta.list_all(store, catalog):
         covered, waiting, count = coverage(store, s.label_id)
-        rows.append(
-            {
-                "catalog": s.catalog,
-                "label": s.label,
-                "commit_oid": s.commit_oid,
-                "target_commit_oid": labelmeta.target_commit(s),
-                "source_kind": s.source_kind,
-                "crawl_complete": s.crawl_complete,
-                "updated_at_unix_secs": s.updated_at_unix_secs,
-                "chunks": count,
-                "dense_pending": waiting,
-                "dense_coverage": covered,
-            }
+        row = LabelRow(
+            catalog=s.catalog,
+            label=s.label,
+            commit_oid=s.commit_oid,
+            target_commit_oid=labelmeta.target_commit(s),
+            source_kind=s.source_kind,
+            crawl_complete=s.crawl_complete,
+            updated_at_unix_secs=s.updated_at_unix_secs,
+            chunks=count,
+            dense_pending=waiting,
+            dense_coverage=covered,
         )
-        if base := s.extra.get(membership.BASE):  # what the label stands on (points/membership.py)
-            rows[-1]["membership"] = {
-                "base": base,
-                "base_commit_oid": s.extra.get(membership.BASE_COMMIT),
-                "changed_paths": s.extra.get(membership.CHANGED, 0),
-            }
-        if branch := s.extra.get(labelmeta.BRANCH):  # the branch it was last refreshed from
-            rows[-1]["branch"] = branch
+        if base := s.extra.get(Key.MEMBERSHIP_BASE):  # what the label stands on (points/membership.py)
+            row["membership"] = Membership(
+                base=base,
+                base_commit_oid=s.extra.get(Key.MEMBERSHIP_BASE_COMMIT),
+                changed_paths=s.extra.get(Key.MEMBERSHIP_CHANGED, 0),
+            )
+        if branch := s.extra.get(Key.BRANCH):  # the branch it was last refreshed from
+            row["branch"] = branch
         if gone := labelmeta.branch_deleted_at(s):  # upkeep/branches.py: removed after a grace period
-            rows[-1]["branch_deleted_at"] = gone
+            row[Key.BRANCH_DELETED_AT] = gone
+        rows.append(row)
     return rows
 
 
@@ -473,16 +461,16 @@ def overlays(store: Store, catalog: str | None = None) -> list[OverlayRow]:
     for o in overlaymeta.list_all(store, catalog):
         covered, waiting, count = coverage(store, o.current) if o.current else (1.0, 0, 0)
         rows.append(
-            {
-                "catalog": o.catalog,
-                "label": o.label,
-                "worktree": o.worktree,
-                "branch": o.branch,
-                "files": len(o.file_ids),
-                "paths": len(o.dirty),
-                "chunks": count,
-                "dense_pending": waiting,
-                "updated_at_unix_secs": o.updated_at_unix_secs,
-            }
+            OverlayRow(
+                catalog=o.catalog,
+                label=o.label,
+                worktree=o.worktree,
+                branch=o.branch,
+                files=len(o.file_ids),
+                paths=len(o.dirty),
+                chunks=count,
+                dense_pending=waiting,
+                updated_at_unix_secs=o.updated_at_unix_secs,
+            )
         )
     return rows

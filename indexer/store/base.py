@@ -10,6 +10,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from monodex.schema.payload import Key
+
 DENSE = "dense"  # named dense vector (cosine)
 LEXICAL = "lexical"  # named sparse vector (IDF modifier), for hybrid search
 # Rank r in a list adds weight / (RRF_K + r). Qdrant's default 60 makes the top ranks nearly
@@ -20,25 +22,25 @@ RRF_K = 5
 
 # Payload fields with a keyword index (DESIGN.md "Payload indexes"); chunk_ordinal is an integer.
 KEYWORD_INDEXES = (
-    "source_type",
-    "catalog",
-    "active_label_ids",
-    "file_id",
-    "relative_path",
-    "package_name",
-    "chunk_kind",
-    "embedder_id",
-    "label_id",
-    "embedded_text_hash",  # chunk-level vector reuse looks chunks up by what was embedded
-    "path_prefixes",  # --path
-    "lang",  # --lang
-    "defines",  # a one-name question finds its declaration (points/defined.py)
+    Key.SOURCE_TYPE,
+    Key.CATALOG,
+    Key.ACTIVE_LABEL_IDS,
+    Key.FILE_ID,
+    Key.RELATIVE_PATH,
+    Key.PACKAGE_NAME,
+    Key.CHUNK_KIND,
+    Key.EMBEDDER_ID,
+    Key.LABEL_ID,
+    Key.EMBEDDED_TEXT_HASH,  # chunk-level vector reuse looks chunks up by what was embedded
+    Key.PATH_PREFIXES,  # --path
+    Key.LANG,  # --lang
+    Key.DEFINES,  # a one-name question finds its declaration (points/defined.py)
 )
-INTEGER_INDEXES = ("chunk_ordinal",)
+INTEGER_INDEXES = (Key.CHUNK_ORDINAL,)
 # A chunk stored by phase one of a refresh (payload and lexical vector) whose dense vector phase
-# two has not added yet carries PENDING: True; a chunk stored whole has no such field or False.
-PENDING = "dense_pending"
-BOOL_INDEXES = (PENDING,)
+# two has not added yet carries dense_pending: True; a chunk stored whole has no such field or False.
+PENDING = Key.DENSE_PENDING  # read/search.py's name for it
+BOOL_INDEXES = (Key.DENSE_PENDING,)
 
 
 @dataclass(frozen=True)

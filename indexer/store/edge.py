@@ -24,7 +24,6 @@ from monodex.indexer.store.base import (
     INTEGER_INDEXES,
     KEYWORD_INDEXES,
     LEXICAL,
-    PENDING,
     RRF_K,
     CollectionInfo,
     Condition,
@@ -40,6 +39,7 @@ from monodex.indexer.store.base import (
 
 from monodex import diskspace, jsonfile
 from monodex.errors import MonodexError
+from monodex.schema.payload import Key
 
 META = "monodex-collection.json"
 LOCK = "monodex.lock"
@@ -217,7 +217,7 @@ def _size(p: Point) -> int:
     """A point's bytes, roughly: its vectors and its payload. A chunk's text dominates its payload
     and bounds it (serializing every payload to measure it was 0.7 s of rushstack's phase one)."""
     sparse = 8 * len(p.sparse.indices) if p.sparse is not None else 0
-    text = p.payload.get("text")
+    text = p.payload.get(Key.TEXT)
     if isinstance(text, str):
         payload = _CHUNK_FIELDS_BYTES + len(text) * (1 if text.isascii() else 4)
     else:  # metadata and delta points: their fields are the payload
@@ -405,7 +405,7 @@ class EdgeStore:
             embedder_id=embedder_id,
         )
         self._open()
-        have = meta.get("keyword_indexes", [k for k in KEYWORD_INDEXES if k != "embedded_text_hash"])
+        have = meta.get("keyword_indexes", [k for k in KEYWORD_INDEXES if k != Key.EMBEDDED_TEXT_HASH])
         if missing := [k for k in KEYWORD_INDEXES if k not in have]:  # shards made by older versions
             for key in missing:
                 self._update(qe.UpdateOperation.create_field_index(key, _index_params(key)))
@@ -580,7 +580,9 @@ class EdgeStore:
                 points=len(kept),
             )
             ids: list[int | uuid.UUID | str] = [uuid.UUID(i) for i, _ in kept]
-            self._update(qe.UpdateOperation.set_payload(ids, {PENDING: False}))  # payloads take bools
+            self._update(
+                qe.UpdateOperation.set_payload(ids, {Key.DENSE_PENDING: False})
+            )  # payloads take bools
         return len(kept)
 
     # --- reads -----------------------------------------------------------------------------

@@ -23,7 +23,6 @@ from monodex.indexer.store.base import (
     INTEGER_INDEXES,
     KEYWORD_INDEXES,
     LEXICAL,
-    PENDING,
     RRF_K,
     CollectionInfo,
     Condition,
@@ -42,6 +41,7 @@ from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedR
 
 from monodex.config import redact, redacted_url
 from monodex.errors import MonodexError
+from monodex.schema.payload import Key
 
 
 def _condition(c: Condition) -> Any:
@@ -205,7 +205,11 @@ class ServerStore:
             self._call(self.client.update_vectors, self.collection, points=pvs, wait=True)
             ids: list[Any] = [i for i, _ in kept]
             self._call(
-                self.client.set_payload, self.collection, payload={PENDING: False}, points=ids, wait=True
+                self.client.set_payload,
+                self.collection,
+                payload={Key.DENSE_PENDING: False},
+                points=ids,
+                wait=True,
             )
         return len(kept)
 

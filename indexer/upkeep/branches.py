@@ -22,6 +22,7 @@ from monodex import branchlabels, gitrefs, known_labels, logs, names, spool
 from monodex.branchlabels import BranchLabels
 from monodex.config import Catalog
 from monodex.schema.crawl import PollAnswer
+from monodex.schema.payload import Key
 
 DAY = 86400.0
 
@@ -57,7 +58,7 @@ def poll(s: Session, queue: spool.Spool, *, now: float) -> PollReport:
             report.problems.append(f"{cat.name}: cannot read the branches of {cat.path}")
             continue
         states = labelmeta.list_all(s.store, cat.name)
-        existing = {st.label: str(st.extra.get(labelmeta.BRANCH) or "") or None for st in states}
+        existing = {st.label: str(st.extra.get(Key.BRANCH) or "") or None for st in states}
         owners = branchlabels.settle(s.paths.state_dir, cat.name, heads, existing)
         waiting = queue.keys()
         for state in states:
@@ -130,7 +131,7 @@ def _check(
         _gone(s, cat, state, now=now, report=report)
         return
     branch, commit = tip
-    if state.extra.get(labelmeta.BRANCH) != branch or labelmeta.branch_deleted_at(state):
+    if state.extra.get(Key.BRANCH) != branch or labelmeta.branch_deleted_at(state):
         if labelmeta.branch_deleted_at(state):
             report.unmarked.append(state.label_id)
             logs.get("monodex.labels").info("label.branch_back", label=state.label_id, branch=branch)
@@ -141,14 +142,14 @@ def _check(
 
 
 def _gone(s: Session, cat: Catalog, state: LabelState, *, now: float, report: PollReport) -> None:
-    if not state.extra.get(labelmeta.BRANCH):
+    if not state.extra.get(Key.BRANCH):
         return  # never seen with a branch: a tag's or a commit's label
     since = labelmeta.branch_deleted_at(state)
     log = logs.get("monodex.labels")
     if not since:
         labelmeta.mark_branch_deleted(s.store, state.label_id, now)
         report.marked.append(state.label_id)
-        log.info("label.branch_gone", label=state.label_id, branch=state.extra.get(labelmeta.BRANCH))
+        log.info("label.branch_gone", label=state.label_id, branch=state.extra.get(Key.BRANCH))
     elif now - since >= cat.deleted_grace_days * DAY:
         lifecycle.remove_label(s.store, s.paths, cat.name, state.label, by_user=False)
         report.removed.append(state.label_id)

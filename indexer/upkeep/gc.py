@@ -10,6 +10,7 @@ from monodex.indexer.store.base import Store
 from monodex.indexer.upkeep import overlays
 
 from monodex.schema.labels import GcAnswer
+from monodex.schema.payload import Key
 
 # A label whose crawl was marked in progress this recently may still be writing its files.
 IN_PROGRESS_GRACE_SECONDS = 3600
@@ -48,7 +49,9 @@ class GcReport:
 def _text_bytes(store: Store, ids: list[str]) -> int:
     total = 0
     for i in range(0, len(ids), 1000):
-        total += sum(len(str(r.payload.get("text", "")).encode()) for r in store.retrieve(ids[i : i + 1000]))
+        total += sum(
+            len(str(r.payload.get(Key.TEXT, "")).encode()) for r in store.retrieve(ids[i : i + 1000])
+        )
     return total
 
 
@@ -62,7 +65,7 @@ def collect(store: Store, catalog: str, *, dry_run: bool, now: float) -> GcRepor
     busy = overlays.updating(store, catalog, now) or any(
         not s.crawl_complete and now - s.updated_at_unix_secs < IN_PROGRESS_GRACE_SECONDS for s in every
     )
-    named = {str(st.extra.get(membership.DELTA) or "") for st in every}
+    named = {str(st.extra.get(Key.MEMBERSHIP_DELTA) or "") for st in every}
     unnamed = [i for i in membership.deltas(store) if i not in named]
     if unnamed and not busy and not dry_run:  # written by a refresh a crash stopped before its switch
         store.delete(unnamed)
@@ -71,14 +74,14 @@ def collect(store: Store, catalog: str, *, dry_run: bool, now: float) -> GcRepor
     live = {h.base for h in held}
     own = membership.changed_files(store) if not busy else set()
     by_file: dict[str, list[tuple[str, dict[str, object]]]] = defaultdict(list)
-    keys = ("file_id", "chunk_ordinal", "file_complete", *membership.KEYS)
+    keys = (Key.FILE_ID, Key.CHUNK_ORDINAL, Key.FILE_COMPLETE, *membership.KEYS)
     for rec in store.scroll(filters.catalog_chunks(catalog), payload_keys=keys):
-        by_file[str(rec.payload.get("file_id"))].append((rec.id, rec.payload))
+        by_file[str(rec.payload.get(Key.FILE_ID))].append((rec.id, rec.payload))
     doomed: list[str] = []
     stripped: dict[tuple[str, ...], list[str]] = defaultdict(list)
     for fid, points in by_file.items():
-        sentinel = next((p for _, p in points if p.get("chunk_ordinal") == 1), None)
-        complete = sentinel is not None and sentinel.get("file_complete") is True
+        sentinel = next((p for _, p in points if p.get(Key.CHUNK_ORDINAL) == 1), None)
+        complete = sentinel is not None and sentinel.get(Key.FILE_COMPLETE) is True
         if busy:  # a refresh may be writing a base, or chunks its delta will name: touch nothing
             report.skipped_incomplete |= not complete
             continue
@@ -99,7 +102,7 @@ def collect(store: Store, catalog: str, *, dry_run: bool, now: float) -> GcRepor
     if not dry_run:
         for kept_keys, ids in stripped.items():
             for n in range(0, len(ids), 1000):
-                store.set_payload(ids[n : n + 1000], {membership.KEY: list(kept_keys)})
+                store.set_payload(ids[n : n + 1000], {Key.ACTIVE_LABEL_IDS: list(kept_keys)})
     report.point_ids = doomed
     report.bytes = _text_bytes(store, doomed)
     if not dry_run:

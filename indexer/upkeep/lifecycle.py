@@ -13,6 +13,7 @@ from monodex.config import Catalog
 from monodex.errors import MonodexError
 from monodex.paths import Paths
 from monodex.schema.labels import PurgedCatalog, RemovedLabel
+from monodex.schema.payload import Key
 
 
 def remove_label(
@@ -30,7 +31,7 @@ def remove_label(
     # changing a chunk ("0 files left it" for a label indexed on demand, issue 35).
     files, chunks = membership.label_files(store, held), store.count(filters.label_chunks(held))
     labelmeta.delete(store, lid)
-    if delta := str(state.extra.get(members.DELTA) or ""):
+    if delta := str(state.extra.get(Key.MEMBERSHIP_DELTA) or ""):
         store.delete([delta])
     report = membership.release(store, held, members.Held(lid, ""), members.bases(labelmeta.list_all(store)))
     if by_user:

@@ -39,13 +39,13 @@ class Old:
     answering: tuple[str, ...]  # labels whose searches it still answers
 
     def as_json(self) -> OldCollection:
-        return {
-            "collection": self.collection,
-            "embedder_id": self.embedder_id,
-            "bytes": self.bytes,
-            "labels": list(self.labels),
-            "answering": list(self.answering),
-        }
+        return OldCollection(
+            collection=self.collection,
+            embedder_id=self.embedder_id,
+            bytes=self.bytes,
+            labels=list(self.labels),
+            answering=list(self.answering),
+        )
 
 
 def _size(folder: Path) -> int:

@@ -44,6 +44,7 @@ from monodex import branchlabels, gitrefs
 from monodex.config import Catalog
 from monodex.errors import MonodexError
 from monodex.schema.labels import Verified, VerifyAnswer
+from monodex.schema.payload import Key
 
 KINDS = (
     "missing_files",
@@ -55,7 +56,14 @@ KINDS = (
     "incomplete_label",
     "branch_moved",
 )
-_KEYS = ("file_id", "chunk_ordinal", "chunk_count", "file_complete", "package_name", "relative_path")
+_KEYS = (
+    Key.FILE_ID,
+    Key.CHUNK_ORDINAL,
+    Key.CHUNK_COUNT,
+    Key.FILE_COMPLETE,
+    Key.PACKAGE_NAME,
+    Key.RELATIVE_PATH,
+)
 
 
 @dataclass
@@ -77,13 +85,13 @@ class Finding:
         return None if self.skipped else not any(self.drift.values())
 
     def as_json(self) -> Verified:
-        out: Verified = {
-            "catalog": self.catalog,
-            "label": self.label,
-            "ok": self.ok,
-            "drift": {k: self.drift.get(k, 0) for k in KINDS},
-            "dense_pending": self.dense_pending,
-        }
+        out = Verified(
+            catalog=self.catalog,
+            label=self.label,
+            ok=self.ok,
+            drift={k: self.drift.get(k, 0) for k in KINDS},
+            dense_pending=self.dense_pending,
+        )
         if self.branch_commit:
             out["branch_commit"] = self.branch_commit
         if self.skipped:
@@ -114,20 +122,20 @@ def check(s: Session, state: LabelState, catalog: Catalog) -> Finding:
     expected = {i.file_id: (f, i) for f, i in infos}
     stored: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for rec in store.scroll(filters.label_chunks(membership.of(store, state.label_id)), payload_keys=_KEYS):
-        stored[str(rec.payload.get("file_id"))].append(rec.payload)
+        stored[str(rec.payload.get(Key.FILE_ID))].append(rec.payload)
     found.drift["incomplete_label"] = 0 if state.crawl_complete else 1
     found.drift["stale_memberships"] = len(stored.keys() - expected.keys())
     absent = [fid for fid in expected if fid not in stored]
     for fid in expected.keys() & stored.keys():
         points = stored[fid]
-        sentinel = next((p for p in points if p.get("chunk_ordinal") == 1), None)
-        if sentinel is None or sentinel.get("file_complete") is not True:
+        sentinel = next((p for p in points if p.get(Key.CHUNK_ORDINAL) == 1), None)
+        if sentinel is None or sentinel.get(Key.FILE_COMPLETE) is not True:
             found.drift["incomplete_sentinels"] += 1
-        elif sorted(int(p["chunk_ordinal"]) for p in points) != list(
-            range(1, int(sentinel["chunk_count"]) + 1)
+        elif sorted(int(p[Key.CHUNK_ORDINAL]) for p in points) != list(
+            range(1, int(sentinel[Key.CHUNK_COUNT]) + 1)
         ):
             found.drift["chunk_count_mismatches"] += 1
-        elif sentinel.get("package_name") != expected[fid][1].package_name:
+        elif sentinel.get(Key.PACKAGE_NAME) != expected[fid][1].package_name:
             found.drift["package_mismatches"] += 1
         else:
             continue
@@ -157,11 +165,11 @@ def repair(s: Session, finding: Finding, catalog: Catalog, commit: str) -> None:
     points now when it moved (incremental when that was the only drift)."""
     store = s.store
     for fid in finding.broken_files:
-        ids = [r.id for r in store.scroll(filters.chunks(Match("file_id", fid)))]
+        ids = [r.id for r in store.scroll(filters.chunks(Match(Key.FILE_ID, fid)))]
         sentinel = chunk_point_id(fid, 1)
         rest = [i for i in ids if i != sentinel]
         if sentinel in ids:  # keeps its labels: the crawl stores the file again for all of them
-            store.set_payload([sentinel], {"file_complete": False})
+            store.set_payload([sentinel], {Key.FILE_COMPLETE: False})
         if rest:
             store.delete(rest)
     full = any(n for kind, n in finding.drift.items() if kind != "branch_moved")

@@ -27,6 +27,7 @@ from monodex import logs
 from monodex.errors import Interrupted as Interrupted
 from monodex.errors import MonodexError  # re-exported: raised here, caught by callers
 from monodex.schema.crawl import CrawlAnswer, Filled
+from monodex.schema.payload import Key
 
 _SENTINEL_BATCH = 512
 
@@ -152,14 +153,16 @@ def triage(
     for i in range(0, len(ids), _SENTINEL_BATCH):
         part = ids[i : i + _SENTINEL_BATCH]
         found = {
-            r.payload.get("file_id"): r.payload
+            r.payload.get(Key.FILE_ID): r.payload
             for r in store.retrieve([chunk_point_id(fid, 1) for fid in part])
         }
         for fid in part:
             p = found.get(fid)
             labels = members.keys_of(p) if p else []
-            same_package = p is not None and p.get("package_name") == packages.get(fid, p.get("package_name"))
-            if p is not None and p.get("file_complete") is True and same_package:
+            same_package = p is not None and p.get(Key.PACKAGE_NAME) == packages.get(
+                fid, p.get(Key.PACKAGE_NAME)
+            )
+            if p is not None and p.get(Key.FILE_COMPLETE) is True and same_package:
                 (out.labelled if key is not None and key in labels else out.reusable).append(fid)
             else:
                 out.embed[fid] = sorted({*labels, *((key,) if key else ())})
@@ -237,7 +240,7 @@ class Crawl:
                 raise ValueError(
                     f"an incremental refresh of {target.label_id}, which holds nothing to start from"
                 )
-        extra = {"mode": mode, "base_commit_oid": base_commit, **(facts or {})}
+        extra = {Key.MODE: mode, Key.BASE_COMMIT_OID: base_commit, **(facts or {})}
         self._mark(complete=False, extra=extra)
         infos = {f.relative_path: file_info(target, self.impl, f) for f in files}
         packages = {i.file_id: i.package_name for i in infos.values()}
@@ -260,13 +263,15 @@ class Crawl:
         touched = set(plan.labelled) | set(plan.reusable) | stats.stored_file_ids
         if commit_label:
             old = labelmeta.read(store, target.label_id)
-            old_delta = str(old.extra.get(members.DELTA) or "") if old is not None else ""
+            old_delta = str(old.extra.get(Key.MEMBERSHIP_DELTA) or "") if old is not None else ""
             before = members.of(store, target.label_id)
             held = membership.files_at(store, before, scope)
             now_at = {p: i.file_id for p, i in infos.items() if i.file_id in touched}
             moved = self._move(start, scope, now_at, base_facts, new_base, stats.stored_file_ids)
             self._mark(complete=True, extra={**extra, **moved})
-            _let_go(store, target.label_id, before, old_delta if old_delta != moved[members.DELTA] else "")
+            _let_go(
+                store, target.label_id, before, old_delta if old_delta != moved[Key.MEMBERSHIP_DELTA] else ""
+            )
             removed_files = len(held - touched)
         else:
             if scope is None:
@@ -336,8 +341,8 @@ class Crawl:
         commit = prior.commit_oid if prior is not None and held and not complete else t.commit_oid
         extra = {
             **extra,
-            "target_commit_oid": t.commit_oid,
-            labelmeta.COMMIT_IS_TARGET: not complete and not held and bool(commit),
+            Key.TARGET_COMMIT_OID: t.commit_oid,
+            Key.COMMIT_IS_TARGET: not complete and not held and bool(commit),
         }
         labelmeta.write(
             self.store,

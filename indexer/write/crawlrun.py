@@ -29,6 +29,7 @@ from monodex import crawlstate, jsonfile, known_labels, logs
 from monodex.config import Catalog, Config
 from monodex.paths import Paths
 from monodex.schema.crawl import DryRunAnswer, PlannedFile
+from monodex.schema.payload import Key
 from monodex.schema.status import RunningCrawl
 
 if TYPE_CHECKING:
@@ -55,12 +56,15 @@ def incremental_bases(
         return []
     bases = [state.commit_oid]
     if not state.crawl_complete:
-        if state.extra.get(FOLLOWED):  # an interrupted refresh after a policy change: start over
+        if state.extra.get(Key.FOLLOWED_CHANGE):  # an interrupted refresh after a policy change: start over
             return []
-        if state.extra.get("mode") != "incremental" or state.extra.get("base_commit_oid") != state.commit_oid:
+        if (
+            state.extra.get(Key.MODE) != "incremental"
+            or state.extra.get(Key.BASE_COMMIT_OID) != state.commit_oid
+        ):
             return []
         # finish what interrupted refreshes had started: every path they may have touched
-        pending = state.extra.get("pending_commit_oids") or [state.extra.get("target_commit_oid", "")]
+        pending = state.extra.get(Key.PENDING_COMMIT_OIDS) or [state.extra.get(Key.TARGET_COMMIT_OID, "")]
         bases.extend(str(c) for c in pending)
     if not all(repo.has_commit(b) for b in bases) or not repo.is_ancestor(state.commit_oid, commit):
         return []
@@ -68,7 +72,6 @@ def incremental_bases(
 
 
 # Recorded while an incremental refresh also covers the files a policy or chunker change touched.
-FOLLOWED = "followed_change"
 
 
 def after_change(
@@ -89,7 +92,7 @@ def after_change(
     widen = policychange.follow(
         state.extra,
         policy=source.policy,
-        implementation=facts["implementation"],
+        implementation=facts[Key.IMPLEMENTATION],
         names=names,
         paths=[e.path for e in entries if e.kind == "file"],
         attrs=commit_attributes(source.repo, entries),
@@ -115,12 +118,12 @@ def working_dir_scope(
     if any(state.extra.get(k) != v for k, v in facts.items()):
         return None
     stored: dict[str, tuple[str, str]] = {}
-    keys = ("relative_path", "file_id", "package_name")
+    keys = (Key.RELATIVE_PATH, Key.FILE_ID, Key.PACKAGE_NAME)
     own = membership.Held(target.label_id, target.label_id)  # a working-directory label's own key
     for rec in s.store.scroll(filters.label_chunks(own), payload_keys=keys):
-        stored[str(rec.payload["relative_path"])] = (
-            str(rec.payload["file_id"]),
-            str(rec.payload["package_name"]),
+        stored[str(rec.payload[Key.RELATIVE_PATH])] = (
+            str(rec.payload[Key.FILE_ID]),
+            str(rec.payload[Key.PACKAGE_NAME]),
         )
     wanted = {}
     for f in plan.files:
@@ -184,9 +187,9 @@ def _crawl(
     )
     source = open_source(req.catalog, s.paths)
     facts = {
-        "policy_fingerprint": source.policy.fingerprint,
-        "implementation": implementation_id(s.engine),
-        "point_format": chunkers.POINT_FORMAT,
+        Key.POLICY_FINGERPRINT: source.policy.fingerprint,
+        Key.IMPLEMENTATION: implementation_id(s.engine),
+        Key.POINT_FORMAT: chunkers.POINT_FORMAT,
     }
     bases: list[str] = []
     widen: set[str] = set()  # paths a policy or chunker change touches (after_change)
@@ -221,12 +224,12 @@ def _crawl(
             plan = source.at_commit(target.commit_oid)
     # Recorded, not compared: after a model change, how to load this label's model again to
     # answer its searches until the new model's vectors are complete (Session.previous).
-    recorded = {**facts, "model_source": s.cfg.embedder.model, policychange.POLICY: source.policy.canonical}
+    recorded = {**facts, Key.MODEL_SOURCE: s.cfg.embedder.model, Key.POLICY: source.policy.canonical}
     run = Crawl(s.store, s.engine, target, settings=settings, progress=progress, cancel=cancel, watch=watch)
     if bases:
-        pending = {**recorded, "pending_commit_oids": sorted({*bases[1:], target.commit_oid})}
+        pending = {**recorded, Key.PENDING_COMMIT_OIDS: sorted({*bases[1:], target.commit_oid})}
         if widen:
-            pending[FOLLOWED] = True
+            pending[Key.FOLLOWED_CHANGE] = True
         summary = run.run(
             plan.files,
             plan.reader,

@@ -19,10 +19,11 @@ from typing import Any, Protocol
 from monodex.indexer.points import filters, labelmeta, membership, overlaymeta
 from monodex.indexer.points.payloads import stored_embed_text, text_hash
 from monodex.indexer.points.stored import stored_vectors as stored_vectors  # re-exported
-from monodex.indexer.store.base import PENDING, Match, Store
+from monodex.indexer.store.base import Match, Store
 
 from monodex import logs
 from monodex.schema.crawl import Filled
+from monodex.schema.payload import Key
 
 # Chunks taken per round: one read, one vector update (~8 s of model time on 2 cores at 256).
 ROUND = 128
@@ -30,13 +31,13 @@ ROUND = 128
 # handed-over command or a due refresh waits for a fill round to yield.
 SLICE = 8
 _KEYS = (
-    "relative_path",
-    "package_name",
-    "symbol_name",
-    "chunk_type",
-    "chunk_kind",
+    Key.RELATIVE_PATH,
+    Key.PACKAGE_NAME,
+    Key.SYMBOL_NAME,
+    Key.CHUNK_TYPE,
+    Key.CHUNK_KIND,
     "text",
-    "embedded_text_hash",
+    Key.EMBEDDED_TEXT_HASH,
 )
 
 FillProgress = Callable[[int, int], None]  # chunks given a vector, chunks pending at the start
@@ -60,20 +61,20 @@ class FillReport:
     stopped: bool = False  # asked to stop (or to yield) before every chunk had its vector
 
     def as_json(self) -> Filled:
-        return {
-            "label_id": self.label_id,
-            "pending_before": self.pending_before,
-            "filled": self.filled,
-            "embedded": self.embedded,
-            "reused": self.reused,
-            "pending_after": self.pending_after,
-            "seconds": round(self.seconds, 3),
-            "stopped": self.stopped,
-        }
+        return Filled(
+            label_id=self.label_id,
+            pending_before=self.pending_before,
+            filled=self.filled,
+            embedded=self.embedded,
+            reused=self.reused,
+            pending_after=self.pending_after,
+            seconds=round(self.seconds, 3),
+            stopped=self.stopped,
+        )
 
 
 def pending(store: Store, label_id: str) -> int:
-    return store.count(filters.label_chunks(membership.of(store, label_id), Match(PENDING, True)))
+    return store.count(filters.label_chunks(membership.of(store, label_id), Match(Key.DENSE_PENDING, True)))
 
 
 def labels_waiting(store: Store) -> list[str]:
@@ -130,11 +131,11 @@ class Round:
 
     def write(self, store: Store, report: FillReport) -> None:
         """The round's only write: short, so the runner's lock is held for it alone."""
-        records = [r for r in self.records if r.payload["embedded_text_hash"] in self.vectors]
-        pairs = [(rec.id, self.vectors[rec.payload["embedded_text_hash"]]) for rec in records]
+        records = [r for r in self.records if r.payload[Key.EMBEDDED_TEXT_HASH] in self.vectors]
+        pairs = [(rec.id, self.vectors[rec.payload[Key.EMBEDDED_TEXT_HASH]]) for rec in records]
         report.filled += store.set_dense(pairs)
         report.embedded += len(self.embedded)
-        report.reused += sum(1 for rec in records if rec.payload["embedded_text_hash"] not in self.embedded)
+        report.reused += sum(1 for rec in records if rec.payload[Key.EMBEDDED_TEXT_HASH] not in self.embedded)
 
 
 def prepare(
@@ -148,18 +149,18 @@ def prepare(
     """Read a round of the label's pending chunks and compute their vectors (None: none pending).
     should_stop() is asked between slices of SLICE texts: a stopped round keeps what it has
     embedded, so yielding to foreground work costs at most one slice of model time."""
-    flt = filters.label_chunks(membership.of(store, label_id), Match(PENDING, True))
+    flt = filters.label_chunks(membership.of(store, label_id), Match(Key.DENSE_PENDING, True))
     records = list(itertools.islice(store.scroll(flt, batch=round_size, payload_keys=_KEYS), round_size))
     if not records:
         return None
     texts: dict[str, str] = {}  # embedded_text_hash -> the text to embed
     for rec in records:
         text = stored_embed_text(rec.payload)
-        key = str(rec.payload.get("embedded_text_hash") or "")
+        key = str(rec.payload.get(Key.EMBEDDED_TEXT_HASH) or "")
         if key != text_hash(text):  # cannot happen for chunks this version stored; never loop on it
             logs.get("monodex.fill").warning("fill.text_mismatch", point=rec.id)
             key = text_hash(text)
-        rec.payload["embedded_text_hash"] = key
+        rec.payload[Key.EMBEDDED_TEXT_HASH] = key
         texts.setdefault(key, text)
     vectors = stored_vectors(store, embedder.embedder_id, sorted(texts))
     missing = [h for h in texts if h not in vectors]

@@ -19,12 +19,13 @@ from typing import Any, Protocol
 from monodex.indexer.points import lexical
 from monodex.indexer.points.identity import chunk_point_id
 from monodex.indexer.prepare.files import FileJob
-from monodex.indexer.store.base import PENDING, Point, Store
+from monodex.indexer.store.base import Point, Store
 from monodex.indexer.write.memory import MemoryWatch
 
 from monodex import logs, rss
 from monodex.diskspace import DiskFull
 from monodex.errors import MonodexError
+from monodex.schema.payload import ChunkPayload, Key
 
 _DONE = object()
 
@@ -132,13 +133,13 @@ class Uploader(threading.Thread):
 
 def _point(job: FileJob, index: int, *, complete: bool = False) -> Point:
     vector = job.vectors[index]
-    payload = {**job.payloads[index], PENDING: vector is None}
+    payload: ChunkPayload = {**job.payloads[index], Key.DENSE_PENDING: vector is None}
     if complete:
-        payload["file_complete"] = True
+        payload[Key.FILE_COMPLETE] = True
     sparse = job.sparse[index] if job.sparse else lexical.document_vector(job.texts[index])
     return Point(
         id=chunk_point_id(job.file_id, index + 1),
-        payload=payload,
+        payload=dict(payload),
         dense=None if vector is None else list(vector),
         sparse=sparse if sparse.indices else None,
     )

@@ -19,22 +19,23 @@ from typing import Any
 from monodex.indexer.policy.attributes import Attributes
 from monodex.indexer.policy.crawlpolicy import CrawlPolicy, parse, previous_builtin
 
-POLICY = "policy"  # label-metadata key: the canonical policy the label was crawled with
-COMPARED = ("policy_fingerprint", "implementation")  # the facts a change of which this can follow
+from monodex.schema.payload import Key
+
+COMPARED = (Key.POLICY_FINGERPRINT, Key.IMPLEMENTATION)  # the facts a change of which this can follow
 
 
 def recorded_policy(extra: dict[str, Any]) -> CrawlPolicy | None:
     """The policy a label was crawled with: recorded since issue 23, else recognised by its
     fingerprint when it was an earlier built-in one; None when unknown. A recorded policy
     without `gitattributes` predates the .gitattributes markers: it did not heed them."""
-    text = extra.get(POLICY)
+    text = extra.get(Key.POLICY)
     if isinstance(text, str):
         try:
             raw = json.loads(text)
             return parse({"gitattributes": False, **raw} if isinstance(raw, dict) else raw, "recorded")
         except ValueError:
             return None
-    return previous_builtin(str(extra.get("policy_fingerprint", "")))
+    return previous_builtin(str(extra.get(Key.POLICY_FINGERPRINT, "")))
 
 
 def chunker_ids(implementation: str, names: dict[str, str]) -> tuple[str, str, dict[str, str]] | None:
@@ -84,7 +85,7 @@ def follow(
     """The paths to add to an incremental refresh of a label crawled with `extra`'s facts, or
     None when the change cannot be followed file by file (then: a full crawl)."""
     old_policy = recorded_policy(extra)
-    was = chunker_ids(str(extra.get("implementation", "")), names)
+    was = chunker_ids(str(extra.get(Key.IMPLEMENTATION, "")), names)
     now = chunker_ids(implementation, names)
     if old_policy is None or was is None or now is None:
         return None

@@ -164,7 +164,7 @@ class ServedBy(TypedDict):
     collection: str
     embedder_id: str
     new_model_coverage: float
-    note: NotRequired[str]
+    note: str
 
 
 class SearchAnswer(TypedDict):

@@ -11,6 +11,7 @@ from monodex.indexer.session import Session
 from monodex.indexer.store.base import Filter, Match
 
 from monodex import config, paths
+from monodex.schema.payload import Key
 
 CRAWL = ("crawl", "--catalog", "acme", "--json")
 LONG_TS = "\n".join(
@@ -67,7 +68,7 @@ def test_verify_finds_each_kind_of_drift_and_repairs_it(monorepo, run_json) -> N
         store.set_payload([chunk_point_id(loader, 1)], {"package_name": "@acme/wrong"})
         spare = by_path["libraries/net/src/spare.ts"]["file_id"]  # an orphan: feature's delta drops it
         kept = {p: f for p, f in feature.changed.items() if f != spare}
-        delta = str(labelmeta.read(store, "acme:feature").extra[membership.DELTA])  # type: ignore[union-attr]
+        delta = str(labelmeta.read(store, "acme:feature").extra[Key.MEMBERSHIP_DELTA])  # type: ignore[union-attr]
         store.set_payload([delta], {"paths": sorted(kept), "files": [kept[p] for p in sorted(kept)]})
 
     code, found, err = run_json("verify", "--catalog", "acme", "--label", "main", "--json")

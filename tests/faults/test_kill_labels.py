@@ -20,6 +20,7 @@ from monodex.indexer.upkeep import gc
 
 from monodex import config, paths
 from monodex.main import main
+from monodex.schema.payload import Key
 from tests.conftest import label_filter
 
 MDX = [sys.executable, "-m", "monodex"]
@@ -119,8 +120,8 @@ def test_a_crawl_killed_while_creating_or_moving_a_label_leaves_it_whole(git_rep
     p = paths.resolve()
     with Session(config.load(p), p) as s:
         state = labelmeta.read(s.store, "acme:feature")
-        assert state is not None and state.extra[membership.DELTA] in membership.deltas(s.store)
+        assert state is not None and state.extra[Key.MEMBERSHIP_DELTA] in membership.deltas(s.store)
         gc.collect(s.store, "acme", dry_run=False, now=time.time() + 2 * gc.IN_PROGRESS_GRACE_SECONDS)
-        assert list(membership.deltas(s.store)) == [state.extra[membership.DELTA]]  # one, the label's
+        assert list(membership.deltas(s.store)) == [state.extra[Key.MEMBERSHIP_DELTA]]  # one, the label's
     assert _held() == trees[previous]
     assert landed, "no kill landed mid-crawl (a loaded machine): safety was checked, not recovery"

@@ -7,12 +7,14 @@ from typing import Any
 
 import pytest
 from monodex.indexer.compare import diff
-from monodex.indexer.points import filters, membership
+from monodex.indexer.points import filters
 from monodex.indexer.points.identity import chunk_point_id
 from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.points.membership import Held
 from monodex.indexer.store.base import Match, Point
 from monodex.indexer.store.edge import EdgeStore
+
+from monodex.schema.payload import Key
 
 DIM = 4
 
@@ -30,7 +32,7 @@ def _chunk(fid: str, ordinal: int, crumb: str, text: str, labels: list[str], pat
         "content_hash": text,
         "start_line": ordinal * 10 - 9,
         "end_line": ordinal * 10,
-        membership.KEY: labels,
+        Key.ACTIVE_LABEL_IDS: labels,
     }
     return Point(id=chunk_point_id(fid, ordinal), payload=payload, dense=[1.0, 0.0, 0.0, 0.0])
 

@@ -23,6 +23,7 @@ from monodex.indexer.write import crawlrun
 
 from monodex import config, paths
 from monodex.config import Catalog
+from monodex.schema.payload import Key
 from tests.conftest import label_filter
 
 FILES = 40
@@ -116,8 +117,8 @@ def test_a_label_one_commit_from_main_writes_only_what_changed(world) -> None:  
     # the two new files' chunks, one delta point and the metadata (marked, then complete)
     assert counting.upserted.count("code") <= 4 and counting.upserted.count(membership.LABEL_DELTA) == 1
     state = labelmeta.read(live, "acme:feature")
-    assert state is not None and state.extra[membership.CHANGED] == 3
-    assert state.extra[membership.BASE] == labelmeta.read(live, "acme:main").extra[membership.BASE]  # type: ignore[union-attr]
+    assert state is not None and state.extra[Key.MEMBERSHIP_CHANGED] == 3
+    assert state.extra[Key.MEMBERSHIP_BASE] == labelmeta.read(live, "acme:main").extra[Key.MEMBERSHIP_BASE]  # type: ignore[union-attr]
     assert files_of(live, "acme:feature") == reference(feature)
     assert files_of(live, "acme:main") == reference(main)
 
@@ -133,7 +134,7 @@ def test_moving_a_label_rewrites_no_chunk(world) -> None:  # type: ignore[no-unt
     assert crawl("feature", later, counting)["mode"] == "incremental"
     assert counting.payload_points == 0
     state = labelmeta.read(live, "acme:feature")
-    assert state is not None and state.extra[membership.CHANGED] == 3  # added, mod5 gone, mod7
+    assert state is not None and state.extra[Key.MEMBERSHIP_CHANGED] == 3  # added, mod5 gone, mod7
     assert files_of(live, "acme:feature") == reference(later)
     # the delta point it left is gone (one per label), and so is mod3's version it held: a move
     # leaves no chunk that no label holds
@@ -156,8 +157,8 @@ def test_a_label_far_from_its_base_gets_its_own(world, monkeypatch) -> None:  # 
     crawl("feature", feature)
     state, main_state = labelmeta.read(live, "acme:feature"), labelmeta.read(live, "acme:main")
     assert state is not None and main_state is not None
-    assert state.extra[membership.BASE] != main_state.extra[membership.BASE]
-    assert state.extra[membership.CHANGED] == 0 and state.extra[membership.DELTA] == ""
+    assert state.extra[Key.MEMBERSHIP_BASE] != main_state.extra[Key.MEMBERSHIP_BASE]
+    assert state.extra[Key.MEMBERSHIP_CHANGED] == 0 and state.extra[Key.MEMBERSHIP_DELTA] == ""
     assert files_of(live, "acme:feature") == reference(feature)
     assert files_of(live, "acme:main") == reference(main)
 
@@ -181,7 +182,7 @@ def test_paths_the_policy_leaves_out_do_not_push_a_label_off_its_base(world, mon
     summary = crawl("release", release)
     assert summary["mode"] == "derived" and summary["files_embedded"] == 1
     state = labelmeta.read(live, "acme:release")
-    assert state is not None and state.extra[membership.CHANGED] == 1
+    assert state is not None and state.extra[Key.MEMBERSHIP_CHANGED] == 1
     assert files_of(live, "acme:release") == reference(release)
 
 
@@ -202,7 +203,7 @@ def test_removing_a_label_others_stand_on_keeps_them_whole(world, tmp_path) -> N
 def test_gc_strips_a_base_nobody_stands_on_and_drops_unnamed_deltas(world, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     repo, live, crawl, reference = world
     crawl("main", repo.head())
-    first = str(labelmeta.read(live, "acme:main").extra[membership.BASE])  # type: ignore[union-attr]
+    first = str(labelmeta.read(live, "acme:main").extra[Key.MEMBERSHIP_BASE])  # type: ignore[union-attr]
     monkeypatch.setattr(derive, "limit", lambda base_files: 2)
     repo.write("src/mod1.ts", _module(1, "one"))
     repo.write("src/mod2.ts", _module(2, "two"))
@@ -211,12 +212,12 @@ def test_gc_strips_a_base_nobody_stands_on_and_drops_unnamed_deltas(world, monke
     with monkeypatch.context() as crash:  # killed right after the switch, before it let go
         crash.setattr(keys, "release", lambda *a: keys.MembershipReport())
         crawl("main", moved)  # too far: main gets a new base, and nobody stands on the first
-    assert str(labelmeta.read(live, "acme:main").extra[membership.BASE]) != first  # type: ignore[union-attr]
+    assert str(labelmeta.read(live, "acme:main").extra[Key.MEMBERSHIP_BASE]) != first  # type: ignore[union-attr]
     live.upsert([membership.delta_point("acme", "acme:main", "crashed", {"src/x.ts": "f" * 16}, 384)])
     report = gc.collect(live, "acme", dry_run=False, now=0)
     assert report.deltas_dropped == 1 and not membership.deltas(live)
     assert report.unlabeled_chunks == 3  # the old versions of mod1-3
-    assert report.keys_stripped > 0 and live.count(filters.chunks(Match(membership.KEY, first))) == 0
+    assert report.keys_stripped > 0 and live.count(filters.chunks(Match(Key.ACTIVE_LABEL_IDS, first))) == 0
     assert files_of(live, "acme:main") == reference(moved)
     # without the crash the move itself lets go: nothing is left for gc
     repo.write("src/mod4.ts", _module(4, "four"))
@@ -271,9 +272,9 @@ def test_an_index_from_before_migrates_without_a_reembed(world) -> None:  # type
     # as monodex wrote it before issue 25: the label id in active_label_ids, no membership fields
     state = labelmeta.read(live, "acme:main")
     assert state is not None
-    key = str(state.extra[membership.BASE])
-    ids = [r.id for r in live.scroll(filters.chunks(Match(membership.KEY, key)), payload_keys=())]
-    live.set_payload(ids, {membership.KEY: ["acme:main"]})
+    key = str(state.extra[Key.MEMBERSHIP_BASE])
+    ids = [r.id for r in live.scroll(filters.chunks(Match(Key.ACTIVE_LABEL_IDS, key)), payload_keys=())]
+    live.set_payload(ids, {Key.ACTIVE_LABEL_IDS: ["acme:main"]})
     old = {k: v for k, v in state.extra.items() if k not in membership.FIELDS}
     labelmeta.write(live, catalog="acme", label="main", dim=384, commit_oid=state.commit_oid,
                     source_kind="git-commit", complete=True, now=0, extra=old)  # fmt: skip
@@ -283,5 +284,5 @@ def test_an_index_from_before_migrates_without_a_reembed(world) -> None:  # type
     summary = crawl("main", edited)
     assert summary["mode"] == "incremental" and summary["files_embedded"] == 1
     after = labelmeta.read(live, "acme:main")
-    assert after is not None and after.extra[membership.BASE] == "acme:main"  # the old key is its base
+    assert after is not None and after.extra[Key.MEMBERSHIP_BASE] == "acme:main"  # the old key is its base
     assert files_of(live, "acme:main") == reference(edited)
