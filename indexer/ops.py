@@ -20,6 +20,7 @@ from monodex import gitrefs, names, spool, standing
 from monodex import requests as rq
 from monodex.config import Catalog
 from monodex.errors import MonodexError, UsageError
+from monodex.progress import OnProgress
 from monodex.schema.compare import ContainingAnswer, DiffAnswer
 from monodex.schema.crawl import CrawlAnswer, PollAnswer, RefreshAnswer
 from monodex.schema.eval import EvalAnswer
@@ -38,8 +39,6 @@ from monodex.schema.wire import Answer
 
 if TYPE_CHECKING:
     from monodex.indexer.write.fill import FillReport as FillReport  # the runner's fill job reads it
-
-Progress = Callable[[int, int, int, str], None]  # done, total, chunks, phase (rpc.Progress)
 
 
 class _LazyQueryEmbedder:
@@ -383,7 +382,7 @@ def old_models(s: Session, r: rq.OldModelsRequest) -> OldModelsAnswer:
 
 
 def crawl(
-    s: Session, r: rq.CrawlRequest, progress: Progress | None, cancel: threading.Event | None
+    s: Session, r: rq.CrawlRequest, progress: OnProgress | None, cancel: threading.Event | None
 ) -> CrawlAnswer:
     from monodex.indexer.write import crawlrun
 
@@ -455,7 +454,7 @@ def verify(s: Session, r: rq.VerifyRequest) -> VerifyAnswer:
 
 
 def evaluate(
-    s: Session, r: rq.EvalRequest, progress: Progress | None, cancel: threading.Event | None
+    s: Session, r: rq.EvalRequest, progress: OnProgress | None, cancel: threading.Event | None
 ) -> EvalAnswer:
     """Search scored on the label's own questions, every mode and a plain BM25 (`monodex eval`)."""
     from monodex.indexer.evaluate import run as evaluating
@@ -466,7 +465,7 @@ def evaluate(
 def run(
     s: Session,
     request: rq.Request,
-    progress: Progress | None = None,
+    progress: OnProgress | None = None,
     cancel: threading.Event | None = None,
 ) -> Answer:
     """The answer to one request (progress and cancel reach the crawl, the one long write, and
@@ -507,7 +506,7 @@ def refresh(
     entry: rq.RefreshRequest,
     cancel: threading.Event | None = None,
     *,
-    progress: Progress | None = None,
+    progress: OnProgress | None = None,
 ) -> RefreshAnswer:
     """Move one spool entry's label to where its branch points now (phase one)."""
     from monodex.indexer.follow import refresh as refreshing

@@ -5,7 +5,13 @@ from __future__ import annotations
 import math
 import sys
 import time
+from collections.abc import Callable
 from typing import TextIO
+
+# What long work reports as it goes: done, total, chunks, phase ("index": files of phase one;
+# "dense": chunks of phase two; "eval": questions; "compact": one blocking call). The crawl, the
+# evaluation and the runner's socket call one; a ProgressLine is one.
+OnProgress = Callable[[int, int, int, str], None]
 
 
 def duration(seconds: float) -> str:
@@ -35,7 +41,7 @@ def line(files: int, total: int, chunks: int, elapsed: float, phase: str = "inde
     return f"files {files}/{total} · chunks {chunks} · {rate:.1f} chunks/s · ETA {eta_text}"
 
 
-class Progress:
+class ProgressLine:
     def __init__(self, *, enabled: bool | None = None, stream: TextIO | None = None) -> None:
         self.stream = stream or sys.stderr
         self.enabled = self.stream.isatty() if enabled is None else enabled

@@ -21,6 +21,7 @@ from typing import Any, NotRequired, TypedDict
 from monodex import runnerpid
 from monodex.errors import MonodexError, UsageError
 from monodex.paths import Paths
+from monodex.progress import OnProgress
 from monodex.requests import FieldError
 
 # 2: the arguments are a monodex/requests.py request (view by file_id/path + chunks).
@@ -31,9 +32,6 @@ MAX_REQUEST = 1024 * 1024
 # How long a client keeps knocking while a live runner does not accept (a burst filled the
 # backlog, it is still loading the model, it is shutting down) before it reports the runner stuck.
 CONNECT_PATIENCE = 10.0
-
-# done, total, chunks, phase ("index": files of phase one; "dense": chunks of phase two)
-Progress = Callable[[int, int, int, str], None]
 
 
 class Failure(TypedDict):
@@ -93,7 +91,7 @@ def call(
     op: str,
     args: dict[str, Any],
     *,
-    on_progress: Progress | None = None,
+    on_progress: OnProgress | None = None,
     on_waiting: Callable[[str], None] | None = None,
 ) -> dict[str, Any] | None:
     """The runner's answer, or None when no runner is alive (the caller works locally).

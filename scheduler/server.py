@@ -25,6 +25,7 @@ from monodex.scheduler.sender import Outgoing, Sender
 
 from monodex import logs, requests, rpc
 from monodex.errors import MonodexError, UsageError
+from monodex.progress import OnProgress
 from monodex.schema.wire import Answer, to_json
 
 MAX_PATH = 107  # sun_path holds 108 bytes with the terminating NUL
@@ -227,7 +228,7 @@ class Server:
         typed: requests.Request,
         op: str,
         send: Callable[[dict[str, Any]], None],
-        progress: rpc.Progress,
+        progress: OnProgress,
         cancel: threading.Event,
     ) -> Answer:
         """A write handed over by a client: one at a time, after the runner's current job."""
@@ -246,7 +247,7 @@ class Server:
             self.work_lock.release()
 
 
-def _progress(send: Callable[[dict[str, Any]], None], cancel: threading.Event) -> rpc.Progress:
+def _progress(send: Callable[[dict[str, Any]], None], cancel: threading.Event) -> OnProgress:
     """Progress lines to the client, at most five a second; a client gone (Ctrl-C) cancels."""
     last = [0.0]
 

@@ -24,11 +24,11 @@ from monodex.indexer.session import Session
 from monodex.indexer.store.cochanges import History
 
 from monodex.errors import MonodexError, UsageError
+from monodex.progress import OnProgress
 from monodex.requests import EvalRequest
 from monodex.schema.eval import EvalAnswer, HistorySignal
 from monodex.schema.payload import Key
 
-Progress = Callable[[int, int, int, str], None]  # done, total, chunks, phase (rpc.Progress)
 BM25_NAME = "bm25"
 
 
@@ -72,7 +72,7 @@ class QueryCache:
 
 
 def evaluate(
-    s: Session, r: EvalRequest, progress: Progress | None = None, cancel: threading.Event | None = None
+    s: Session, r: EvalRequest, progress: OnProgress | None = None, cancel: threading.Event | None = None
 ) -> EvalAnswer:
     started = time.monotonic()
     cat = s.config().catalog(r.catalog)
@@ -200,7 +200,7 @@ def _rank_all(
     files: LabelFiles,
     counts_for: Ranked,
     *,
-    progress: Progress | None,
+    progress: OnProgress | None,
     cancel: threading.Event | None,
 ) -> dict[str, dict[str, list[str]]]:
     """{question id: {system: distinct files, best first}}. Asked oldest first: history questions

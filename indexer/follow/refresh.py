@@ -14,11 +14,11 @@ from monodex.indexer.points import labelmeta
 from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.session import Session
 from monodex.indexer.write import crawlrun, fill
-from monodex.indexer.write.crawl import Progress
 from monodex.indexer.write.request import Request
 
 from monodex import branchlabels, gitrefs, known_labels, spool
 from monodex.config import Catalog
+from monodex.progress import OnProgress
 from monodex.schema.crawl import RefreshAnswer
 
 
@@ -27,7 +27,7 @@ def refresh_label(
     request: spool.Request,
     cancel: threading.Event | None = None,
     *,
-    progress: Progress | None = None,
+    progress: OnProgress | None = None,
 ) -> RefreshAnswer:
     catalog = s.config().catalog(request.catalog)
     if request.hook != "cli" and request.label in known_labels.removed(s.paths.state_dir, catalog.name):

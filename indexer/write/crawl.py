@@ -26,6 +26,7 @@ from monodex.indexer.write.request import Request
 from monodex import logs
 from monodex.errors import Interrupted as Interrupted
 from monodex.errors import MonodexError  # re-exported: raised here, caught by callers
+from monodex.progress import OnProgress
 from monodex.schema.crawl import CrawlAnswer, Filled
 from monodex.schema.payload import Key
 
@@ -101,10 +102,6 @@ class CrawlSummary:
         if self.dense:
             out["dense"] = self.dense
         return out
-
-
-# files done, files to store, chunks, phase: "index" here; "dense" for phase two (crawlrun)
-Progress = Callable[[int, int, int, str], None]
 
 
 def file_info(target: Request, impl: Implementation, f: SourceFile) -> FileInfo:
@@ -192,7 +189,7 @@ class Crawl:
         target: Request,
         *,
         settings: CrawlSettings = CrawlSettings(),
-        progress: Progress | None = None,
+        progress: OnProgress | None = None,
         clock: Callable[[], float] = time.time,
         cancel: threading.Event | None = None,
         watch: MemoryWatch | None = None,

@@ -21,13 +21,14 @@ from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.session import Session
 from monodex.indexer.store.cochanges import db_path
 from monodex.indexer.write import fill, history, policychange
-from monodex.indexer.write.crawl import Crawl, CrawlSettings, CrawlSummary, Progress, file_info
+from monodex.indexer.write.crawl import Crawl, CrawlSettings, CrawlSummary, file_info
 from monodex.indexer.write.memory import MemoryWatch
 from monodex.indexer.write.request import Request as Request  # re-exported: ops.py names crawlrun.Request
 
 from monodex import crawlstate, jsonfile, known_labels, logs
 from monodex.config import Catalog, Config
 from monodex.paths import Paths
+from monodex.progress import OnProgress
 from monodex.schema.crawl import DryRunAnswer, PlannedFile
 from monodex.schema.payload import Key
 from monodex.schema.status import RunningCrawl
@@ -143,7 +144,7 @@ def crawl(
     s: Session,
     req: Request,
     *,
-    progress: Progress | None = None,
+    progress: OnProgress | None = None,
     cancel: Any = None,
     dense: str = "fill",
 ) -> CrawlSummary:
@@ -176,7 +177,7 @@ def _crawl(
     cfg: Config,
     watch: MemoryWatch,
     *,
-    progress: Progress,
+    progress: OnProgress,
     cancel: Any,
     dense: str,
 ) -> CrawlSummary:
@@ -274,7 +275,7 @@ def count_history(s: Session, source: Source, commit: str) -> None:
 
 
 def fill_label(
-    s: Session, summary: CrawlSummary, label_id: str, *, progress: Progress | None, cancel: Any
+    s: Session, summary: CrawlSummary, label_id: str, *, progress: OnProgress | None, cancel: Any
 ) -> None:
     """Phase two in this process; a stop leaves the rest pending (the label stays searchable)."""
     report = fill.fill(

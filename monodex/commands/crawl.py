@@ -13,7 +13,7 @@ from monodex.commands.common import add_json, add_target, scope
 from monodex.errors import UsageError
 from monodex.front import route
 from monodex.paths import Paths
-from monodex.progress import Progress
+from monodex.progress import ProgressLine
 from monodex.schema.crawl import CrawlAnswer, DryRunAnswer
 
 
@@ -189,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
             worktree=worktree,
             compact=args.compact,
         )
-        progress = Progress(enabled=None if not args.json else False)
+        progress = ProgressLine(enabled=None if not args.json else False)
         try:  # handed to the runner when it is up (it owns the shard), else run here
             result = route.execute(p, job, progress=progress, quiet=args.json)
         finally:

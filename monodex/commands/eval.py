@@ -16,7 +16,7 @@ from monodex import output, paths, questionfile
 from monodex import requests as rq
 from monodex.commands.common import add_json, add_target, scope
 from monodex.front import render_eval, route
-from monodex.progress import Progress
+from monodex.progress import ProgressLine
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         questions=questions,
         per_query=args.per_query,
     )
-    progress = Progress(enabled=None if not args.json else False)
+    progress = ProgressLine(enabled=None if not args.json else False)
     try:  # in the runner when it is up (it owns the index, its model is warm), else here
         result = route.execute(p, request, progress=progress, quiet=args.json)
     finally:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from monodex import config, rpc
 from monodex.paths import Paths
+from monodex.progress import OnProgress
 from monodex.requests import Asks, Request, to_wire
 
 A = TypeVar("A")
@@ -30,7 +31,7 @@ class Local:
         self._engine: Engine | None = None
         self._embedder: Any = None
 
-    def run(self, paths: Paths, request: Asks[A], progress: rpc.Progress | None = None) -> A:
+    def run(self, paths: Paths, request: Asks[A], progress: OnProgress | None = None) -> A:
         # Imported here: the indexer is heavy, and a CLI talking to the runner never needs it.
         from monodex.indexer import ops
         from monodex.indexer.session import Session
@@ -52,7 +53,7 @@ def execute(
     paths: Paths,
     request: Asks[A],
     *,
-    progress: rpc.Progress | None = None,
+    progress: OnProgress | None = None,
     quiet: bool = False,
     local: Local | None = None,
 ) -> A:
