@@ -28,7 +28,7 @@ from monodex.hooks.policy import (
 )
 
 from monodex import branchlabels, config, known_labels, logrotate, names, paths, standing
-from monodex.spool import Request, Spool
+from monodex.spool import Request, Spool, refresh_request
 
 
 def _log(event: str, **fields: Any) -> None:
@@ -116,14 +116,8 @@ def decide(
         branch, label, patterns=catalog.track, default_branch=default, indexed=indexed, removed=removed
     ):
         return untracked_reason(branch, label, catalog=catalog.name, removed=removed)
-    return Request(
-        catalog=catalog.name,
-        label=label,
-        repo=str(dirs.worktree),
-        ref=ref,
-        commit=commit,
-        hook=hook,
-        created_at=time.time(),
+    return refresh_request(
+        catalog.name, label, repo=dirs.worktree, ref=ref, commit=commit, hook=hook, at=time.time()
     )
 
 

@@ -79,7 +79,7 @@ def search(s: Session, r: rq.SearchRequest) -> SearchAnswer:
             if made is None and not r.as_indexed:  # where you stand is what you get (DESIGN.md)
                 caught = ondemand.catch_up(s, cat, r.label, here=here, seconds=bound)
         if r.fresh is not None and (made is None or r.wait_dense):
-            fresh = freshness.wait_fresh(s, cat, r.label, r.fresh, dense=r.wait_dense)
+            fresh = ondemand.wait_fresh(s, cat, r.label, r.fresh, dense=r.wait_dense)
         store, embedder, served_by = _generation(s, r.catalog, r.label)
         applied = _overlay(s, r) if served_by is None else None
     past = History.open(s.paths.state_dir, r.catalog)

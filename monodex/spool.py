@@ -26,7 +26,7 @@ from monodex.requests import SPOOL_SCHEMA as SCHEMA
 from monodex.requests import RefreshRequest as Request
 from monodex.requests import build
 
-__all__ = ["SCHEMA", "Malformed", "Quarantined", "Request", "Spool", "backoff", "parse"]
+__all__ = ["SCHEMA", "Malformed", "Quarantined", "Request", "Spool", "backoff", "parse", "refresh_request"]
 
 MAX_BACKOFF_SECONDS = 3600.0
 # A request failing for a reason retrying cannot fix (its catalog unknown, its commit never
@@ -355,6 +355,18 @@ def _remove(path: Path) -> None:
             path.unlink()
     except OSError:
         pass
+
+
+def refresh_request(
+    catalog: str, label: str, *, repo: Path | str, ref: str, commit: str, hook: str, at: float
+) -> Request:
+    """The one spool entry there is: bring `label` of `catalog` to `commit`, which `ref` pointed at
+    in the checkout at `repo` (refs/heads/<branch>; "HEAD" for a detached commit, "" for none).
+    `hook` says who asked: a git hook's name, "ref-poll" (the runner saw the branch move) or
+    "cli" (a command or the runner itself: a label removed by hand is refreshed anyway)."""
+    return Request(
+        catalog=catalog, label=label, repo=str(repo), ref=ref, commit=commit, hook=hook, created_at=at
+    )
 
 
 def default(state_dir: Path) -> Spool:

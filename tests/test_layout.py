@@ -143,6 +143,7 @@ ROOMS: dict[str, set[str]] = {
         "session",
     },
     "upkeep": {
+        "follow",
         "write",
         "members",
         "read",

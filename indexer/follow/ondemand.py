@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 
-from monodex.indexer.follow import freshness
+from monodex.indexer.follow import freshness, refresh
 from monodex.indexer.points import labelmeta
 from monodex.indexer.session import Session
 from monodex.indexer.write import fill
@@ -22,7 +22,7 @@ from monodex.indexer.write import fill
 from monodex import branchlabels, gitrefs, names, standing
 from monodex.config import Catalog
 from monodex.errors import MonodexError
-from monodex.schema.search import Caught, CaughtUp, OnDemand
+from monodex.schema.search import Caught, CaughtUp, Freshness, OnDemand, Wait
 from monodex.standing import Standing
 
 
@@ -112,14 +112,8 @@ def _index(
     branch = ref.removeprefix("refs/heads/") if ref.startswith("refs/heads/") else None
     if branch is not None:  # the branch holds its label from now on (branchlabels.py)
         branchlabels.claim(s.paths.state_dir, catalog.name, branch, gitrefs.branch_heads(catalog.path) or [])
-    summary = None
-    if s.wake is None:  # here: the crawl's own counts say what was reused and what is new
-        summary = freshness.crawl_until(s, catalog, label, commit, started + seconds)
-        if summary is None:
-            return None
-        if branch is not None:  # as the runner's refresh does (upkeep/branches.py reads it)
-            labelmeta.remember_branch(s.store, names.label_id(catalog.name, label), branch)
-    elif not freshness.reach(s, catalog, label, ref=ref, commit=commit, deadline=started + seconds):
+    reached = refresh.reach(s, catalog, label, ref=ref, commit=commit, deadline=started + seconds)
+    if reached is None:
         return None
     facts: Caught = {
         "ref": ref,
@@ -127,8 +121,8 @@ def _index(
         "seconds": round(time.monotonic() - started, 3),
         "chunks_pending": fill.pending(s.store, names.label_id(catalog.name, label)),
     }
-    if summary is not None:
-        facts["files_reused"], facts["files_stored"] = summary.files_reused, summary.files_embedded
+    if reached.files_reused is not None and reached.files_stored is not None:  # done here, not by the runner
+        facts["files_reused"], facts["files_stored"] = reached.files_reused, reached.files_stored
     return facts
 
 
@@ -141,3 +135,39 @@ def _later(facts: Caught) -> str:
     if not pending:
         return ""
     return f"; {pending} new chunks found by their words until their dense vectors are added"
+
+
+def wait_fresh(s: Session, catalog: Catalog, label: str, seconds: float, *, dense: bool = False) -> Freshness:
+    """Make the label reflect its branch's current commit within `seconds`, then describe it.
+
+    Reflecting the commit is phase one: the label is searchable, new chunks by their words until
+    phase two gives them vectors; `dense` waits for that too (within the same bound).
+    Inside the runner (s.wake set) the refresh is queued like a hook would and the drain woken;
+    elsewhere it is refreshed here, stopped at the bound (the label stays resumable). The answer's
+    `wait` says whether the bound was hit."""
+    started = time.monotonic()
+    deadline = started + max(0.0, seconds)
+    now = freshness.describe(s, catalog, labelmeta.require_label(s.store, catalog.name, label))
+    reached = now["fresh"] is True
+    if now["fresh"] is False:
+        ref, target = f"refs/heads/{now['branch']}", str(now["branch_commit"])
+        reached = refresh.reach(s, catalog, label, ref=ref, commit=target, deadline=deadline) is not None
+        now = freshness.describe(s, catalog, labelmeta.require_label(s.store, catalog.name, label))
+    wait: Wait
+    if dense:
+        # with no branch to compare (fresh None) the vectors are still worth waiting for
+        filled = now["fresh"] is not False and refresh.fill_until(s, catalog, label, deadline)
+        waited = round(time.monotonic() - started, 3)
+        wait = {
+            "seconds": seconds,
+            "reached": reached and filled,
+            "dense_reached": filled,
+            "waited_seconds": waited,
+        }
+    else:
+        wait = {
+            "seconds": seconds,
+            "reached": reached,
+            "waited_seconds": round(time.monotonic() - started, 3),
+        }
+    return {**now, "wait": wait}

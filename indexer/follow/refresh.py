@@ -1,6 +1,9 @@
-"""The runner's refresh of one spool entry, the refreshes it queues itself (after a model
-change, for history never counted) and its fill job's round. The runner reaches these through
-indexer/ops.py."""
+"""The one refresh path: a label brought to the commit a spool entry names (refresh_label). The
+runner's drain runs it for every entry; a reader that needs a label caught up (a search where you
+stand, `--fresh`) asks for it here (reach): inside the runner by queueing the entry and waiting
+for the drain, elsewhere by running it in-process, bounded. Also here: the one place the indexer
+queues an entry (ask), the refreshes the runner queues itself (after a model change, for history
+never counted) and its fill job's round. The runner reaches these through indexer/ops.py."""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ import dataclasses
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from monodex.indexer.points import labelmeta
@@ -16,10 +20,11 @@ from monodex.indexer.session import Session
 from monodex.indexer.write import crawlrun, fill
 from monodex.indexer.write.request import Request
 
-from monodex import branchlabels, gitrefs, known_labels, spool
+from monodex import branchlabels, gitrefs, known_labels, names, spool
 from monodex.config import Catalog
+from monodex.errors import Interrupted
 from monodex.progress import OnProgress
-from monodex.schema.crawl import RefreshAnswer
+from monodex.schema.crawl import CrawlAnswer, RefreshAnswer
 
 
 def refresh_label(
@@ -34,8 +39,20 @@ def refresh_label(
         # queued by a hook before the user's `labels rm`: an explicit remove wins over the hooks
         why = "removed with 'monodex labels rm'"
         return {"catalog": catalog.name, "label": request.label, "not_refreshed": why}
+    return _move(s, catalog, request, cancel, progress=progress)
+
+
+def _move(
+    s: Session,
+    catalog: Catalog,
+    request: spool.Request,
+    cancel: threading.Event | None,
+    *,
+    progress: OnProgress | None = None,
+) -> CrawlAnswer:
+    """The label moved to where its branch points now (phase one), as its own branch's label."""
     request = own_label(s, catalog, request)
-    req = Request.from_spool(catalog, request, target_commit(catalog.path, request))
+    req = Request.from_spool(catalog, request, _where_its_branch_points(catalog.path, request))
     # phase one only: the label is searchable when this returns; the fill job adds the vectors
     summary = crawlrun.crawl(s, req, progress=progress, cancel=cancel, dense="later").as_json()
     if request.ref.startswith("refs/heads/"):  # the branch it tracks (upkeep/branches.py)
@@ -55,7 +72,7 @@ def own_label(s: Session, catalog: Catalog, request: spool.Request) -> spool.Req
     return dataclasses.replace(request, label=label) if label != request.label else request
 
 
-def target_commit(repo_path: Any, request: spool.Request) -> str:
+def _where_its_branch_points(repo_path: Any, request: spool.Request) -> str:
     """Where the label's branch is now; the request's commit once the branch is gone.
 
     Hooks write their entries in the background, so two commits in a row can land in either
@@ -65,6 +82,97 @@ def target_commit(repo_path: Any, request: spool.Request) -> str:
         return request.commit
     # deleted (or never there, or unreadable): index what the hook saw
     return gitrefs.ref_commit(repo_path, request.ref) or request.commit
+
+
+# How often a reader waiting for the runner's drain (or its fill job) looks again.
+POLL_SECONDS = 0.05
+
+
+def ask(
+    queue: spool.Spool, catalog: Catalog, label: str, *, ref: str, commit: str, hook: str, at: float
+) -> None:
+    """Queue a refresh of the label for the runner, as a hook would (spool.refresh_request)."""
+    entry = spool.refresh_request(
+        catalog.name, label, repo=catalog.path, ref=ref, commit=commit, hook=hook, at=at
+    )
+    queue.enqueue(entry)
+
+
+@dataclass(frozen=True)
+class Reached:
+    """A label brought to a commit for a reader: by this process (with the crawl's counts) or
+    by the runner (counts None)."""
+
+    files_reused: int | None = None
+    files_stored: int | None = None
+
+
+def reach(
+    s: Session, catalog: Catalog, label: str, *, ref: str, commit: str, deadline: float
+) -> Reached | None:
+    """Make the label reflect `commit` (phase one) by the monotonic `deadline`, or None: inside the
+    runner (s.wake set) queued like a hook would (unless a request not backing off is queued
+    already) and polled; elsewhere refreshed here (refresh_label), stopped at the deadline (the
+    label stays resumable). A label that does not exist yet is created the same way. `ref` is
+    the branch the commit came from (refs/heads/...; "HEAD" for a detached commit)."""
+    if s.wake is None:
+        return _refresh_until(s, catalog, label, ref=ref, commit=commit, deadline=deadline)
+    queue = spool.default(s.paths.state_dir)
+    pending = queue.requests_for(names.label_id(catalog.name, label))
+    # one backing off after failures waits up to an hour: a request of ours is tried at once
+    untried = [r.created_at for r in pending if not r.last_error]
+    since = min(untried, default=spool.now())
+    if not untried:
+        ask(queue, catalog, label, ref=ref, commit=commit, hook="cli", at=since)
+    s.wake()
+    return Reached() if _poll(s, catalog, label, commit, deadline, since) else None
+
+
+def _refresh_until(
+    s: Session, catalog: Catalog, label: str, *, ref: str, commit: str, deadline: float
+) -> Reached | None:
+    entry = spool.refresh_request(
+        catalog.name, label, repo=catalog.path, ref=ref, commit=commit, hook="cli", at=spool.now()
+    )
+    cancel = threading.Event()
+    timer = threading.Timer(max(0.0, deadline - time.monotonic()), cancel.set)
+    timer.start()
+    try:
+        done = _move(s, catalog, entry, cancel)
+    except Interrupted:
+        return None
+    finally:
+        timer.cancel()
+    return Reached(done["files_reused"], done["files_embedded"])
+
+
+def _poll(s: Session, catalog: Catalog, label: str, target: str, deadline: float, since: float) -> bool:
+    key = names.label_id(catalog.name, label)
+    queue = spool.default(s.paths.state_dir)
+    while True:
+        state = labelmeta.read(s.store, key)
+        if state is not None and state.crawl_complete and state.commit_oid == target:
+            return True
+        # a refresh that failed since we asked backs off for 10 s or more: waiting on is pointless
+        # (a failure re-queued keeps its request's time; an older failure is what we are past)
+        failed = any(r.last_error and r.created_at >= since for r in queue.requests_for(key))
+        if time.monotonic() >= deadline or failed:
+            return False
+        time.sleep(POLL_SECONDS)
+
+
+def fill_until(s: Session, catalog: Catalog, label: str, deadline: float) -> bool:
+    """Every chunk of the label has its dense vector by the deadline: the runner's fill job
+    adds them (polled), or this process does."""
+    key = names.label_id(catalog.name, label)
+    if s.wake is not None:
+        while fill.pending(s.store, key):
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(POLL_SECONDS * 4)
+        return True
+    report = fill.fill(s.store, s.engine, key, should_stop=lambda: time.monotonic() >= deadline)
+    return report.pending_after == 0
 
 
 def queue_model_change(s: Session, queue: spool.Spool) -> list[str]:
@@ -120,16 +228,14 @@ def _queue_refresh(s: Session, queue: spool.Spool, catalog: Catalog, state: Labe
     assert state.commit_oid is not None
     heads = gitrefs.branch_heads(catalog.path) or {}
     branch = branchlabels.load(s.paths.state_dir, catalog.name, heads).branch(state.label)
-    queue.enqueue(
-        spool.Request(
-            catalog=catalog.name,
-            label=state.label,
-            repo=str(catalog.path),
-            ref=f"refs/heads/{branch}" if branch else "",
-            commit=heads.get(branch, state.commit_oid) if branch else state.commit_oid,
-            hook="cli",  # asked for, not a hook: a label removed by hand is not one of these
-            created_at=spool.now(),
-        )
+    ask(
+        queue,
+        catalog,
+        state.label,
+        ref=f"refs/heads/{branch}" if branch else "",
+        commit=heads.get(branch, state.commit_oid) if branch else state.commit_oid,
+        hook="cli",  # asked for, not a hook: a label removed by hand is not one of these
+        at=spool.now(),
     )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import dataclass, field
 
+from monodex.indexer.follow import refresh
 from monodex.indexer.points import labelmeta
 from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.session import Session
@@ -101,17 +102,8 @@ def _create(
 
 
 def _enqueue(queue: spool.Spool, cat: Catalog, label: str, branch: str, commit: str, *, now: float) -> None:
-    queue.enqueue(
-        spool.Request(
-            catalog=cat.name,
-            label=label,
-            repo=str(cat.path),
-            ref=f"refs/heads/{branch}",
-            commit=commit,
-            hook="ref-poll",  # like a hook's: a label removed with `labels rm` stays removed
-            created_at=now,
-        )
-    )
+    # hook "ref-poll", like a hook's: a label removed with `labels rm` stays removed
+    refresh.ask(queue, cat, label, ref=f"refs/heads/{branch}", commit=commit, hook="ref-poll", at=now)
 
 
 def _check(
