@@ -69,7 +69,7 @@ def main() -> None:
     repo = checkout(mirror, rev=commit)
     commits = _commits(repo, commit, args.labels_max)
     with persistent_xdg(f"across-{args.target}"):
-        from monodex.indexer import ops
+        from monodex.indexer.ops import answers
         from monodex.indexer.points import filters, labelmeta, membership
         from monodex.indexer.session import Session
 
@@ -98,17 +98,17 @@ def main() -> None:
                     if state and state.crawl_complete and state.commit_oid == commits[i]:
                         continue
                     t0 = time.perf_counter()
-                    ops.run(s, rq.CrawlRequest(cat, label(i), commit=commits[i], wait_dense=False))
+                    answers.run(s, rq.CrawlRequest(cat, label(i), commit=commits[i], wait_dense=False))
                     print(
                         f"built {label(i)} at {commits[i][:10]} in {time.perf_counter() - t0:.1f} s",
                         flush=True,
                     )
 
             def search(**kw: Any) -> Any:
-                return ops.run(s, rq.SearchRequest(cat, kw.pop("label", ""), QUERY, mode="lexical", **kw))
+                return answers.run(s, rq.SearchRequest(cat, kw.pop("label", ""), QUERY, mode="lexical", **kw))
 
             def diff(a: int, b: int) -> Any:
-                return ops.run(s, rq.DiffRequest(cat, label(a), label(b)))
+                return answers.run(s, rq.DiffRequest(cat, label(a), label(b)))
 
             def naive(a: int, b: int) -> int:
                 def files(i: int) -> set[str]:
@@ -153,7 +153,7 @@ def main() -> None:
             for k in sizes:
                 d, answer = _median_ms(lambda k=k: diff(0, k), args.rounds)  # type: ignore[misc]
                 ranked, _ = _median_ms(
-                    lambda k=k: ops.run(
+                    lambda k=k: answers.run(
                         s, rq.DiffRequest(cat, label(0), label(k), text=QUERY, mode="lexical")
                     ),  # type: ignore[misc]
                     args.rounds,

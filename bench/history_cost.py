@@ -40,8 +40,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args()
     with persistent_xdg(args.target):
-        from monodex.indexer import ops
         from monodex.indexer.git.source import open_source
+        from monodex.indexer.ops import answers
         from monodex.indexer.points import filters, membership
         from monodex.indexer.read import search as searching
         from monodex.indexer.session import Session
@@ -80,7 +80,7 @@ def main() -> None:
             emb = rank_eval.CachedEmbedder(s.engine)
             for t in texts:
                 emb.embed_query(t)
-            ops.run(s, SearchRequest(args.target, "main", "warm up"))
+            answers.run(s, SearchRequest(args.target, "main", "warm up"))
             whole: dict[bool, list[float]] = {True: [], False: []}
             code: dict[bool, list[float]] = {True: [], False: []}
             for _ in range(args.rounds):
@@ -88,7 +88,7 @@ def main() -> None:
                     for on in (True, False):  # alternating: drift in the machine hits both alike
                         cochanges.History.open = real_open if on else (lambda *_: None)  # type: ignore[method-assign]
                         t0 = time.perf_counter()
-                        ops.run(s, SearchRequest(args.target, "main", t))
+                        answers.run(s, SearchRequest(args.target, "main", t))
                         whole[on].append(time.perf_counter() - t0)
                         past: Any = real_open(s.paths.state_dir, args.target) if on else None
                         t0 = time.perf_counter()

@@ -65,8 +65,9 @@ def main() -> None:
     }
     os.environ.update(identity)
     with isolated_xdg(), tempfile.TemporaryDirectory() as tmp:
+        from monodex.indexer.ops import background
         from monodex.indexer.session import Session
-        from monodex.scheduler import jobs, refresh
+        from monodex.scheduler import jobs
 
         from monodex import config, paths
         from monodex.spool import Spool
@@ -102,7 +103,7 @@ def main() -> None:
 
         def run(request):  # type: ignore[no-untyped-def]
             with Session(config.load(p), p) as s:
-                return refresh.refresh_label(s, request)
+                return background.refresh_label(s, request)
 
         t1 = time.monotonic()
         report = jobs.drain(spool, run)

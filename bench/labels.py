@@ -62,18 +62,18 @@ _IN_PROCESS = """
 import json, statistics, sys, time
 from monodex import config, paths
 from monodex import requests as rq
-from monodex.indexer import ops
+from monodex.indexer.ops import answers
 from monodex.indexer.session import Session
 from monodex.indexer.store.base import Filter, Match
 cat, label, rounds, queries = sys.argv[1], sys.argv[2], int(sys.argv[3]), json.loads(sys.argv[4])
 p = paths.resolve()
 with Session(config.load(p), p) as s:
     samples = []
-    ops.run(s, rq.SearchRequest(cat, label, queries[0], mode="lexical"))
+    answers.run(s, rq.SearchRequest(cat, label, queries[0], mode="lexical"))
     for _ in range(rounds):
         for q in queries:
             t0 = time.perf_counter()
-            ops.run(s, rq.SearchRequest(cat, label, q, mode="lexical"))
+            answers.run(s, rq.SearchRequest(cat, label, q, mode="lexical"))
             samples.append(time.perf_counter() - t0)
     chunks = s.store.count(Filter(must=(Match("source_type", "code"),)))
 print(json.dumps({"p50_ms": statistics.median(samples) * 1e3, "chunks": chunks}))

@@ -336,7 +336,7 @@ def raw(
     name: str, part: Any, work: Path, commit: str, qs: list[dict[str, Any]], root: Path
 ) -> dict[str, float]:
     """A second index in-process whose embedded text is the bare chunk."""
-    from monodex.indexer import ops
+    from monodex.indexer.ops import answers
     from monodex.indexer.points import payloads as payloads_mod
     from monodex.indexer.session import Session
     from monodex.indexer.store.edge import EdgeStore
@@ -357,7 +357,7 @@ def raw(
         print(f"{name}: bare-text index crawled in {time.perf_counter() - t0:.0f} s", flush=True)
         rows = []
         for q in qs:
-            found = ops.run(s, SearchRequest(name, "main", q["query"]))
+            found = answers.run(s, SearchRequest(name, "main", q["query"]))
             rows.append(metrics([r["relative_path"] for r in found["results"]], q["relevant"]))
     store.close()
     return mean(rows)
@@ -385,7 +385,7 @@ def sparse_cost(name: str, chunks: list[dict[str, Any]], root: Path, crawl_secon
 
 def latency(name: str, texts: list[str]) -> None:
     """The query path in-process (query embedding + Qdrant + ranking), warm model, per mode."""
-    from monodex.indexer import ops
+    from monodex.indexer.ops import answers
     from monodex.indexer.session import Session
 
     from monodex import config, paths
@@ -394,11 +394,11 @@ def latency(name: str, texts: list[str]) -> None:
     p = paths.resolve()
     with Session(config.load(p), p) as s:
         for mode in ("hybrid", "dense", "lexical"):
-            ops.run(s, SearchRequest(name, "main", "warm up", mode=mode))
+            answers.run(s, SearchRequest(name, "main", "warm up", mode=mode))
             samples = []
             for t in texts:
                 t0 = time.perf_counter()
-                ops.run(s, SearchRequest(name, "main", t, mode=mode))
+                answers.run(s, SearchRequest(name, "main", t, mode=mode))
                 samples.append(time.perf_counter() - t0)
             ordered = sorted(samples)
             p95 = ordered[round(0.95 * (len(ordered) - 1))]

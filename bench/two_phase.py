@@ -333,7 +333,7 @@ def branch_move(repo: Path, base: str, files: int, seed: int, timeout: float) ->
 
 def quality_by_coverage(name: str) -> list[list[object]]:
     """quality.py's target (commit, crawl part, queries, split) at 0%, ~50% and 100% coverage."""
-    from monodex.indexer import ops
+    from monodex.indexer.ops import answers
     from monodex.indexer.session import Session
     from monodex.indexer.write import fill
 
@@ -364,7 +364,7 @@ def quality_by_coverage(name: str) -> list[list[object]]:
     with Session(config.load(p), p) as s:
 
         def score(what: str, mode: str = "hybrid") -> None:
-            found = [ops.run(s, SearchRequest(name, "main", q["query"], mode=mode)) for q in qs]
+            found = [answers.run(s, SearchRequest(name, "main", q["query"], mode=mode)) for q in qs]
             m = quality.mean(
                 [
                     quality.metrics([r["relative_path"] for r in f["results"]], q["relevant"])

@@ -13,16 +13,14 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from datetime import UTC
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from apscheduler.schedulers.blocking import BlockingScheduler
 from apscheduler.triggers.cron import CronTrigger
+from monodex.indexer.ops import background
 from monodex.indexer.session import Session
-from monodex.scheduler import jobs, refresh
+from monodex.scheduler import jobs
 from monodex.scheduler.server import Server
-
-if TYPE_CHECKING:
-    from monodex.indexer.ops import FillReport
 
 from monodex import config, logs, runnerpid, spool, writable
 from monodex.config import Schedules
@@ -102,7 +100,7 @@ class Runner:
         def work() -> DrainAnswer:
             report = jobs.drain(
                 self.spool,
-                lambda r: refresh.refresh_label(
+                lambda r: background.refresh_label(
                     self.session, r, self.stop, progress=self.state.refresh_progress
                 ),
                 should_stop=self.stop.is_set,
@@ -127,31 +125,31 @@ class Runner:
         if self._should_yield():
             return
         try:
-            waiting = refresh.labels_waiting(self.session)
+            waiting = background.labels_waiting(self.session)
         except MonodexError:
             return  # the drain job reports what is wrong with the index
         started = time.monotonic()
         filled = 0
         for label_id in waiting:
             while not self._should_yield():
-                rounds: list[FillReport] = []
+                rounds: list[Filled] = []
 
-                def one(lid: str = label_id, out: list[FillReport] = rounds) -> Filled:
+                def one(lid: str = label_id, out: list[Filled] = rounds) -> Filled:
                     out.append(
-                        refresh.fill_round(
+                        background.fill_round(
                             self.session, lid, should_stop=self._should_yield, lock=self.work_lock
                         )
                     )
-                    return out[-1].as_json()
+                    return out[-1]
 
                 self._timed("fill", one, hold=False)
                 if not rounds:
                     return  # failed: recorded and logged; the next tick tries again
                 report = rounds[-1]
-                filled += report.filled
+                filled += report["filled"]
                 rate = filled / max(time.monotonic() - started, 1e-6)
-                self.state.fill_progress(label_id, pending=report.pending_after, rate=rate)
-                if not report.pending_after or not report.filled:
+                self.state.fill_progress(label_id, pending=report["pending_after"], rate=rate)
+                if not report["pending_after"] or not report["filled"]:
                     break
         if waiting and not self._should_yield():
             self.log.info(
@@ -174,7 +172,7 @@ class Runner:
         the grace period)."""
 
         def work() -> PollAnswer:
-            report = refresh.poll_branches(self.session, self.spool, now=time.time())
+            report = background.poll_branches(self.session, self.spool, now=time.time())
             if any(report[k] for k in ("queued", "created", "marked", "unmarked", "removed")):
                 self.log.info("refs.changed", **report)
             return report
@@ -184,12 +182,12 @@ class Runner:
     def gc_once(self) -> None:
         def work() -> Mapping[str, object]:
             pruned = self.spool.prune(time.time())  # first: the index's gc may fail, this need not
-            return {**refresh.collect_garbage(self.session), "quarantine_pruned": pruned}
+            return {**background.nightly_gc(self.session), "quarantine_pruned": pruned}
 
         self._timed("gc", work)
 
     def verify_once(self) -> None:
-        self._timed("verify", lambda: refresh.verify_labels(self.session, self.stop))
+        self._timed("verify", lambda: background.nightly_verify(self.session, self.stop))
 
     def start(self) -> None:
         s = self.schedules
@@ -223,14 +221,14 @@ class Runner:
         socket = str(self.server.path)
         self.log.info("runner.started", pid=os.getpid(), recovered=recovered, pruned=pruned, socket=socket)
         try:
-            moved = refresh.queue_model_change(self.session, self.spool)
+            moved = background.queue_model_change(self.session, self.spool)
         except (MonodexError, OSError) as exc:
             moved = []
             self.log.error("model_change.failed", error=str(exc))
         if moved:
             self.log.info("model_change.queued", labels=moved, collection=self.session.qdrant.collection)
         try:
-            uncounted = refresh.queue_uncounted_history(self.session, self.spool)
+            uncounted = background.queue_uncounted_history(self.session, self.spool)
         except (MonodexError, OSError) as exc:
             uncounted = []
             self.log.error("history.queue_failed", error=str(exc))

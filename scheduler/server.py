@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from monodex.indexer import ops
+from monodex.indexer.ops import answers
 from monodex.indexer.session import Session
 from monodex.scheduler.listener import Listener
 from monodex.scheduler.sender import Outgoing, Sender
@@ -208,7 +208,7 @@ class Server:
             return {"pid": os.getpid()}
         typed = requests.parse(op, {} if args is None else args)  # it says what args must be
         if typed.WRITES:
-            ops.check(self.session, typed)  # a bad revision is refused now, not after waiting
+            answers.check(self.session, typed)  # a bad revision is refused now, not after waiting
         cancel = threading.Event()
         progress = _progress(send, cancel)
         with self._cancels_lock:
@@ -217,7 +217,7 @@ class Server:
             if self.stop.is_set():
                 cancel.set()
             if not typed.WRITES:  # reads run side by side; a long one (eval) reports progress too
-                return ops.run(self.session, typed, progress, cancel)
+                return answers.run(self.session, typed, progress, cancel)
             return self._write(typed, op, send, progress, cancel)
         finally:
             with self._cancels_lock:
@@ -241,7 +241,7 @@ class Server:
                 self._waiting(-1)
         try:
             self.busy_with = f"a {op} handed over by the CLI"
-            return ops.run(self.session, typed, progress, cancel)
+            return answers.run(self.session, typed, progress, cancel)
         finally:
             self.busy_with = ""
             self.work_lock.release()

@@ -250,7 +250,7 @@ def test_the_front_reaches_the_indexer_only_through_the_executor() -> None:
 
 
 def test_the_runner_reaches_the_indexer_only_through_ops() -> None:
-    """The refresh path goes through the same door as the front (indexer/ops.py); the Session is
+    """The refresh path goes through the same door as the front (indexer/ops/); the Session is
     what it opens the door with."""
     found = _imports(ROOT / "scheduler")
     door = ("monodex.indexer.ops", "monodex.indexer.session")

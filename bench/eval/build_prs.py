@@ -77,7 +77,9 @@ POLYGLOT = (".rs", ".ts", ".tsx", ".js", ".mjs", ".cjs", ".toml", ".yml", ".yaml
 def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     mirror, commit, prefix, count, out = args[0], args[1], args[2], int(args[3]), args[4]
-    suffixes = (POLYGLOT if args[5] == "polyglot" else tuple(args[5].split(","))) if len(args) > 5 else (".ts",)
+    suffixes = (
+        (POLYGLOT if args[5] == "polyglot" else tuple(args[5].split(","))) if len(args) > 5 else (".ts",)
+    )
     # --survive=SHARE: only changes of which this share of the changed files still exist at the
     # commit (a change whose files moved away left incidental ones, a root Cargo.toml, behind)
     survive = float(next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--survive=")), "0"))

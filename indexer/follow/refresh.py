@@ -3,7 +3,7 @@ runner's drain runs it for every entry; a reader that needs a label caught up (a
 stand, `--fresh`) asks for it here (reach): inside the runner by queueing the entry and waiting
 for the drain, elsewhere by running it in-process, bounded. Also here: the one place the indexer
 queues an entry (ask), the refreshes the runner queues itself (after a model change, for history
-never counted) and its fill job's round. The runner reaches these through indexer/ops.py."""
+never counted) and its fill job's round. The runner reaches these through indexer/ops/."""
 
 from __future__ import annotations
 

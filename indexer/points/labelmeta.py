@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from monodex.indexer.points import filters
-from monodex.indexer.points.filters import CODE as CODE  # re-exported: ops.py names labelmeta.CODE
 from monodex.indexer.points.filters import LABEL_METADATA as LABEL_METADATA
 from monodex.indexer.points.identity import label_point_id
 from monodex.indexer.store.base import Point, Store

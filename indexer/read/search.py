@@ -9,8 +9,7 @@ from typing import Any, Protocol, cast
 
 from monodex.indexer.points import defined, labelmeta, lexical, membership, overlaymeta
 from monodex.indexer.points import filters as stored
-from monodex.indexer.points.labelmeta import LabelState
-from monodex.indexer.points.labelmeta import require_label as require_label  # ops.py: search.require_label
+from monodex.indexer.points.labelmeta import LabelState, require_label
 from monodex.indexer.points.langs import lang_values
 from monodex.indexer.points.membership import Held
 from monodex.indexer.rank import candidates, cochange, named, query, signals

@@ -4,7 +4,7 @@ Vectors of two models never mix, so a collection holds one model's. When `embedd
 changes, the new model's chunks go to a collection of their own, `<collection>--<model>`: new
 ids, since a file id covers the embedder. The configured collection, with the previous model's
 vectors, keeps answering a label's searches until the new collection holds that label fully
-hybrid (indexer/ops.py), and the runner queues a refresh of every label it held.
+hybrid (indexer/ops/search.py), and the runner queues a refresh of every label it held.
 """
 
 from __future__ import annotations

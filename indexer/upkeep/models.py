@@ -3,7 +3,7 @@
 needs them any more (`monodex gc --old-models`).
 
 Only the configured collection (`qdrant.collection`) answers for a previous model, and only a
-label the new model's collection does not hold fully hybrid yet (indexer/ops.py `_generation`):
+label the new model's collection does not hold fully hybrid yet (indexer/ops/search.py `_generation`):
 while it answers one, it is kept. Removing it points `qdrant.collection` at the new model's
 collection, so that one stays the collection everything reads and writes (with the configured one
 gone, `collections.active` would otherwise start an empty one under the old name). Edge folders

@@ -13,7 +13,7 @@ from monodex.errors import MonodexError
 from monodex.schema.labels import NightlyGc, VerifyAnswer
 
 
-def collect_garbage(s: Session) -> NightlyGc:
+def gc_every_catalog(s: Session) -> NightlyGc:
     cfg = s.config()
     reports = {
         name: gc.collect(s.store, name, dry_run=False, now=time.time()).as_json() for name in cfg.catalogs
@@ -23,7 +23,7 @@ def collect_garbage(s: Session) -> NightlyGc:
     return {"catalogs": reports, "optimize_seconds": round(time.monotonic() - started, 2)}
 
 
-def verify_labels(s: Session, stop: threading.Event) -> VerifyAnswer:
+def verify_every_label(s: Session, stop: threading.Event) -> VerifyAnswer:
     """Nightly: drop labels whose branch is gone (catalogs with prune_labels), then verify every
     label from git and repair any drift found."""
     cfg = s.config()

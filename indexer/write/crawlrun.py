@@ -23,7 +23,7 @@ from monodex.indexer.store.cochanges import db_path
 from monodex.indexer.write import fill, history, policychange
 from monodex.indexer.write.crawl import Crawl, CrawlSettings, CrawlSummary, file_info
 from monodex.indexer.write.memory import MemoryWatch
-from monodex.indexer.write.request import Request as Request  # re-exported: ops.py names crawlrun.Request
+from monodex.indexer.write.request import Request as Request  # crawlrun.crawl(s, crawlrun.Request(...))
 
 from monodex import crawlstate, jsonfile, known_labels, logs
 from monodex.config import Catalog, Config

@@ -33,7 +33,7 @@ class Local:
 
     def run(self, paths: Paths, request: Asks[A], progress: OnProgress | None = None) -> A:
         # Imported here: the indexer is heavy, and a CLI talking to the runner never needs it.
-        from monodex.indexer import ops
+        from monodex.indexer.ops import answers
         from monodex.indexer.session import Session
         from monodex.indexer.session import engine as open_engine
 
@@ -45,8 +45,8 @@ class Local:
                     self._engine, self._embedder = open_engine(cfg), cfg.embedder
                 warm = self._engine
             with Session(cfg, paths, engine=warm) as s:
-                # ops.run answers each kind of request with its own kind of answer (its match)
-                return cast(A, ops.run(s, cast(Request, request), progress))
+                # answers.run answers each kind of request with its own kind of answer (its match)
+                return cast(A, answers.run(s, cast(Request, request), progress))
 
 
 def execute(

@@ -1,4 +1,4 @@
-"""A search's answer (ops.search): its hits, the freshness of the label(s) that answered, the
+"""A search's answer (ops/search.py): its hits, the freshness of the label(s) that answered, the
 token budget it was packed into, and a file read back by `view`."""
 
 from __future__ import annotations
@@ -159,7 +159,7 @@ class Freshness(TypedDict):
 
 
 class ServedBy(TypedDict):
-    """After a model change: the previous model's collection answered (ops._generation)."""
+    """After a model change: the previous model's collection answered (ops/search.py `_generation`)."""
 
     collection: str
     embedder_id: str

@@ -11,7 +11,7 @@ from monodex.indexer import session
 from monodex.indexer.git import gitobjects
 from monodex.indexer.git.plan import plan_commit
 from monodex.indexer.points import labelmeta
-from monodex.indexer.points.labelmeta import CODE
+from monodex.indexer.points.filters import CODE
 from monodex.indexer.policy import crawlpolicy
 from monodex.indexer.store.base import Filter, Match, Point
 from monodex.indexer.upkeep import gc

@@ -69,8 +69,8 @@ def test_a_history_that_cannot_be_counted_or_read_fails_nothing(git_repo, run_js
 def test_a_runner_counts_the_history_an_older_index_lacks(git_repo, run_json) -> None:  # type: ignore[no-untyped-def]
     """An index built before the history signal (or counts deleted): the runner, starting,
     queues one refresh per catalog without counts; that refresh counts them."""
+    from monodex.indexer.ops import background
     from monodex.indexer.session import Session
-    from monodex.scheduler import refresh
 
     from monodex import config, spool
 
@@ -81,12 +81,12 @@ def test_a_runner_counts_the_history_an_older_index_lacks(git_repo, run_json) ->
     db.unlink()
     queue = spool.default(p.state_dir)
     with Session(config.load(p), p) as s:
-        assert refresh.queue_uncounted_history(s, queue) == ["acme:main"]
+        assert background.queue_uncounted_history(s, queue) == ["acme:main"]
         (request,) = queue.requests_for("acme:main")
         assert request.commit == repo.head()
-        refresh.refresh_label(s, request)
+        background.refresh_label(s, request)
         assert db.exists()
-        assert refresh.queue_uncounted_history(s, spool.default(p.state_dir)) == []  # counted now
+        assert background.queue_uncounted_history(s, spool.default(p.state_dir)) == []  # counted now
     code, found, err = run_json(*SEARCH, "--text", "retry budget")
     assert code == 0, err
     assert any(m["signal"] == "history" for r in found["results"] for m in r["explain"]["signals"])

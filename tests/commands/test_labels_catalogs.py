@@ -110,8 +110,9 @@ def test_catalog_rm_purge_of_a_registered_catalog(monorepo, run_json) -> None:  
 def test_a_request_queued_before_labels_rm_does_not_bring_the_label_back(monorepo, run_json) -> None:  # type: ignore[no-untyped-def]
     """The hook queued a refresh, then the user removed the label before the runner drained it:
     the remove wins (the drain skips the request, the mark stays), as it does for later hooks."""
+    from monodex.indexer.ops import background
     from monodex.indexer.session import Session
-    from monodex.scheduler import jobs, refresh
+    from monodex.scheduler import jobs
 
     from monodex import config, known_labels
     from monodex.spool import Spool
@@ -126,7 +127,7 @@ def test_a_request_queued_before_labels_rm_does_not_bring_the_label_back(monorep
 
     def run(request: Request) -> dict[str, object]:
         with Session(config.load(p), p) as s:
-            return refresh.refresh_label(s, request)
+            return background.refresh_label(s, request)
 
     report = jobs.drain(spool, run)
     assert not report.failed and not spool.pending()

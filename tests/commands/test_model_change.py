@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from monodex.indexer.ops import background
 from monodex.indexer.session import Session
 from monodex.indexer.store import collections
-from monodex.scheduler import refresh
 
 from monodex import config, paths, spool
 
@@ -44,7 +44,7 @@ def test_the_previous_models_vectors_answer_until_the_new_ones_are_complete(  # 
     with Session(config.load(p), p) as s:  # the runner, starting now, would queue the refresh
         assert s.qdrant.collection == collections.name_for("monodex", "tiny:v1")
         queue = spool.default(p.state_dir)
-        assert refresh.queue_model_change(s, queue) == ["acme:main"]
+        assert background.queue_model_change(s, queue) == ["acme:main"]
         assert [r.key for r in queue.requests_for("acme:main")] == ["acme:main"]
 
     code, moved, err = run_json(*CRAWL[:-1], "--no-wait-dense", "--json")  # phase one, new ids

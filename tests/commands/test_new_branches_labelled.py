@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 import time
 
-from monodex.indexer import ops
+from monodex.indexer.ops import background
 from monodex.indexer.session import Session
-from monodex.scheduler import jobs, refresh
+from monodex.scheduler import jobs
 
 from monodex import config, paths, spool
 from monodex.main import main
@@ -45,12 +45,12 @@ def test_one_refs_check_labels_every_new_tracked_branch_cheaply(git_repo, run_js
     p = paths.resolve()
     queue = spool.default(p.state_dir)
     with Session(config.load(p), p) as s:
-        report = ops.poll_branches(s, queue, now=time.time())
+        report = background.poll_branches(s, queue, now=time.time())
         assert sorted(report["created"]) == sorted(f"acme:feat/many{n}" for n in range(MANY))
-        assert ops.poll_branches(s, queue, now=time.time())["created"] == []  # queued once
+        assert background.poll_branches(s, queue, now=time.time())["created"] == []  # queued once
         refreshed = []
         while queue.pending():
-            drained = jobs.drain(queue, lambda r: refresh.refresh_label(s, r))
+            drained = jobs.drain(queue, lambda r: background.refresh_label(s, r))
             assert not drained.failed
             refreshed += drained.refreshed
     # derived from main's label: nothing embedded, not one full crawl
@@ -72,7 +72,7 @@ def test_a_label_removed_by_hand_is_not_brought_back(git_repo, run_json) -> None
     assert run_json("labels", "rm", "--catalog", "acme", "--label", "feat/kept", "--json")[0] == 0
     p = paths.resolve()
     with Session(config.load(p), p) as s:
-        assert ops.poll_branches(s, spool.default(p.state_dir), now=time.time())["created"] == []
+        assert background.poll_branches(s, spool.default(p.state_dir), now=time.time())["created"] == []
 
 
 def test_the_runner_checks_the_branches_at_start_up(git_repo, run_json, start_runner) -> None:  # type: ignore[no-untyped-def]

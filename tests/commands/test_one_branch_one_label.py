@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 
 import pytest
-from monodex.indexer import ops
+from monodex.indexer.ops import background
 from monodex.indexer.session import Session
-from monodex.scheduler import jobs, refresh
+from monodex.scheduler import jobs
 
 from monodex import config, paths, spool
 from monodex.main import main
@@ -33,12 +33,12 @@ def _session() -> Session:
 
 def _drain() -> jobs.DrainReport:
     with _session() as s:
-        return jobs.drain(spool.default(paths.resolve().state_dir), lambda r: refresh.refresh_label(s, r))
+        return jobs.drain(spool.default(paths.resolve().state_dir), lambda r: background.refresh_label(s, r))
 
 
 def _poll() -> dict:  # type: ignore[type-arg]
     with _session() as s:
-        return ops.poll_branches(s, spool.default(paths.resolve().state_dir), now=1000.0)
+        return background.poll_branches(s, spool.default(paths.resolve().state_dir), now=1000.0)
 
 
 def _track(glob: str) -> None:

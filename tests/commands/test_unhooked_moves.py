@@ -9,9 +9,9 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from monodex.indexer import ops
+from monodex.indexer.ops import background
 from monodex.indexer.session import Session
-from monodex.scheduler import jobs, refresh
+from monodex.scheduler import jobs
 
 from monodex import config, known_labels, names, paths, spool
 
@@ -49,7 +49,7 @@ def _label(run_json, label: str = "main") -> dict[str, Any] | None:  # type: ign
 
 def _drain() -> jobs.DrainReport:
     with _session() as s:
-        return jobs.drain(spool.default(paths.resolve().state_dir), lambda r: refresh.refresh_label(s, r))
+        return jobs.drain(spool.default(paths.resolve().state_dir), lambda r: background.refresh_label(s, r))
 
 
 def test_verify_reports_a_reset_branch_and_repair_moves_the_label(git_repo, run_json) -> None:  # type: ignore[no-untyped-def]
@@ -77,7 +77,7 @@ def test_the_nightly_verification_moves_a_label_whose_branch_was_forced(git_repo
     side = repo.commit("side")
     repo.git("branch", "-f", "main", side)  # main (not checked out) takes side's history: no hook runs
     with _session() as s:
-        result = refresh.verify_labels(s, threading.Event())
+        result = background.nightly_verify(s, threading.Event())
     row = result["labels"][0]
     assert row["drift"]["branch_moved"] == 1 and row["ok_after_repair"] is True
     assert _label(run_json)["commit_oid"] == side  # type: ignore[index]
@@ -87,11 +87,11 @@ def test_the_ref_poll_queues_moves_no_hook_saw_once(git_repo, run_json) -> None:
     repo = _repo(git_repo, run_json)
     queue = spool.default(paths.resolve().state_dir)
     with _session() as s:
-        assert ops.poll_branches(s, queue, now=1000.0)["queued"] == []  # at its tip: nothing to do
+        assert background.poll_branches(s, queue, now=1000.0)["queued"] == []  # at its tip: nothing to do
         back = repo.git("rev-parse", "HEAD~2")
         repo.git("update-ref", "refs/heads/main", back)
-        assert ops.poll_branches(s, queue, now=1001.0)["queued"] == ["acme:main"]
-        assert ops.poll_branches(s, queue, now=1002.0)["queued"] == []  # already queued
+        assert background.poll_branches(s, queue, now=1001.0)["queued"] == ["acme:main"]
+        assert background.poll_branches(s, queue, now=1002.0)["queued"] == []  # already queued
     [entry] = queue.requests_for("acme:main")
     assert entry.commit == back and entry.ref == "refs/heads/main"
     assert _drain().refreshed[0]["commit"] == back
@@ -142,11 +142,11 @@ def test_a_deleted_branch_is_marked_then_removed_after_the_grace_period(git_repo
     queue = spool.default(paths.resolve().state_dir)
     t0 = 1_800_000_000.0
     with _session() as s:
-        ops.poll_branches(s, queue, now=t0)  # seen with its branch
+        background.poll_branches(s, queue, now=t0)  # seen with its branch
     repo.git("branch", "-q", "-D", "topic")
     with _session() as s:
-        assert ops.poll_branches(s, queue, now=t0 + 60)["marked"] == ["acme:topic"]
-        assert ops.poll_branches(s, queue, now=t0 + 2 * DAY)["removed"] == []
+        assert background.poll_branches(s, queue, now=t0 + 60)["marked"] == ["acme:topic"]
+        assert background.poll_branches(s, queue, now=t0 + 2 * DAY)["removed"] == []
     assert _label(run_json, "topic")["branch_deleted_at"] == int(t0 + 60)  # type: ignore[index]
     code, out, _ = run_json("status", "--json")
     row = next(r for r in out["labels"] if r["label"] == "topic")
@@ -168,7 +168,7 @@ def test_a_deleted_branch_is_marked_then_removed_after_the_grace_period(git_repo
     )
     assert "branch topic is gone since 2027-01-15 08:01 UTC" in text and "waited" not in text
     with _session() as s:
-        report = ops.poll_branches(s, queue, now=t0 + 60 + 3 * DAY)
+        report = background.poll_branches(s, queue, now=t0 + 60 + 3 * DAY)
     assert report["removed"] == ["acme:topic"]
     assert _label(run_json, "topic") is None and _label(run_json, "main") is not None
     assert "src/topic.ts" not in str(run_json("verify", "--json")[1])  # its chunks went with it
@@ -181,11 +181,11 @@ def test_a_branch_recreated_within_the_grace_period_costs_nothing(git_repo, run_
     tip = repo.git("rev-parse", "topic")
     queue = spool.default(paths.resolve().state_dir)
     with _session() as s:
-        ops.poll_branches(s, queue, now=1000.0)
+        background.poll_branches(s, queue, now=1000.0)
         repo.git("branch", "-q", "-D", "topic")
-        assert ops.poll_branches(s, queue, now=1001.0)["marked"] == ["acme:topic"]
+        assert background.poll_branches(s, queue, now=1001.0)["marked"] == ["acme:topic"]
         repo.git("branch", "-q", "topic", tip)
-        report = ops.poll_branches(s, queue, now=1002.0)
+        report = background.poll_branches(s, queue, now=1002.0)
     assert report["unmarked"] == ["acme:topic"] and report["queued"] == []  # same commit: nothing to do
     row = _label(run_json, "topic")
     assert row is not None and "branch_deleted_at" not in row and row["commit_oid"] == tip
@@ -196,7 +196,7 @@ def test_a_label_of_a_tag_is_never_taken_for_a_deleted_branch(git_repo, run_json
     repo.git("tag", "v1")
     assert run_json("crawl", "--catalog", "acme", "--label", "v1", "--commit", "v1", "--json")[0] == 0
     with _session() as s:
-        report = ops.poll_branches(s, spool.default(paths.resolve().state_dir), now=1e9 + 10 * DAY)
+        report = background.poll_branches(s, spool.default(paths.resolve().state_dir), now=1e9 + 10 * DAY)
     assert report["marked"] == [] and report["removed"] == []
     assert _label(run_json, "v1") is not None
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 from monodex.indexer.points import membership
+from monodex.indexer.points.filters import CODE
 from monodex.indexer.points.identity import chunk_point_id
-from monodex.indexer.points.labelmeta import CODE
 from monodex.indexer.session import Session
 from monodex.indexer.store.base import Filter, Match
 from monodex.indexer.write import crawl, crawlrun

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from monodex.indexer.points import filters, labelmeta, membership
+from monodex.indexer.points.filters import CODE
 from monodex.indexer.points.identity import chunk_point_id
-from monodex.indexer.points.labelmeta import CODE
 from monodex.indexer.session import Session
 from monodex.indexer.store.base import Filter, Match
 
@@ -133,7 +133,7 @@ def test_nightly_verification_prunes_labels_whose_branch_is_gone(monorepo, run_j
     import json
     import threading
 
-    from monodex.scheduler import refresh
+    from monodex.indexer.ops import background
 
     assert run_json(*CRAWL, "--label", "main", "--commit", "HEAD")[0] == 0
     monorepo.git("branch", "-q", "topic")
@@ -144,6 +144,6 @@ def test_nightly_verification_prunes_labels_whose_branch_is_gone(monorepo, run_j
     raw["catalogs"]["acme"]["prune_labels"] = True
     p.config_file.write_text(json.dumps(raw))
     with Session(config.load(p), p, shared=True) as s:
-        result = refresh.verify_labels(s, threading.Event())
+        result = background.nightly_verify(s, threading.Event())
     assert result["pruned"] == ["acme:topic"] and result["failed"] == 0
     assert [r["label"] for r in result["labels"]] == ["main"] and result["labels"][0]["ok"]

@@ -16,8 +16,9 @@ from monodex.hooks.gitdir import Head
 from monodex.hooks.install import MARKER
 from monodex.hooks.policy import Skip
 from monodex.hooks.run import decide
+from monodex.indexer.ops import background
 from monodex.indexer.session import Session
-from monodex.scheduler import jobs, refresh
+from monodex.scheduler import jobs
 
 from monodex import config, paths
 from monodex.main import main
@@ -67,7 +68,7 @@ def labels(capsys) -> dict[str, str]:  # type: ignore[no-untyped-def]
 def drain() -> jobs.DrainReport:
     def run(request: Request) -> dict[str, object]:
         with Session(config.load(paths.resolve()), paths.resolve()) as s:
-            return refresh.refresh_label(s, request)
+            return background.refresh_label(s, request)
 
     return jobs.drain(spool(), run)
 

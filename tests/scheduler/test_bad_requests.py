@@ -9,9 +9,9 @@ import time
 from dataclasses import asdict
 
 import pytest
-from monodex.indexer import ops
+from monodex.indexer.ops import answers, background
 from monodex.indexer.session import Session
-from monodex.scheduler import jobs, refresh
+from monodex.scheduler import jobs
 
 from monodex import config, paths, requests, rpc, runnerpid
 from monodex.errors import UsageError
@@ -50,7 +50,7 @@ def test_a_crawl_op_with_a_label_outside_the_grammar_is_a_usage_error(repo, caps
     with Session(config.load(p), p) as s:
         for label in ("Bad Label:x", 7):
             with pytest.raises(UsageError) as err:
-                ops.run(s, requests.parse("crawl", {"catalog": "acme", "label": label, "commit": "HEAD"}))
+                answers.run(s, requests.parse("crawl", {"catalog": "acme", "label": label, "commit": "HEAD"}))
             assert err.value.exit_code == 2 and "label" in err.value.problem and err.value.hint
     assert _labels(capsys) == {"main"}
 
@@ -72,7 +72,7 @@ def test_a_spool_entry_with_a_bad_label_is_quarantined_and_the_good_one_refreshe
 
     def refresh_one(request: Request) -> dict[str, object]:
         with Session(config.load(paths.resolve()), paths.resolve()) as session:
-            return refresh.refresh_label(session, request)
+            return background.refresh_label(session, request)
 
     report = jobs.drain(s, refresh_one)
     assert [r["label"] for r in report.refreshed] == ["dev"] and report.failed == []
@@ -217,7 +217,7 @@ def test_requests_that_can_never_run_end_in_quarantine(repo, capsys) -> None:  #
 
     def refresh_one(request: Request) -> dict[str, object]:
         with Session(config.load(paths.resolve()), paths.resolve()) as session:
-            return refresh.refresh_label(session, request)
+            return background.refresh_label(session, request)
 
     clock = [time.time()]
     for _ in range(MAX_ATTEMPTS):

@@ -11,8 +11,9 @@ import time
 from pathlib import Path
 
 import pytest
+from monodex.indexer.ops import background
 from monodex.indexer.session import Session
-from monodex.scheduler import jobs, refresh
+from monodex.scheduler import jobs
 from monodex.scheduler.service import render
 
 from monodex import config, paths
@@ -44,7 +45,7 @@ def repo(git_repo, capsys):  # type: ignore[no-untyped-def]
 
 def _refresh(request):  # type: ignore[no-untyped-def]
     with Session(config.load(paths.resolve()), paths.resolve()) as s:
-        return refresh.refresh_label(s, request)
+        return background.refresh_label(s, request)
 
 
 def _spool() -> Spool:
@@ -312,8 +313,8 @@ def test_nightly_jobs_collect_garbage_and_verify_by_recrawling(repo, capsys) -> 
         ids = [r.id for r in s.store.scroll(Filter(must=(Match("source_type", "code"),)))]
         s.store.set_payload(ids[:1], {"active_label_ids": []})  # drift: a chunk left the label
     with Session(config.load(p), p, shared=True) as s:
-        gc_report = refresh.collect_garbage(s)
-        verified = refresh.verify_labels(s, threading.Event())
+        gc_report = background.nightly_gc(s)
+        verified = background.nightly_verify(s, threading.Event())
     assert gc_report["catalogs"]["acme"]["unlabeled_chunks"] == 1
     assert gc_report["optimize_seconds"] >= 0
     [row] = verified["labels"]

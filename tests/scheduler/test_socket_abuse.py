@@ -108,14 +108,16 @@ def test_the_search_text_is_bounded_the_same_way_locally_and_through_the_runner(
     args = ("search", "--catalog", "acme", "--label", "main", "--text", long)
     assert main(list(args)) == 2
     assert f"at most {requests.MAX_QUERY_CHARS:,}" in capsys.readouterr().err
-    from monodex.indexer import ops
+    from monodex.indexer.ops import answers
     from monodex.indexer.session import Session
 
     from monodex import config
 
     p = paths.resolve()
     with Session(config.load(p), p) as s, pytest.raises(UsageError, match="search text"):
-        ops.run(s, requests.parse("search", {"catalog": "acme", "label": "main", "text": long, "limit": 3}))
+        answers.run(
+            s, requests.parse("search", {"catalog": "acme", "label": "main", "text": long, "limit": 3})
+        )
 
 
 def test_a_live_runner_that_does_not_answer_is_an_error_not_a_local_open(indexed, monkeypatch) -> None:  # type: ignore[no-untyped-def]
