@@ -24,7 +24,6 @@ from dulwich.objects import Commit, Tag, Tree
 from dulwich.repo import Repo
 from monodex.indexer.git import packsizes
 
-from monodex import names
 from monodex.errors import MonodexError, UsageError
 
 _SHA = re.compile(r"^[0-9a-f]{40}$")
@@ -259,28 +258,7 @@ class GitRepo:
                 self._maps[path] = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
         return self._maps[path]
 
-    # -- branches and history --------------------------------------------------------------
-
-    def head_branch(self) -> str | None:
-        """The checked-out branch, or None when HEAD is detached."""
-        target = self.repo.refs.get_symrefs().get(b"HEAD")
-        if target and target.startswith(b"refs/heads/"):
-            return _text(target[len(b"refs/heads/") :])
-        return None
-
-    def branches(self) -> list[str]:
-        """Local branch names."""
-        return sorted(_text(k) for k in self.repo.refs.keys(base=b"refs/heads/"))
-
-    def branch_commit(self, name: str) -> str | None:
-        ref = f"refs/heads/{name}".encode()
-        return self.repo.refs[ref].decode() if ref in self.repo.refs else None
-
-    def default_branch(self) -> str | None:
-        """The default branch as the hooks see it (names.default_branch)."""
-        remote_head = self.repo.refs.get_symrefs().get(b"refs/remotes/origin/HEAD")
-        origin_head = _text(remote_head) if remote_head else None
-        return names.default_branch(origin_head, lambda name: self.branch_commit(name) is not None)
+    # -- history --------------------------------------------------------------
 
     def is_ancestor(self, ancestor: str, descendant: str, *, max_commits: int = 20_000) -> bool:
         """True when `ancestor` is reachable from `descendant` (a commit is its own ancestor).
