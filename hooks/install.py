@@ -11,10 +11,11 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from monodex.hooks import gitdir, managers
+from monodex.hooks import managers
 from monodex.hooks.policy import HOOKS
 
 from monodex.errors import UsageError
+from monodex.git import files
 
 MARKER = "# monodex-hook v2"
 # Earlier versions of our script: still ours (replaced by install, removed by uninstall).
@@ -68,10 +69,10 @@ class Installed:
 
 
 def hooks_dir(repo: Path, *, allow_hooks_path: bool = False) -> Path:
-    dirs = gitdir.find(repo.resolve())
+    dirs = files.find(repo.resolve())
     if dirs is None:
         raise UsageError(f"{repo} is not inside a git repository", "pass --repo /path/to/repo")
-    configured = gitdir.hooks_path(dirs)
+    configured = files.hooks_path(dirs)
     if configured and not allow_hooks_path:
         tool = next((name for name, _ in managers.SIGNS if name in configured), "")
         raise UsageError(
@@ -119,7 +120,7 @@ class Reach:
 
 
 def reach(repo: Path) -> Reach:
-    dirs = gitdir.find(repo.resolve())
+    dirs = files.find(repo.resolve())
     try:
         target = hooks_dir(repo, allow_hooks_path=True)
     except UsageError:
@@ -172,7 +173,7 @@ def _refuse_managed(repo: Path, target: Path) -> None:
     if not owned:
         return
     name = next(iter(owned.values()))
-    dirs = gitdir.find(repo.resolve())
+    dirs = files.find(repo.resolve())
     if name == "pre-commit" and dirs is not None and managers.in_pre_commit_config(dirs.worktree):
         raise UsageError(
             "monodex already runs through pre-commit here (.pre-commit-config.yaml lists it): "

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import fnmatch
+import re
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-
-from monodex.hooks.gitdir import Head
 
 from monodex import names
 from monodex.branchlabels import BranchLabels
@@ -16,9 +15,36 @@ HOOKS = ("post-commit", "post-checkout", "post-merge", "post-rewrite")
 DEFAULT_TRACK = ("main", "master")
 
 
+_SHA = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
+
+
 @dataclass(frozen=True)
 class Skip:
     reason: str
+
+
+@dataclass(frozen=True)
+class Head:
+    """Where HEAD was while git waited for the hook: the branch that moved and its commit."""
+
+    ref: str | None  # refs/heads/main; None when detached
+    commit: str | None  # None: unborn branch, or HEAD could not be read
+    rebasing: str | None = None  # head-name of a rebase in progress: the branch it will move
+
+
+def parse_captured(text: str, rebasing: str) -> Head | None:
+    """What the hook script captured: `git rev-parse --git-dir HEAD --symbolic-full-name HEAD`
+    (git dir, commit, refs/heads/<branch> or "HEAD" when detached; on an unborn branch git
+    prints no commit) and the rebase's head-name. None when the output is not of that shape."""
+    lines = text.splitlines()
+    if len(lines) == 2 and lines[1] == "HEAD":
+        return Head(None, None, rebasing or None)  # unborn: nothing to index yet
+    if len(lines) != 3 or not _SHA.match(lines[1]):
+        return None
+    symbolic = lines[2]
+    if symbolic != "HEAD" and not symbolic.startswith("refs/"):
+        return None
+    return Head(None if symbolic == "HEAD" else symbolic, lines[1], rebasing or None)
 
 
 def event_applies(hook: str, args: list[str], env: dict[str, str]) -> Skip | None:

@@ -16,18 +16,19 @@ import time
 from pathlib import Path
 from typing import Any
 
-from monodex.hooks import gitdir
-from monodex.hooks.gitdir import Head
 from monodex.hooks.policy import (
+    Head,
     Skip,
     event_applies,
     label_for_branch,
     moved_branch,
+    parse_captured,
     tracked,
     untracked_reason,
 )
 
 from monodex import branchlabels, config, known_labels, logrotate, names, paths, standing
+from monodex.git import files
 from monodex.spool import Request, Spool, refresh_request
 
 
@@ -51,11 +52,15 @@ def _pre_commit_hook(env: dict[str, str]) -> str:
     return "post-commit"
 
 
-def _default_branch(dirs: gitdir.GitDirs) -> str | None:
-    remote = dirs.common_dir / "refs" / "remotes" / "origin" / "HEAD"
-    text = remote.read_text().strip() if remote.is_file() else ""
-    origin_head = text[4:].strip() if text.startswith("ref:") else None
-    return names.default_branch(origin_head, lambda name: bool(gitdir.read_ref(dirs, f"refs/heads/{name}")))
+def _default_branch(dirs: files.GitDirs) -> str | None:
+    has = lambda name: bool(files.read_ref(dirs, f"refs/heads/{name}"))  # noqa: E731
+    return names.default_branch(files.origin_head(dirs), has)
+
+
+def capture(dirs: files.GitDirs) -> Head:
+    """HEAD from the files, in this process (the pre-commit path: before it forks)."""
+    ref, commit = files.head(dirs)
+    return Head(ref, commit, files.rebase_head_name(dirs.git_dir))
 
 
 REF_WAIT_SECONDS = 10.0
@@ -67,7 +72,7 @@ def captured_head(env: dict[str, str]) -> Head | Skip | None:
     if "MONODEX_HEAD" not in env:
         return None
     text = env["MONODEX_HEAD"]
-    head = gitdir.parse_captured(text, env.get("MONODEX_REBASING", ""))
+    head = parse_captured(text, env.get("MONODEX_REBASING", ""))
     if head is None:
         return Skip(f"the hook could not read HEAD (git rev-parse printed {text[:200]!r})")
     return head
@@ -89,10 +94,10 @@ def decide(
         return skip
     if isinstance(head, Skip):
         return head
-    dirs = gitdir.find(cwd)
+    dirs = files.find(cwd)
     if dirs is None:
         return Skip("not inside a git repository")
-    moved = moved_branch(hook, _rewrite_command(hook, args, env), head or gitdir.capture(dirs))
+    moved = moved_branch(hook, _rewrite_command(hook, args, env), head or capture(dirs))
     if isinstance(moved, Skip):
         return moved
     ref, commit = moved
@@ -105,7 +110,7 @@ def decide(
     if catalog is None:
         return Skip("repository is not a registered catalog")
     branch = ref.removeprefix("refs/heads/")
-    owners = branchlabels.load(p.state_dir, catalog.name, gitdir.branches(dirs) or [branch])
+    owners = branchlabels.load(p.state_dir, catalog.name, files.branches(dirs) or [branch])
     label = label_for_branch(branch, owners)
     if isinstance(label, Skip):
         return label
@@ -125,9 +130,9 @@ def _claimed(request: Request, cwd: Path) -> Request:
     """The request with its branch's label claimed (branchlabels.py): another hook that maps a
     branch alike from now on gets another label. Under the claims' lock, so it may differ from
     the one decided a moment before, when another hook claimed that in between."""
-    dirs = gitdir.find(cwd)
+    dirs = files.find(cwd)
     branch = request.ref.removeprefix("refs/heads/")
-    heads = (gitdir.branches(dirs) if dirs is not None else []) or [branch]
+    heads = (files.branches(dirs) if dirs is not None else []) or [branch]
     label = branchlabels.claim(paths.resolve().state_dir, request.catalog, branch, heads)
     return dataclasses.replace(request, label=label) if label != request.label else request
 
@@ -148,10 +153,10 @@ def _detach() -> bool:
 def _await_ref(cwd: Path, ref: str, commit: str) -> None:
     """Wait (bounded) until git has moved `ref` to `commit`: after `git rebase --apply`'s
     post-rewrite, so a runner that resolves the branch at drain time finds it moved."""
-    dirs = gitdir.find(cwd)
+    dirs = files.find(cwd)
     deadline = time.monotonic() + REF_WAIT_SECONDS
     while dirs is not None and time.monotonic() < deadline:
-        if gitdir.read_ref(dirs, ref) == commit:
+        if files.read_ref(dirs, ref) == commit:
             return
         time.sleep(0.02)
 
@@ -159,10 +164,10 @@ def _await_ref(cwd: Path, ref: str, commit: str) -> None:
 def _rebased_branch(cwd: Path, commit: str) -> str | None:
     """`git rebase --apply` runs post-rewrite with HEAD detached and leaves no head-name behind:
     which branch it moves shows only once it has finished, in HEAD's reflog. Wait (bounded)."""
-    dirs = gitdir.find(cwd)
+    dirs = files.find(cwd)
     deadline = time.monotonic() + REF_WAIT_SECONDS
     while dirs is not None and time.monotonic() < deadline:
-        branch = gitdir.returned_to(dirs, commit)
+        branch = files.returned_to(dirs, commit)
         if branch:
             return branch
         time.sleep(0.02)
@@ -179,8 +184,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             hook, args = (args[0] if args else ""), args[1:]
         head = captured_head(env)
-        if head is None and (dirs := gitdir.find(cwd)) is not None:
-            head = gitdir.capture(dirs)  # before the fork: git is still waiting for us
+        if head is None and (dirs := files.find(cwd)) is not None:
+            head = capture(dirs)  # before the fork: git is still waiting for us
         if not _detach():
             return 0
         if (

@@ -8,8 +8,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from monodex import branchlabels, config, gitrefs, jsonfile, names, standing
+from monodex import branchlabels, config, jsonfile, names, standing
 from monodex.errors import UsageError
+from monodex.git import refs
 from monodex.paths import Paths
 from monodex.requests import FieldError
 from monodex.validate import Where, obj, string
@@ -106,7 +107,7 @@ def scope(
 def _branch_exists(catalog: str, repo: Path, branch: str) -> None:
     """--branch names a branch of the repository (local, or a remote's): a name nobody has would
     otherwise become a label, and its hint a crawl of HEAD under that name."""
-    known = gitrefs.branch_names(repo)
+    known = refs.branch_names(repo)
     if known is None or branch in known:  # unreadable: the command itself reports the repository
         return
     close = difflib.get_close_matches(branch, sorted(known), n=3, cutoff=0.6)

@@ -2,21 +2,21 @@
 
 A directory belongs to a catalog when its repository's COMMON git dir is the catalog's: the main
 checkout, any linked worktree (`git worktree add`) and any subfolder of them all share it, while
-each worktree has its own top folder and HEAD. One `git rev-parse` answers the rest (~2-3 ms);
-a catalog's common dir is read from its `.git` files without running git. Stdlib only: the CLI,
-the MCP server and the hooks use it.
+each worktree has its own top folder and HEAD. One `git rev-parse` answers the rest (~2-3 ms:
+git/refs.here); a catalog's common dir is read from its `.git` files without running git
+(git/files.common_dir). Stdlib only: the CLI, the MCP server and the hooks use it.
 """
 
 from __future__ import annotations
 
 import functools
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from monodex import branchlabels, names
 from monodex.errors import UsageError
+from monodex.git import files
 
 # The label a detached HEAD is answered with: its commit, by its first 12 hex digits.
 COMMIT_LABEL_PREFIX = names.COMMIT_LABEL_PREFIX
@@ -58,70 +58,36 @@ def commit_of_label(label: str) -> str | None:
     return rest if is_hex else None
 
 
-def common_dir(repo: Path) -> Path | None:
-    """The common git dir of the repository checked out (or bare) at `repo`, from its files."""
-    dot = repo / ".git"
-    if dot.is_file():  # a linked worktree: "gitdir: <its own git dir>", which names the common one
-        text = dot.read_text(errors="replace").strip()
-        if not text.startswith("gitdir:"):
-            return None
-        target = Path(text[7:].strip())
-        dot = target if target.is_absolute() else repo / target
-    elif not dot.is_dir():
-        dot = repo  # a bare repository is its own git dir
-        if not (dot / "HEAD").is_file():
-            return None
-    pointer = dot / "commondir"
-    if pointer.is_file():
-        rel = pointer.read_text().strip()
-        dot = Path(rel) if os.path.isabs(rel) else dot / rel
-    return dot.resolve()
-
-
 def catalog_of(common: Path, catalogs: Mapping[str, Path], *, worktree: Path | None = None) -> str | None:
     """The registered catalog whose repository has this common git dir. Should two catalogs name
     checkouts of one repository, the one registered at `worktree` itself wins."""
     target = common.resolve()
-    matches = [name for name, path in catalogs.items() if common_dir(path) == target]
+    matches = [name for name, path in catalogs.items() if files.common_dir(path) == target]
     exact = [n for n in matches if worktree is not None and catalogs[n].resolve() == worktree.resolve()]
     return next(iter(exact or matches), None)
 
 
 def find(directory: Path, catalogs: Mapping[str, Path]) -> Standing | None:
     """Where `directory` stands, or None outside a git checkout or a registered catalog."""
-    facts = _rev_parse(directory)
-    if facts is None:
+    from monodex.git import refs  # here: the hook path needs only catalog_of, and subprocess costs ms
+
+    found = refs.here(directory)
+    if found is None:
         return None
-    common, top, commit, symbolic = facts
-    catalog = catalog_of(common, catalogs, worktree=top)
+    catalog = catalog_of(found.common_dir, catalogs, worktree=found.toplevel)
     if catalog is None:
         return None
+    symbolic = found.symbolic
     branch = symbolic.removeprefix("refs/heads/") if symbolic.startswith("refs/heads/") else None
-    return Standing(catalog, top, branch, commit)
+    return Standing(catalog, found.toplevel, branch, found.commit)
 
 
 def toplevel(directory: Path) -> Path | None:
     """The top folder of the git checkout `directory` is in, registered or not."""
-    facts = _rev_parse(directory)
-    return facts[1] if facts is not None else None
+    from monodex.git import refs
 
-
-def _rev_parse(directory: Path) -> tuple[Path, Path, str | None, str] | None:
-    """(common dir, top folder, HEAD's commit, HEAD's symbolic name) from one `git rev-parse`."""
-    import subprocess  # here: the hook path needs only common_dir, and importing it costs ms
-
-    argv = ["git", "-C", str(directory), "rev-parse", "--path-format=absolute", "--git-common-dir"]
-    argv += ["--show-toplevel", "HEAD", "--symbolic-full-name", "HEAD"]
-    try:
-        proc = subprocess.run(argv, capture_output=True, text=True, timeout=10, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    lines = proc.stdout.splitlines()
-    if len(lines) == 4 and proc.returncode == 0:
-        return Path(lines[0]), Path(lines[1]), lines[2], lines[3]
-    if len(lines) == 3 and lines[2] == "HEAD":  # an unborn branch: no commit yet
-        return Path(lines[0]), Path(lines[1]), None, "HEAD"
-    return None  # not in a repository, or in a git dir / bare repository (no worktree)
+    found = refs.here(directory)
+    return found.toplevel if found is not None else None
 
 
 def require(directory: Path, catalogs: Mapping[str, Path], *, what: str) -> Standing:

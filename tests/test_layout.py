@@ -231,7 +231,9 @@ def test_only_paths_reads_the_xdg_folders_and_home() -> None:
 def test_the_kernel_imports_no_component_and_no_sdk() -> None:
     """monodex/*.py is the kernel every part may import: it reaches into none of them."""
     banned = ("monodex.indexer", "monodex.scheduler", "monodex.front", "mcp", "pydantic")
-    kernel = {(f, m) for f, m in _imports(ROOT / "monodex") if f.count("/") == 1}
+    kernel = {
+        (f, m) for f, m in _imports(ROOT / "monodex") if f.count("/") == 1 or f.startswith("monodex/git/")
+    }
     bad = [(f, m) for f, m in kernel if any(m == b or m.startswith(b + ".") for b in banned)]
     assert bad == []
 
@@ -259,9 +261,10 @@ def test_the_runner_reaches_the_indexer_only_through_ops() -> None:
 
 
 def test_one_reader_answers_where_a_branch_points() -> None:
-    """monodex/gitrefs.py (git for-each-ref) for everyone; hooks/gitdir.py reads ref files inside
-    the hook, where starting a process is not allowed for. dulwich's ref reading is not used."""
-    pattern = re.compile(r"\.refs\[|\.branches\(\)|\.branch_commit\(")
+    """monodex/git/refs.py (git for-each-ref) for everyone; monodex/git/files.py reads ref files
+    for the hooks, where starting a process is not allowed for. dulwich's ref reading is not used
+    (gitobjects.py reads HEAD only to resolve a revision)."""
+    pattern = re.compile(r"\.refs\[|\.branches\(\)|\.branch_commit\(|get_symrefs\(")
     users = {
         str(f.relative_to(ROOT))
         for folder in ("monodex", "hooks", "scheduler", "indexer")
@@ -269,6 +272,31 @@ def test_one_reader_answers_where_a_branch_points() -> None:
         if pattern.search(f.read_text())
     }
     assert users <= {"indexer/git/gitobjects.py"}, users
+
+
+def _files_matching(pattern: re.Pattern[str]) -> set[str]:
+    return {
+        str(f.relative_to(ROOT))
+        for folder in ("monodex", "hooks", "scheduler", "indexer", "systemd")
+        for f in (ROOT / folder).rglob("*.py")
+        if pattern.search(f.read_text())
+    }
+
+
+def test_one_git_module_asks_git() -> None:
+    """Every question to git goes through monodex/git/: only its cli.py starts a process (and only
+    it imports subprocess: the others name cli.Failed; besides it, only the two modules that start
+    monodex's own Python processes do), only its files.py reads git's files (the hook script
+    hooks/install.py writes reads them in shell, before git returns). Git's objects are read
+    through dulwich by indexer/git/gitobjects.py (test_heavy_dependencies_...)."""
+    assert _files_matching(re.compile(r"^\s*(import subprocess|from subprocess import)", re.M)) == {
+        "monodex/git/cli.py",
+        "indexer/prepare/pool.py",  # the crawl's worker processes
+        "indexer/upkeep/compaction.py",  # the compaction nobody waits for
+    }
+    assert _files_matching(re.compile(r"""\[\s*["']git["']\s*,""")) == {"monodex/git/cli.py"}
+    layout = re.compile(r'/ "HEAD"|"(commondir|packed-refs|head-name|hookspath)"|"gitdir:')
+    assert _files_matching(layout) == {"monodex/git/files.py"}
 
 
 # -- payload keys: spelled once, in monodex/schema/payload.py ----------------------------------------

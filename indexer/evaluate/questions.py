@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import subprocess
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
@@ -23,6 +22,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from monodex.indexer.git.history import MAX_FILES
+
+from monodex.git import log as gitlog
 
 # "Merge pull request #12 from owner/branch": GitHub's merge commit; the title is the body's first line.
 MERGED_PR = re.compile(r"^Merge pull request #(\d+) from \S")
@@ -125,10 +126,7 @@ def first_parent(repo: Path, commit: str, *, max_commits: int) -> Iterator[Chang
     """The first-parent line from `commit` back, newest first, each commit with the files it
     changed against its first parent (a merge: what the merge brought in)."""
     fmt = "%x00%H%x1f%ct%x1f%P%x1f%s%x1f%b%x1e"
-    cmd = ["git", "-C", str(repo), "-c", "core.quotePath=false", "log", "--first-parent"]
-    cmd += ["--diff-merges=first-parent", "--no-renames", "--name-only", f"--max-count={max_commits}"]
-    cmd += [f"--format={fmt}", commit, "--"]
-    out = subprocess.run(cmd, capture_output=True, check=True, timeout=600).stdout
+    out = gitlog.first_parent(repo, commit, max_commits=max_commits, fmt=fmt)
     for record in out.decode("utf-8", "replace").split("\0")[1:]:
         head, _, names = record.partition("\x1e")
         oid, stamp, parents, subject, body = head.split("\x1f", 4)

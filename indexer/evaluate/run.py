@@ -4,7 +4,6 @@ over the label's whole files, then scored (report.py)."""
 
 from __future__ import annotations
 
-import subprocess
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -24,6 +23,7 @@ from monodex.indexer.session import Session
 from monodex.indexer.store.cochanges import History
 
 from monodex.errors import MonodexError, UsageError
+from monodex.git import cli as gitcli
 from monodex.progress import OnProgress
 from monodex.requests import EvalRequest
 from monodex.schema.eval import EvalAnswer, HistorySignal
@@ -130,7 +130,7 @@ def _questions(r: EvalRequest, source: Source, commit: str, files: LabelFiles) -
         built = questions.from_history(
             changes, indexed=files.text, is_answer=files.is_answer, limit=r.limit_questions
         )
-    except (OSError, subprocess.SubprocessError) as e:
+    except gitcli.Failed as e:
         problem = f"cannot read the history of {repo} at {commit[:12]}: {e}"
         raise MonodexError(problem, "check that 'git log' works there") from e
     if not built.questions:

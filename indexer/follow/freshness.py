@@ -14,7 +14,7 @@ from monodex.indexer.session import Session
 
 from monodex import branchlabels, names, spool
 from monodex.config import Catalog
-from monodex.gitrefs import branch_heads, unreadable
+from monodex.git.refs import branch_heads, unreadable
 from monodex.schema.payload import Key
 from monodex.schema.search import BranchGone, Freshness
 

@@ -19,9 +19,10 @@ from monodex.indexer.points import labelmeta
 from monodex.indexer.session import Session
 from monodex.indexer.write import fill
 
-from monodex import branchlabels, gitrefs, names, standing
+from monodex import branchlabels, names, standing
 from monodex.config import Catalog
 from monodex.errors import MonodexError
+from monodex.git import refs
 from monodex.schema.search import Caught, CaughtUp, Freshness, OnDemand, Wait
 from monodex.standing import Standing
 
@@ -33,9 +34,9 @@ def source(s: Session, catalog: Catalog, label: str, here: Standing | None) -> t
         return (f"refs/heads/{here.branch}" if here.branch else "HEAD"), here.commit
     short = standing.commit_of_label(label)
     if short is not None:
-        full = gitrefs.resolve_commit(catalog.path, short)
+        full = refs.resolve_commit(catalog.path, short)
         return ("HEAD", full) if full else None
-    heads = gitrefs.branch_heads(catalog.path) or {}
+    heads = refs.branch_heads(catalog.path) or {}
     return _ref(branchlabels.load(s.paths.state_dir, catalog.name, heads).tip(label, heads))
 
 
@@ -111,7 +112,7 @@ def _index(
     started = time.monotonic()
     branch = ref.removeprefix("refs/heads/") if ref.startswith("refs/heads/") else None
     if branch is not None:  # the branch holds its label from now on (branchlabels.py)
-        branchlabels.claim(s.paths.state_dir, catalog.name, branch, gitrefs.branch_heads(catalog.path) or [])
+        branchlabels.claim(s.paths.state_dir, catalog.name, branch, refs.branch_heads(catalog.path) or [])
     reached = refresh.reach(s, catalog, label, ref=ref, commit=commit, deadline=started + seconds)
     if reached is None:
         return None

@@ -20,9 +20,10 @@ from monodex.indexer.session import Session
 from monodex.indexer.write import crawlrun, fill
 from monodex.indexer.write.request import Request
 
-from monodex import branchlabels, gitrefs, known_labels, names, spool
+from monodex import branchlabels, known_labels, names, spool
 from monodex.config import Catalog
 from monodex.errors import Interrupted
+from monodex.git import refs
 from monodex.progress import OnProgress
 from monodex.schema.crawl import CrawlAnswer, RefreshAnswer
 
@@ -65,7 +66,7 @@ def own_label(s: Session, catalog: Catalog, request: spool.Request) -> spool.Req
     label another branch holds (by a monodex from before labels were claimed) refreshes the
     label of the branch that moved, never the other branch's."""
     branch = request.ref.removeprefix("refs/heads/")
-    heads = gitrefs.branch_heads(catalog.path) if request.ref.startswith("refs/heads/") else None
+    heads = refs.branch_heads(catalog.path) if request.ref.startswith("refs/heads/") else None
     if not heads or branch not in heads:
         return request  # a commit's label, or the branch is gone: the label the request names
     label = branchlabels.claim(s.paths.state_dir, catalog.name, branch, heads)
@@ -81,7 +82,7 @@ def _where_its_branch_points(repo_path: Any, request: spool.Request) -> str:
     if not request.ref.startswith("refs/heads/"):
         return request.commit
     # deleted (or never there, or unreadable): index what the hook saw
-    return gitrefs.ref_commit(repo_path, request.ref) or request.commit
+    return refs.ref_commit(repo_path, request.ref) or request.commit
 
 
 # How often a reader waiting for the runner's drain (or its fill job) looks again.
@@ -226,7 +227,7 @@ def queue_uncounted_history(s: Session, queue: spool.Spool) -> list[str]:
 def _queue_refresh(s: Session, queue: spool.Spool, catalog: Catalog, state: LabelState) -> None:
     """A refresh of the label to its branch's current commit (or the commit it held)."""
     assert state.commit_oid is not None
-    heads = gitrefs.branch_heads(catalog.path) or {}
+    heads = refs.branch_heads(catalog.path) or {}
     branch = branchlabels.load(s.paths.state_dir, catalog.name, heads).branch(state.label)
     ask(
         queue,

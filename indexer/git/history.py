@@ -7,12 +7,12 @@ walk that keeps the counts current `write/history.py`.
 
 from __future__ import annotations
 
-import os
-import subprocess
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+
+from monodex.git import log as gitlog
 
 # A commit touching more indexed files than this is a bulk change (a version bump, a rename, a
 # formatting pass): it says nothing about which files belong together and is not counted.
@@ -32,31 +32,19 @@ class Commit:
 
 
 def rename_options(repo: Path) -> list[str]:
-    """How to follow renames, the first to try first. By content (`-M`) reads the files a commit
-    added and deleted; a partial clone lacks most of them and git would fetch each from its
-    remote, so there, and wherever a file cannot be read, only exact renames are followed
-    (`-M100%`: found by object id, no content read; a folder moved whole)."""
-    return ["-M100%"] if _partial_clone(repo) else ["-M", "-M100%"]
+    """How to follow renames, the first to try first (monodex/git/log.py)."""
+    return gitlog.rename_options(repo)
 
 
 def walk(repo: Path, commit: str, stop_at: Sequence[str] = (), renames: str = "-M") -> Iterator[Commit]:
-    """The commits reachable from `commit` but not from any of `stop_at`, newest first, with the
-    files each touched and its renames, read as git prints them: a first walk of a long history
-    holds one commit at a time (babel's 18,609 at once were 89 MB of Python). CalledProcessError
-    at the end when git failed (what was yielded is then incomplete)."""
-    return _commits(_lines(repo, commit, stop_at, renames))
-
-
-def _lines(repo: Path, commit: str, stop_at: Sequence[str], renames: str) -> Iterator[str]:
-    cmd = ["git", "-C", str(repo), "log", f"--max-count={MAX_COMMITS}", "--format=%x00%H %ct %P"]
-    cmd += ["--name-status", renames, commit, *(["--not", *stop_at] if stop_at else [])]
-    env = {**os.environ, "GIT_NO_LAZY_FETCH": "1"}  # honoured by recent git; older: -M100% after -M
-    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) as proc:
-        assert proc.stdout is not None and proc.stderr is not None
-        yield from proc.stdout
-        err, code = proc.stderr.read(), proc.wait()
-    if code:
-        raise subprocess.CalledProcessError(code, cmd, stderr=err)
+    """The newest MAX_COMMITS commits reachable from `commit` but not from any of `stop_at`,
+    newest first, with the files each touched and its renames, read as git prints them: a first
+    walk of a long history holds one commit at a time. git.cli.Error at the end when git failed
+    (what was yielded is then incomplete)."""
+    lines = gitlog.files_per_commit_lines(
+        repo, commit, stop_at=stop_at, max_commits=MAX_COMMITS, renames=renames
+    )
+    return _commits(lines)
 
 
 def _commits(lines: Iterable[str]) -> Iterator[Commit]:
@@ -85,20 +73,7 @@ def _commit(head: list[str], files: list[str], moves: list[tuple[str, str]]) -> 
 
 def log(repo: Path, commit: str, stop_at: Sequence[str] = ()) -> str:
     """walk()'s text at once, with the first rename option git takes (evaluate/run.py)."""
-    tries = rename_options(repo)
-    for n, renames in enumerate(tries, start=1):
-        try:
-            return "".join(_lines(repo, commit, stop_at, renames))
-        except subprocess.CalledProcessError:
-            if n == len(tries):
-                raise
-    return ""
-
-
-def _partial_clone(repo: Path) -> bool:
-    """Whether the repository was cloned with a filter (`--filter=blob:none`, ...)."""
-    cmd = ["git", "-C", str(repo), "config", "--get", "extensions.partialclone"]
-    return subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=30).returncode == 0
+    return gitlog.files_per_commit(repo, commit, stop_at=stop_at, max_commits=MAX_COMMITS)
 
 
 def parse_log(text: str) -> Iterator[Commit]:

@@ -9,8 +9,9 @@ from typing import Any
 
 from monodex.indexer.session import Session
 
-from monodex import gitrefs, names, standing
+from monodex import names, standing
 from monodex import requests as rq
+from monodex.git import refs
 from monodex.schema.search import CaughtUp, Freshness, SearchAnswer, ServedBy
 
 
@@ -84,7 +85,7 @@ def search(s: Session, r: rq.SearchRequest) -> SearchAnswer:
         notes.insert(0, caught[1])
     if scope is not None:
         across.annotate(store, results, scope.held)
-        heads = gitrefs.branch_heads(cat.path)  # once for all the labels
+        heads = refs.branch_heads(cat.path)  # once for all the labels
         whole = found.dense_coverage == 1.0  # then every label's is: no count a label
         by_label: dict[str, Freshness] = {}
         for st, held in zip(scope.states, scope.held, strict=True):

@@ -27,7 +27,7 @@ from monodex.indexer.git.plan import text_problem
 from monodex.indexer.git.sources import SourceFile
 from monodex.indexer.git.worktree import read as read_file
 from monodex.indexer.members import keys as membership
-from monodex.indexer.overlay import dirty, statcache
+from monodex.indexer.overlay import statcache
 from monodex.indexer.points import filters, overlaymeta
 from monodex.indexer.points import membership as members
 from monodex.indexer.points.identity import git_blob_sha1
@@ -43,6 +43,8 @@ from monodex.indexer.write.request import Request
 from monodex import branchlabels, jsonfile, logs, names
 from monodex.config import Catalog
 from monodex.errors import UsageError
+from monodex.git import files as gitfiles
+from monodex.git import status as gitstatus
 from monodex.schema.payload import Key
 from monodex.schema.search import Overlay
 
@@ -80,7 +82,7 @@ class Applied:
 
 @dataclass
 class _Wanted:
-    status: dirty.Status
+    status: gitstatus.Status
     dirty: tuple[str, ...]
     blobs: dict[str, str]
     contents: dict[str, bytes] = field(default_factory=dict)
@@ -128,14 +130,14 @@ def _label_of(s: Session, catalog: Catalog, branch: str) -> str | None:
 
 def _worktree_root(catalog: Catalog, worktree: str) -> Path:
     path = Path(os.path.realpath(worktree))
-    root = dirty.top(path) if path.is_dir() else None
+    root = gitfiles.top(path) if path.is_dir() else None
     if root is None:
         raise UsageError(
             f"worktree {worktree} is not a git worktree (or no longer exists)",
             "pass the folder of a checkout of the catalog's repository, or search with --committed",
         )
-    common = dirty.common_dir(root)
-    if common is None or common != dirty.common_dir(catalog.path):
+    common = gitfiles.common_dir(root)
+    if common is None or common != gitfiles.common_dir(catalog.path):
         raise UsageError(
             f"worktree {root} is not a checkout of catalog {catalog.name!r} ({catalog.path})",
             "search from one of that repository's worktrees, or pass the right --catalog",
@@ -148,7 +150,7 @@ def _cache_file(s: Session, key: str) -> Path:
 
 
 def _scan(s: Session, catalog: Catalog, root: Path, out: Applied) -> tuple[_Wanted, CrawlPolicy]:
-    status = dirty.status(root)
+    status = gitstatus.status(root)
     policy = crawlpolicy.load(catalog.path, s.paths)
     crawlable = tuple(sorted(p for p in status.paths if policy.should_crawl(p)))
     cache_file = _cache_file(s, overlaymeta.key_for(str(root)))

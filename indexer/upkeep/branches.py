@@ -19,9 +19,10 @@ from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.session import Session
 from monodex.indexer.upkeep import lifecycle
 
-from monodex import branchlabels, gitrefs, known_labels, logs, names, spool
+from monodex import branchlabels, known_labels, logs, names, spool
 from monodex.branchlabels import BranchLabels
 from monodex.config import Catalog
+from monodex.git import refs
 from monodex.schema.crawl import PollAnswer
 from monodex.schema.payload import Key
 
@@ -54,7 +55,7 @@ def poll(s: Session, queue: spool.Spool, *, now: float) -> PollReport:
     if s.store.info() is None:
         return report
     for cat in s.config().catalogs.values():
-        heads = gitrefs.branch_heads(cat.path)
+        heads = refs.branch_heads(cat.path)
         if not heads:  # unreadable (or no branch at all): never take that for "all deleted"
             report.problems.append(f"{cat.name}: cannot read the branches of {cat.path}")
             continue

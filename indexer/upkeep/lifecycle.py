@@ -8,9 +8,10 @@ from monodex.indexer.points import membership as members
 from monodex.indexer.points.labelmeta import require_label
 from monodex.indexer.store.base import Store
 
-from monodex import branchlabels, gitrefs, known_labels, logs, names
+from monodex import branchlabels, known_labels, logs, names
 from monodex.config import Catalog
 from monodex.errors import MonodexError
+from monodex.git import refs
 from monodex.paths import Paths
 from monodex.schema.labels import PurgedCatalog, RemovedLabel
 from monodex.schema.payload import Key
@@ -71,7 +72,7 @@ def purge_catalog(store: Store, paths: Paths, catalog: str, *, now: float) -> Pu
 
 def branchless_labels(store: Store, paths: Paths, catalog: Catalog) -> list[str]:
     """Commit labels of the catalog whose branch (mapped as the hooks map it) no longer exists."""
-    heads = gitrefs.branch_heads(catalog.path)
+    heads = refs.branch_heads(catalog.path)
     if not heads:
         raise MonodexError(
             f"cannot read the branches of {catalog.path}",

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from monodex.indexer.overlay import dirty
 from monodex.indexer.overlay.update import drop
 from monodex.indexer.points import labelmeta, overlaymeta
 from monodex.indexer.points.overlaymeta import OverlayState
@@ -15,6 +14,7 @@ from monodex.indexer.store.base import Store
 
 from monodex import branchlabels, logs, names
 from monodex.errors import UsageError
+from monodex.git import files
 
 # An overlay update announced this recently may still be storing its files (crawl's own grace).
 IN_PROGRESS_GRACE_SECONDS = 3600
@@ -23,11 +23,11 @@ IN_PROGRESS_GRACE_SECONDS = 3600
 def stale_reason(store: Store, state: OverlayState) -> str | None:
     """Why the overlay is of no use any more, or None while its worktree still searches it."""
     root = Path(state.worktree)
-    if not (root / ".git").exists() or dirty.common_dir(root) is None:
+    if not (root / ".git").exists() or files.common_dir(root) is None:
         return "worktree gone"
     if labelmeta.read(store, names.label_id(state.catalog, state.label)) is None:
         return "label removed"
-    branch = dirty.head_branch(root)
+    branch = files.head_branch(root)
     try:
         label = branchlabels.of_repo(state.catalog, root).label(branch) if branch else None
     except UsageError:

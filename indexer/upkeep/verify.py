@@ -40,9 +40,10 @@ from monodex.indexer.write import crawlrun, fill
 from monodex.indexer.write.crawl import file_info
 from monodex.indexer.write.request import Request
 
-from monodex import branchlabels, gitrefs
+from monodex import branchlabels
 from monodex.config import Catalog
 from monodex.errors import MonodexError
+from monodex.git import refs
 from monodex.schema.labels import Verified, VerifyAnswer
 from monodex.schema.payload import Key
 
@@ -154,7 +155,7 @@ def check(s: Session, state: LabelState, catalog: Catalog) -> Finding:
 
 def _moved_to(s: Session, state: LabelState, catalog: Catalog, commit: str) -> str:
     """The commit the label's branch points at now when that is not `commit`, else ""."""
-    heads = gitrefs.branch_heads(catalog.path)
+    heads = refs.branch_heads(catalog.path)
     owners = branchlabels.load(s.paths.state_dir, catalog.name, heads or {})
     found = owners.tip(state.label, heads) if heads is not None else None
     return found[1] if found is not None and found[1] != commit else ""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import subprocess
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,6 +26,7 @@ from monodex.indexer.write.request import Request as Request  # crawlrun.crawl(s
 
 from monodex import crawlstate, jsonfile, known_labels, logs
 from monodex.config import Catalog, Config
+from monodex.git import cli as gitcli
 from monodex.paths import Paths
 from monodex.progress import OnProgress
 from monodex.schema.crawl import DryRunAnswer, PlannedFile
@@ -267,7 +267,7 @@ def count_history(s: Session, source: Source, commit: str) -> None:
             source.policy.should_crawl,
             source.policy.fingerprint,
         )
-    except (OSError, subprocess.SubprocessError, sqlite3.Error) as e:
+    except (*gitcli.Failed, sqlite3.Error) as e:
         logs.get("monodex.history").warning("history.not_counted", catalog=source.catalog.name, error=str(e))
         return
     if added:

@@ -4,12 +4,13 @@ about 2 s) and adds them to `store/cochanges.py`'s table."""
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from monodex.indexer.git import history
 from monodex.indexer.store.cochanges import Counts, Table
+
+from monodex.git import cli as gitcli
 
 
 def update(db: Path, repo: Path, commit: str, keep: Callable[[str], bool], policy: str) -> int:
@@ -22,7 +23,7 @@ def update(db: Path, repo: Path, commit: str, keep: Callable[[str], bool], polic
         for n, (stop_at, renames) in enumerate(tries, start=1):
             try:
                 return _count(table, history.walk(repo, commit, stop_at, renames), keep, commit)
-            except subprocess.CalledProcessError:
+            except gitcli.Error:
                 if n == len(tries):
                     raise
         return 0

@@ -85,10 +85,10 @@ def label_of(args: argparse.Namespace) -> str | None:
 def crawl_command(cat: config.Catalog) -> str:
     """A crawl of the catalog's checked-out HEAD into the label it belongs in, that runs from any
     directory: outside the repository no branch stands in for --label (issue 35)."""
-    from monodex.hooks import gitdir  # here: reads two files; only the next steps need it
+    from monodex.git import files  # here: reads two files; only the next steps need it
 
-    dirs = gitdir.find(cat.path)
-    ref, commit = gitdir.head(dirs) if dirs is not None else (None, None)
+    dirs = files.find(cat.path)
+    ref, commit = files.head(dirs) if dirs is not None else (None, None)
     if ref is not None:
         label = f"--branch {ref.removeprefix('refs/heads/')}"
     else:  # a detached HEAD's label is its commit's (DESIGN.md: one branch, one label)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from monodex import config, output, paths
 from monodex.commands.common import add_json
-from monodex.hooks import gitdir
+from monodex.git import files
 from monodex.hooks import install as installer
 from monodex.schema.setup import HooksDone
 
@@ -40,11 +40,11 @@ def _render(r: HooksDone) -> str:
 
 def _catalog_note(repo: Path) -> str:
     """Hooks in a repository no catalog names see nothing to do: say so, and how to register it."""
-    dirs = gitdir.find(repo.resolve())
+    dirs = files.find(repo.resolve())
     if dirs is None:
         return ""
     for cat in config.load(paths.resolve()).catalogs.values():
-        other = gitdir.find(cat.path)
+        other = files.find(cat.path)
         if other is not None and other.common_dir == dirs.common_dir:
             return ""
     name = re.sub(r"[^a-z0-9]+", "-", dirs.worktree.name.lower()).strip("-") or "NAME"

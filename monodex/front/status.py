@@ -15,7 +15,7 @@ from typing import Any, cast
 from monodex import branchlabels, config, crawlstate, names, spool, standing, writable
 from monodex.errors import MonodexError, UsageError
 from monodex.front import route
-from monodex.gitrefs import branch_heads, unreadable, worktrees
+from monodex.git.refs import branch_heads, unreadable, worktrees
 from monodex.paths import Paths
 from monodex.requests import LabelsRequest
 from monodex.runnerpid import pid_file, running_pid

@@ -12,9 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
-from monodex.hooks.gitdir import Head
 from monodex.hooks.install import MARKER
-from monodex.hooks.policy import Skip
+from monodex.hooks.policy import Head, Skip
 from monodex.hooks.run import decide
 from monodex.indexer.ops import background
 from monodex.indexer.session import Session

@@ -1,6 +1,7 @@
-"""Where a repository's branches point: the one reader (freshness, status, verify, the
-runner's ref poll and its refreshes all ask here). Hooks read HEAD and one ref from the files
-instead (hooks/gitdir.py): they run inside `git commit` and must not start a process.
+"""Where a repository's branches and checkouts point, by asking git: the one reader (freshness,
+status, verify, the runner's ref poll and its refreshes, where a folder stands all ask here).
+Hooks read HEAD and one ref from the files instead (files.py): they run inside `git commit` and
+must not start a process.
 
 `git for-each-ref refs/heads/` costs ~3 ms on any repository. dulwich, asked for the same, parses
 and validates every line of packed-refs: on microsoft/rushstack (25,592 refs, mostly tags) that
@@ -8,26 +9,16 @@ was ~150 ms, paid by every search answer's freshness line."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
-from typing import TypedDict
+from typing import NamedTuple, TypedDict
 
 from monodex import names
-
-
-def _git(repo: Path, *args: str, check: bool = True) -> str | None:
-    """What `git -C repo ARGS` prints, or None when it cannot run (or fails, with `check`)."""
-    try:
-        return subprocess.run(
-            ["git", "-C", str(repo), *args], capture_output=True, text=True, timeout=10, check=check
-        ).stdout
-    except (OSError, subprocess.SubprocessError):
-        return None
+from monodex.git.cli import Failed, output, run
 
 
 def branch_heads(repo: Path) -> dict[str, str] | None:
     """{branch: commit} of the repository's local branches, or None when it cannot be read."""
-    out = _git(repo, "for-each-ref", "--format=%(objectname) %(refname)", "refs/heads/")
+    out = output(repo, "for-each-ref", "--format=%(objectname) %(refname)", "refs/heads/")
     if out is None:
         return None
     pairs = (line.split(" ", 1) for line in out.splitlines() if " " in line)
@@ -37,7 +28,7 @@ def branch_heads(repo: Path) -> dict[str, str] | None:
 def branch_names(repo: Path) -> set[str] | None:
     """The names of the repository's branches, local and its remotes' (`origin/x` as `x` and as
     `origin/x`), or None when they cannot be read."""
-    out = _git(repo, "for-each-ref", "--format=%(refname)", "refs/heads/", "refs/remotes/")
+    out = output(repo, "for-each-ref", "--format=%(refname)", "refs/heads/", "refs/remotes/")
     if out is None:
         return None
     found: set[str] = set()
@@ -58,10 +49,10 @@ def default_branch(repo: Path) -> tuple[str, str] | None:
     heads = branch_heads(repo)
     if heads is None:
         return None
-    origin = (_git(repo, "symbolic-ref", "-q", "refs/remotes/origin/HEAD", check=False) or "").strip()
+    origin = (output(repo, "symbolic-ref", "-q", "refs/remotes/origin/HEAD", check=False) or "").strip()
     branch = names.default_branch(origin or None, heads.__contains__)
     if branch is None:
-        branch = (_git(repo, "symbolic-ref", "-q", "--short", "HEAD", check=False) or "").strip()
+        branch = (output(repo, "symbolic-ref", "-q", "--short", "HEAD", check=False) or "").strip()
     if branch in heads:
         return branch, branch
     if branch and origin.endswith("/" + branch):  # a fresh clone's default branch, never checked out
@@ -71,7 +62,7 @@ def default_branch(repo: Path) -> tuple[str, str] | None:
 
 def resolve_commit(repo: Path, revision: str) -> str | None:
     """The full commit id a revision (a short sha, a branch) names in `repo`, or None."""
-    out = _git(repo, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}", check=False)
+    out = output(repo, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}", check=False)
     return (out or "").strip() or None
 
 
@@ -85,7 +76,7 @@ def worktrees(repo: Path) -> list[Worktree] | None:
     """Every checkout of the repository (`git worktree list --porcelain`: the main one first,
     then the linked ones): {"path", "head", "branch"}, branch None when detached; None when it
     cannot be read. A worktree removed or pruned is no longer listed."""
-    out = _git(repo, "worktree", "list", "--porcelain")
+    out = output(repo, "worktree", "list", "--porcelain")
     if out is None:
         return None
     found: list[Worktree] = []
@@ -115,3 +106,30 @@ def ref_commit(repo: Path, ref: str) -> str | None:
     """The commit refs/heads/<branch> points at now; None when gone or unreadable."""
     heads = branch_heads(repo)
     return heads.get(ref.removeprefix("refs/heads/")) if heads is not None else None
+
+
+class Here(NamedTuple):
+    """Where a folder stands, as one `git rev-parse` tells: its repository's common git dir, the
+    top folder of its checkout, HEAD's commit (None on an unborn branch) and HEAD's symbolic name
+    (refs/heads/<branch>, or "HEAD" when detached)."""
+
+    common_dir: Path
+    toplevel: Path
+    commit: str | None
+    symbolic: str
+
+
+def here(directory: Path) -> Here | None:
+    """Where `directory` stands (~2-3 ms), or None outside a checkout (or in a git dir, a bare
+    repository: no worktree)."""
+    args = ["rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel", "HEAD"]
+    try:
+        proc = run(directory, *args, "--symbolic-full-name", "HEAD", check=False)
+    except Failed:
+        return None
+    lines = proc.stdout.splitlines()
+    if len(lines) == 4 and proc.returncode == 0:
+        return Here(Path(lines[0]), Path(lines[1]), lines[2], lines[3])
+    if len(lines) == 3 and lines[2] == "HEAD":  # an unborn branch: no commit yet
+        return Here(Path(lines[0]), Path(lines[1]), None, "HEAD")
+    return None

@@ -1,7 +1,6 @@
-"""Just enough of git's on-disk layout for a hook: find the git dir, read HEAD and refs.
-
-Stdlib only (dulwich costs ~100 ms to import; a hook must add almost nothing to `git commit`).
-"""
+"""git's layout on disk, read without starting a process: a hook runs inside `git commit` and
+must add almost nothing to it (dulwich costs ~100 ms to import, a `git` process a few ms).
+Stdlib only."""
 
 from __future__ import annotations
 
@@ -10,7 +9,6 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-_SHA = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
 REBASE_DIRS = ("rebase-merge", "rebase-apply")
 
 
@@ -22,6 +20,7 @@ class GitDirs:
 
 
 def find(start: Path) -> GitDirs | None:
+    """The checkout `start` is in (GIT_DIR and GIT_WORK_TREE first, as git does), else None."""
     env = os.environ.get("GIT_DIR")
     if env:
         git_dir = Path(env) if os.path.isabs(env) else start / env
@@ -30,21 +29,70 @@ def find(start: Path) -> GitDirs | None:
         dot = folder / ".git"
         if dot.is_dir():
             return _dirs(folder, dot)
-        if dot.is_file():  # a linked worktree or submodule: "gitdir: <path>"
-            text = dot.read_text().strip()
-            if text.startswith("gitdir:"):
-                target = Path(text[7:].strip())
-                return _dirs(folder, target if target.is_absolute() else folder / target)
+        target = _gitdir_file(folder)
+        if target is not None:  # a linked worktree or submodule: "gitdir: <path>"
+            return _dirs(folder, target)
     return None
 
 
+def _gitdir_file(worktree: Path) -> Path | None:
+    """The git dir a `.git` file names (a linked worktree's own, a submodule's), else None."""
+    try:
+        text = (worktree / ".git").read_text(errors="replace").strip()
+    except OSError:  # no such file, or a folder
+        return None
+    if not text.startswith("gitdir:"):
+        return None
+    target = Path(text[7:].strip())
+    return target if target.is_absolute() else worktree / target
+
+
+def _common(git_dir: Path) -> Path:
+    """The shared git dir of a worktree's own git dir (its `commondir` file names it)."""
+    try:
+        rel = (git_dir / "commondir").read_text().strip()
+    except OSError:
+        return git_dir.resolve()
+    return (Path(rel) if os.path.isabs(rel) else git_dir / rel).resolve()
+
+
 def _dirs(worktree: Path, git_dir: Path) -> GitDirs:
-    common = git_dir
-    pointer = git_dir / "commondir"
-    if pointer.is_file():
-        rel = pointer.read_text().strip()
-        common = Path(rel) if os.path.isabs(rel) else (git_dir / rel)
-    return GitDirs(worktree.resolve(), git_dir.resolve(), common.resolve())
+    return GitDirs(worktree.resolve(), git_dir.resolve(), _common(git_dir))
+
+
+def common_dir(repo: Path) -> Path | None:
+    """The common git dir of the repository checked out (or bare) at `repo`: the main checkout,
+    a linked worktree and the bare repository itself all answer the same; None for no repository."""
+    dot = repo / ".git"
+    if dot.is_dir():
+        return _common(dot)
+    target = _gitdir_file(repo)
+    if target is not None:  # None when that git dir is gone (a worktree pruned under it)
+        return _common(target) if target.is_dir() else None
+    if not dot.exists() and (repo / "HEAD").is_file():  # a bare repository is its own git dir
+        return _common(repo)
+    return None
+
+
+def head_branch(worktree: Path) -> str | None:
+    """The branch checked out in the worktree, read from its HEAD file; None when detached or
+    unreadable (a worktree that is gone)."""
+    dot = worktree / ".git"
+    git_dir = dot if dot.is_dir() else _gitdir_file(worktree)
+    try:
+        text = (git_dir / "HEAD").read_text(encoding="utf-8").strip() if git_dir else ""
+    except OSError:
+        return None
+    prefix = "ref: refs/heads/"
+    return text.removeprefix(prefix) if text.startswith(prefix) else None
+
+
+def top(folder: Path) -> Path | None:
+    """The worktree holding `folder` (the nearest folder up with a `.git`), or None."""
+    for candidate in (folder, *folder.parents):
+        if os.path.lexists(candidate / ".git"):
+            return candidate
+    return None
 
 
 def head(dirs: GitDirs) -> tuple[str | None, str | None]:
@@ -54,36 +102,6 @@ def head(dirs: GitDirs) -> tuple[str | None, str | None]:
         ref = text[4:].strip()
         return ref, read_ref(dirs, ref)
     return None, text or None
-
-
-@dataclass(frozen=True)
-class Head:
-    """Where HEAD was while git waited for the hook: the branch that moved and its commit."""
-
-    ref: str | None  # refs/heads/main; None when detached
-    commit: str | None  # None: unborn branch, or HEAD could not be read
-    rebasing: str | None = None  # head-name of a rebase in progress: the branch it will move
-
-
-def capture(dirs: GitDirs) -> Head:
-    """HEAD from the files, in this process (the pre-commit path: before it forks)."""
-    ref, commit = head(dirs)
-    return Head(ref, commit, rebase_head_name(dirs.git_dir))
-
-
-def parse_captured(text: str, rebasing: str) -> Head | None:
-    """What the hook script captured: `git rev-parse --git-dir HEAD --symbolic-full-name HEAD`
-    (git dir, commit, refs/heads/<branch> or "HEAD" when detached; on an unborn branch git
-    prints no commit) and the rebase's head-name. None when the output is not of that shape."""
-    lines = text.splitlines()
-    if len(lines) == 2 and lines[1] == "HEAD":
-        return Head(None, None, rebasing or None)  # unborn: nothing to index yet
-    if len(lines) != 3 or not _SHA.match(lines[1]):
-        return None
-    symbolic = lines[2]
-    if symbolic != "HEAD" and not symbolic.startswith("refs/"):
-        return None
-    return Head(None if symbolic == "HEAD" else symbolic, lines[1], rebasing or None)
 
 
 def rebase_head_name(git_dir: Path) -> str | None:
@@ -127,6 +145,17 @@ def read_ref(dirs: GitDirs, ref: str) -> str | None:
             if len(parts) == 2 and parts[1] == ref:
                 return parts[0]
     return None
+
+
+def origin_head(dirs: GitDirs) -> str | None:
+    """Where refs/remotes/origin/HEAD points (refs/remotes/origin/main), when it is a loose
+    symbolic ref (as a clone writes it); else None."""
+    remote = dirs.common_dir / "refs" / "remotes" / "origin" / "HEAD"
+    try:
+        text = remote.read_text().strip() if remote.is_file() else ""
+    except OSError:
+        return None
+    return text[4:].strip() if text.startswith("ref:") else None
 
 
 def branches(dirs: GitDirs) -> list[str]:

@@ -10,13 +10,14 @@ files are, one by one (`--untracked-files=all`); submodules are left out.
 from __future__ import annotations
 
 import os
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from monodex.errors import MonodexError
+from monodex.git.cli import Failed, run_bytes
 
 _TIMEOUT = 30
+_ARGS = ("status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--ignore-submodules=all")
 
 
 @dataclass(frozen=True)
@@ -28,23 +29,12 @@ class Status:
 
 def status(worktree: Path) -> Status:
     """The worktree's branch, HEAD and every path that differs from HEAD (staged or not)."""
-    cmd = [
-        "git",
-        "--no-optional-locks",
-        "-C",
-        str(worktree),
-        "status",
-        "--porcelain=v2",
-        "--branch",
-        "-z",
-        "--untracked-files=all",
-        "--ignore-submodules=all",
-        "--no-renames",
-    ]
     env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0"}
     try:
-        done = subprocess.run(cmd, capture_output=True, check=False, timeout=_TIMEOUT, env=env)
-    except (OSError, subprocess.SubprocessError) as exc:
+        done = run_bytes(
+            worktree, "--no-optional-locks", *_ARGS, "--no-renames", check=False, timeout=_TIMEOUT, env=env
+        )
+    except Failed as exc:
         raise MonodexError(
             f"could not run git status in {worktree}: {exc}", "check that git is installed"
         ) from None
@@ -85,48 +75,3 @@ def parse(out: bytes) -> Status:
         elif kind == "?":
             paths.add(line[2:])
     return Status(branch, head, frozenset(p for p in paths if p and not p.endswith("/")))
-
-
-def top(folder: Path) -> Path | None:
-    """The worktree holding `folder` (the nearest folder up with a `.git`), or None."""
-    for candidate in (folder, *folder.parents):
-        if os.path.lexists(candidate / ".git"):
-            return candidate
-    return None
-
-
-def common_dir(worktree: Path) -> Path | None:
-    """The repository's common git dir, whichever of its worktrees `worktree` is (a linked
-    worktree's `.git` file names its own git dir, whose `commondir` names the shared one)."""
-    dotgit = worktree / ".git"
-    try:
-        if dotgit.is_dir():
-            return dotgit.resolve()
-        text = dotgit.read_text(encoding="utf-8").strip()
-    except OSError:
-        return None
-    if not text.startswith("gitdir:"):
-        return None
-    gitdir = (worktree / text.removeprefix("gitdir:").strip()).resolve()
-    try:
-        common = (gitdir / "commondir").read_text(encoding="utf-8").strip()
-    except OSError:
-        return gitdir if gitdir.is_dir() else None
-    return (gitdir / common).resolve()
-
-
-def head_branch(worktree: Path) -> str | None:
-    """The branch checked out in the worktree, read from its HEAD file; None when detached or
-    unreadable (a worktree that is gone)."""
-    dotgit = worktree / ".git"
-    try:
-        if dotgit.is_dir():
-            gitdir = dotgit
-        else:
-            text = dotgit.read_text(encoding="utf-8").strip()
-            gitdir = (worktree / text.removeprefix("gitdir:").strip()).resolve()
-        head = (gitdir / "HEAD").read_text(encoding="utf-8").strip()
-    except OSError:
-        return None
-    prefix = "ref: refs/heads/"
-    return head.removeprefix(prefix) if head.startswith(prefix) else None
