@@ -113,7 +113,7 @@ def _index(
     branch = ref.removeprefix("refs/heads/") if ref.startswith("refs/heads/") else None
     if branch is not None:  # the branch holds its label from now on (branchlabels.py)
         branchlabels.claim(s.paths.state_dir, catalog.name, branch, refs.branch_heads(catalog.path) or [])
-    reached = refresh.reach(s, catalog, label, ref=ref, commit=commit, deadline=started + seconds)
+    reached = refresh.bring_to(s, catalog, label, ref=ref, commit=commit, deadline=started + seconds)
     if reached is None:
         return None
     facts: Caught = {
@@ -152,7 +152,7 @@ def wait_fresh(s: Session, catalog: Catalog, label: str, seconds: float, *, dens
     reached = now["fresh"] is True
     if now["fresh"] is False:
         ref, target = f"refs/heads/{now['branch']}", str(now["branch_commit"])
-        reached = refresh.reach(s, catalog, label, ref=ref, commit=target, deadline=deadline) is not None
+        reached = refresh.bring_to(s, catalog, label, ref=ref, commit=target, deadline=deadline) is not None
         now = freshness.describe(s, catalog, labelmeta.require_label(s.store, catalog.name, label))
     wait: Wait
     if dense:

@@ -1,6 +1,6 @@
 """The one refresh path: a label brought to the commit a spool entry names (refresh_label). The
 runner's drain runs it for every entry; a reader that needs a label caught up (a search where you
-stand, `--fresh`) asks for it here (reach): inside the runner by queueing the entry and waiting
+stand, `--fresh`) asks for it here (bring_to): inside the runner by queueing the entry and waiting
 for the drain, elsewhere by running it in-process, bounded. Also here: the one place the indexer
 queues an entry (ask), the refreshes the runner queues itself (after a model change, for history
 never counted) and its fill job's round. The runner reaches these through indexer/ops/."""
@@ -108,7 +108,7 @@ class Reached:
     files_stored: int | None = None
 
 
-def reach(
+def bring_to(
     s: Session, catalog: Catalog, label: str, *, ref: str, commit: str, deadline: float
 ) -> Reached | None:
     """Make the label reflect `commit` (phase one) by the monotonic `deadline`, or None: inside the
