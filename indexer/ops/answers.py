@@ -115,16 +115,16 @@ def _label_here(s: Session, catalog: str, worktree: str | None) -> str | None:
 
 
 def view(s: Session, r: rq.ViewRequest) -> ViewAnswer:
-    from monodex.indexer.read import search as searching
+    from monodex.indexer.read import view as viewing
 
     s.config().catalog(r.catalog)
     first, last = r.selection()
     file_id = r.file_id
     if r.path:  # by path: the file as this label has it
-        file_id = searching.file_id_at(s.store, catalog=r.catalog, label=r.label, path=r.path)
+        file_id = viewing.file_id_at(s.store, catalog=r.catalog, label=r.label, path=r.path)
     assert file_id is not None  # the request has one of the two
-    selector = searching.Selector(file_id, first, last)
-    return searching.view(s.store, catalog=r.catalog, label=r.label, selector=selector)
+    selector = viewing.Selector(file_id, first, last)
+    return viewing.view(s.store, catalog=r.catalog, label=r.label, selector=selector)
 
 
 def _registered_or_left(s: Session, catalog: str) -> None:
@@ -143,13 +143,13 @@ def _registered_or_left(s: Session, catalog: str) -> None:
 
 
 def labels(s: Session, r: rq.LabelsRequest) -> LabelsAnswer:
-    from monodex.indexer.read import search as searching
+    from monodex.indexer.read import listing
 
     if r.catalog:
         _registered_or_left(s, r.catalog)
     return {
-        "labels": searching.labels(s.store, r.catalog),
-        "overlays": searching.overlays(s.store, r.catalog),
+        "labels": listing.labels(s.store, r.catalog),
+        "overlays": listing.overlays(s.store, r.catalog),
     }
 
 

@@ -1,4 +1,5 @@
-"""The read side: search one label, view a file's chunks, list labels."""
+"""The read side's search: one label's chunks (or several labels'), ranked; how much of a label has
+its dense vectors. Reading a file back is view.py's, listing labels listing.py's."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
-from monodex.indexer.points import defined, labelmeta, lexical, membership, overlaymeta
+from monodex.indexer.points import defined, lexical, membership
 from monodex.indexer.points import filters as stored
 from monodex.indexer.points.labelmeta import LabelState, require_label
 from monodex.indexer.points.langs import lang_values
@@ -26,11 +27,10 @@ from monodex.indexer.store.base import (
     Store,
 )
 
-from monodex import names, progress
+from monodex import progress
 from monodex.errors import UsageError
-from monodex.schema.labels import LabelRow, Membership, OverlayRow
 from monodex.schema.payload import HIT_FIELDS, Key
-from monodex.schema.search import Hit, ViewAnswer, ViewChunk
+from monodex.schema.search import Hit
 
 RESULT_FIELDS = HIT_FIELDS  # search()'s name for them
 
@@ -346,130 +346,3 @@ def _ranks(
     if sparse is not None and sparse.indices:
         out["lexical"] = {h.id: i for i, h in enumerate(store.search_sparse(sparse, flt, limit=n), start=1)}
     return out
-
-
-@dataclass(frozen=True)
-class Selector:
-    file_id: str
-    first: int
-    last: int | None  # None: to the end
-
-
-def file_id_at(store: Store, *, catalog: str, label: str, path: str) -> str:
-    """The file_id of `path` (normalised by ViewRequest) in the label, or an error saying the
-    path is not indexed there."""
-    require_label(store, catalog, label)
-    rel = path
-    lid = names.label_id(catalog, label)
-    flt = stored.label_chunks(
-        membership.of(store, lid), Match(Key.RELATIVE_PATH, rel), Match(Key.CHUNK_ORDINAL, 1)
-    )
-    for record in store.scroll(flt):
-        return str(record.payload[Key.FILE_ID])
-    raise UsageError(
-        f"{rel} is not indexed in label {label!r} of catalog {catalog!r}",
-        "check the path (relative to the repository root) or find the file with a search first",
-    )
-
-
-def view(store: Store, *, catalog: str, label: str, selector: Selector) -> ViewAnswer:
-    require_label(store, catalog, label)
-    held = membership.of(store, names.label_id(catalog, label))
-    flt = stored.label_chunks(held, Match(Key.FILE_ID, selector.file_id))
-    chunks = sorted((r.payload for r in store.scroll(flt)), key=lambda p: int(p[Key.CHUNK_ORDINAL]))
-    if not chunks:  # a hit of a worktree's uncommitted file (an overlay over this label)
-        chunks = _overlay_file(store, catalog, label, selector.file_id)
-    if not chunks:
-        raise UsageError(
-            f"file {selector.file_id} is not in label {label!r} of catalog {catalog!r}",
-            "take the file_id from 'monodex search' results of the same label",
-        )
-    picked = [
-        c
-        for c in chunks
-        if c[Key.CHUNK_ORDINAL] >= selector.first
-        and (selector.last is None or c[Key.CHUNK_ORDINAL] <= selector.last)
-    ]
-    if not picked:
-        raise UsageError(
-            f"file {selector.file_id} has chunks 1-{len(chunks)}; none match the selection",
-            f"use :1-{len(chunks)} or :1-end",
-        )
-    keys = (
-        Key.CHUNK_ORDINAL,
-        Key.CHUNK_COUNT,
-        Key.START_LINE,
-        Key.END_LINE,
-        Key.BREADCRUMB,
-        Key.SYMBOL_NAME,
-        Key.CHUNK_TYPE,
-        Key.CHUNK_KIND,
-        Key.TEXT,
-    )
-    return ViewAnswer(
-        file_id=selector.file_id,
-        relative_path=chunks[0][Key.RELATIVE_PATH],
-        package_name=chunks[0].get(Key.PACKAGE_NAME),
-        chunks=[cast(ViewChunk, {k: c.get(k) for k in keys}) for c in picked],
-    )
-
-
-def _overlay_file(store: Store, catalog: str, label: str, file_id: str) -> list[dict[str, Any]]:
-    for o in overlaymeta.list_all(store, catalog):
-        if o.label == label and o.current and file_id in o.file_ids:
-            flt = stored.chunks(Match(Key.ACTIVE_LABEL_IDS, o.current), Match(Key.FILE_ID, file_id))
-            return sorted((r.payload for r in store.scroll(flt)), key=lambda p: int(p[Key.CHUNK_ORDINAL]))
-    return []
-
-
-def labels(store: Store, catalog: str | None = None) -> list[LabelRow]:
-    if store.info() is None:
-        return []
-    rows: list[LabelRow] = []
-    for s in labelmeta.list_all(store, catalog):
-        covered, waiting, count = coverage(store, s.label_id)
-        row = LabelRow(
-            catalog=s.catalog,
-            label=s.label,
-            commit_oid=s.commit_oid,
-            target_commit_oid=labelmeta.target_commit(s),
-            source_kind=s.source_kind,
-            crawl_complete=s.crawl_complete,
-            updated_at_unix_secs=s.updated_at_unix_secs,
-            chunks=count,
-            dense_pending=waiting,
-            dense_coverage=covered,
-        )
-        if base := s.extra.get(Key.MEMBERSHIP_BASE):  # what the label stands on (points/membership.py)
-            row["membership"] = Membership(
-                base=base,
-                base_commit_oid=s.extra.get(Key.MEMBERSHIP_BASE_COMMIT),
-                changed_paths=s.extra.get(Key.MEMBERSHIP_CHANGED, 0),
-            )
-        if branch := s.extra.get(Key.BRANCH):  # the branch it was last refreshed from
-            row["branch"] = branch
-        if gone := labelmeta.branch_deleted_at(s):  # upkeep/branches.py: removed after a grace period
-            row[Key.BRANCH_DELETED_AT] = gone
-        rows.append(row)
-    return rows
-
-
-def overlays(store: Store, catalog: str | None = None) -> list[OverlayRow]:
-    """Worktree overlays (never labels: `labels` lists them apart, under `overlays`)."""
-    rows: list[OverlayRow] = []
-    for o in overlaymeta.list_all(store, catalog):
-        covered, waiting, count = coverage(store, o.current) if o.current else (1.0, 0, 0)
-        rows.append(
-            OverlayRow(
-                catalog=o.catalog,
-                label=o.label,
-                worktree=o.worktree,
-                branch=o.branch,
-                files=len(o.file_ids),
-                paths=len(o.dirty),
-                chunks=count,
-                dense_pending=waiting,
-                updated_at_unix_secs=o.updated_at_unix_secs,
-            )
-        )
-    return rows
