@@ -10,8 +10,9 @@ from monodex import crawlstate, output, progress
 from monodex.front import render_across
 from monodex.front.render_across import containing as containing
 from monodex.front.render_across import diff as diff
+from monodex.front.render_freshness import day, freshness_line
 from monodex.output import crumb as crumb  # the one breadcrumb decoder, for every renderer
-from monodex.schema.search import Budget, Explain, Freshness, Hit, SearchAnswer
+from monodex.schema.search import Budget, Explain, Hit, SearchAnswer
 from monodex.schema.status import (
     Checkout,
     Dense,
@@ -24,48 +25,6 @@ from monodex.schema.status import (
     StatusLabel,
     Unread,
 )
-
-
-def freshness_line(f: Freshness) -> str:
-    """One line on whether the answer reflects the code, for people and text-only clients."""
-    at = (f.get("indexed_commit") or "")[:12] or "(working dir)"
-    branch = f"branch {f.get('branch')}"
-    if f.get("label") and f["label"] != f.get("branch"):  # which label answered for that branch
-        branch += f" (label {f['label']})"
-    if f.get("fresh") is True:
-        text = f"index at {at}, fresh with {branch}"
-    elif f.get("fresh") is False:
-        text = f"index at {at}, STALE: {branch} is at {str(f['branch_commit'])[:12]}"
-        text += "; a refresh is pending" if f.get("refresh_pending") else "; no refresh queued"
-    else:
-        text = f"index at {at}" + ("" if f.get("complete", True) else " (refresh in progress)")
-    if f.get("worktree"):  # which checkout the answer is for, and what is checked out there
-        on = f"branch {f['branch']}" if f.get("branch") else "detached HEAD"
-        text = f"worktree {f['worktree']} ({on}): {text}"
-    if f.get("refresh_error"):
-        text += f"; last refresh failed: {f['refresh_error'].splitlines()[0]}"
-    coverage = f.get("dense_coverage")
-    if coverage is not None and coverage < 1.0:
-        text += f"; dense vectors {progress.percent(coverage)} done (the rest found by their words)"
-    overlay = f.get("overlay")
-    if overlay and overlay.get("applied"):
-        text += f"; with {overlay['files']} uncommitted files of {overlay['worktree']}"
-        text += f" ({overlay['paths']} changed paths)" if overlay["paths"] != overlay["files"] else ""
-    wait = f.get("wait")
-    gone = f.get("branch_gone")
-    if gone:
-        since = f" since {day(when)}" if (when := gone["since"]) else ""
-        text += f"; branch {gone['branch']} is gone{since}: the label keeps its last commit"
-    elif f.get("fresh") is None and f.get("source_kind") == "git-commit" and wait and not f.get("problem"):
-        text += "; no branch maps to this label (deleted, or a tag's or a commit's label)"
-    elif wait and not wait["reached"]:
-        text += f" (waited {wait['waited_seconds']:.1f} s of {wait['seconds']:g} s for it)"
-    return text
-
-
-def day(unix: float) -> str:
-    """A time in UTC to the minute: when a branch went, when its label goes."""
-    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(unix))
 
 
 def explain_line(e: Explain) -> str:
@@ -189,7 +148,7 @@ def _dense_text(d: Dense | None) -> str:
     """Phase two of a label: nothing once every chunk has its vector."""
     if not d or d.get("state") == "complete":
         return ""
-    eta = f", ETA {progress.duration(left)}" if (left := d["eta_seconds"]) is not None else ""
+    eta = f", ETA {progress.duration(left)}" if (left := d.get("eta_seconds")) is not None else ""
     return (
         f"\tdense vectors {progress.percent(d['coverage'], left=d['pending'])} "
         f"({_chunks(d['pending'])} to go, {d.get('state')}{eta}; "
