@@ -216,6 +216,67 @@ def test_each_room_reads_in_one_sitting() -> None:
     assert {r: n for r, n in lines.items() if n > 1500} == {}
 
 
+PACKAGES = {"monodex": "monodex", "hooks": "monodex.hooks", "scheduler": "monodex.scheduler"}
+PACKAGES |= {"indexer": "monodex.indexer", "systemd": "monodex.systemd"}
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """{module: the monodex modules it imports}, at its top or inside a function alike (an import
+    deferred for speed is a dependency all the same)."""
+    files: dict[str, Path] = {}
+    for folder, package in PACKAGES.items():
+        for f in (ROOT / folder).rglob("*.py"):
+            parts = [p for p in f.relative_to(ROOT / folder).with_suffix("").parts if p != "__init__"]
+            files[".".join([package, *parts])] = f
+    graph: dict[str, set[str]] = {}
+    for name, f in files.items():
+        deps: set[str] = set()
+        for node in ast.walk(ast.parse(f.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                for a in node.names:  # `from monodex.x import y`: the module y, else x
+                    full = f"{node.module}.{a.name}"
+                    deps.add(full if full in files else node.module)
+            elif isinstance(node, ast.Import):
+                deps.update(a.name for a in node.names)
+        graph[name] = {d for d in deps if d in files and d != name}
+    return graph
+
+
+def _reachable(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        for w in graph[todo.pop()] - seen:
+            seen.add(w)
+            todo.append(w)
+    return seen
+
+
+def test_no_module_imports_itself_back() -> None:
+    """No import cycle between modules, deferred imports included (front/render.py and
+    render_across.py were one: the freshness line they share is render_freshness.py's)."""
+    graph = _module_graph()
+    cycles = sorted(m for m in graph if m in _reachable(graph, m))
+    assert cycles == []
+
+
+# What a search reads with, and what writes: a read reaches no write path, however indirectly (a
+# label that must be caught up first is follow/ondemand's, through the one refresh path).
+READS = ("monodex.indexer.read.", "monodex.indexer.rank.", "monodex.indexer.compare.")
+READ_MODULES = {"monodex.indexer.follow.freshness"}
+WRITES = ("monodex.indexer.write", "monodex.indexer.members", "monodex.indexer.upkeep")
+WRITES += ("monodex.indexer.overlay", "monodex.indexer.ops", "monodex.indexer.follow.refresh")
+WRITES += ("monodex.indexer.follow.ondemand", "monodex.scheduler")
+
+
+def test_reads_do_not_import_write_paths() -> None:
+    graph = _module_graph()
+    reads = [m for m in graph if m.startswith(READS) or m in READ_MODULES]
+    assert len(reads) > 10
+    bad = {m: sorted(w for w in _reachable(graph, m) if w.startswith(WRITES)) for m in reads}
+    assert {m: w for m, w in bad.items() if w} == {}
+
+
 def test_only_paths_reads_the_xdg_folders_and_home() -> None:
     """monodex.paths is the one reader of XDG_* and HOME: every location comes from Paths."""
     reads = re.compile(r"Path\.home\(|environ\b[^\n]*[\"'](?:XDG_\w+|HOME)[\"']")

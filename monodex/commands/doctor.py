@@ -12,7 +12,7 @@ from monodex import config, output, paths, spool, writable
 from monodex.commands.common import add_json, crawl_command
 from monodex.errors import MonodexError
 from monodex.front import route
-from monodex.front.render import day
+from monodex.front.render_freshness import day
 from monodex.requests import LabelsRequest
 
 Check = dict[str, Any]

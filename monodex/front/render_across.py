@@ -4,6 +4,7 @@ diff, and where a file or chunk exists. The CLI and the MCP tools share these.""
 from __future__ import annotations
 
 from monodex import output
+from monodex.front.render_freshness import freshness_line
 from monodex.schema.compare import ContainingAnswer, DiffAnswer, Symbol
 from monodex.schema.search import Freshness, Hit
 
@@ -18,8 +19,6 @@ def names_line(labels: list[str]) -> str:
 
 def freshness_lines(by_label: dict[str, Freshness]) -> list[str]:
     """One line a label when few, else a count and the labels that are behind their branch."""
-    from monodex.front.render import freshness_line  # render imports this module at its top
-
     if len(by_label) <= _SHOWN:
         return [f"# {label}: {freshness_line(f)}" for label, f in by_label.items()]
     stale = [label for label, f in by_label.items() if f.get("fresh") is False]
