@@ -10,10 +10,15 @@ import json
 import logging
 import sys
 import threading
+from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
 from monodex import logrotate
+
+# What a structlog processor takes and returns (structlog.typing.EventDict, named here: importing
+# structlog is deferred until logging is configured).
+EventDict = MutableMapping[str, Any]
 
 _pending: dict[str, Any] | None = None  # configure()'s settings until structlog is imported
 _ready = False  # structlog imported whole and _pending applied
@@ -136,7 +141,7 @@ def _apply(structlog: Any, *, json_lines: bool, level: int, tee: bool) -> None:
 
 
 def _tee(file_logger: logging.Logger) -> Any:
-    def processor(_logger: Any, _name: str, event: dict[str, Any]) -> dict[str, Any]:
+    def processor(_logger: Any, _name: str, event: EventDict) -> EventDict:
         if event.get("level") == "debug":
             return event  # the file keeps INFO and up, also with --verbose on stderr
         # The traceback as text in the file; stderr's renderer formats exc_info its own way.
@@ -150,7 +155,7 @@ def _tee(file_logger: logging.Logger) -> Any:
     return processor
 
 
-def _file_only(_logger: Any, _name: str, event: dict[str, Any]) -> dict[str, Any]:
+def _file_only(_logger: Any, _name: str, event: EventDict) -> EventDict:
     """`log.error(..., file_only=True)`: an event stderr already shows another way (the CLI's
     own error line, issue 35: the runner's failure came twice); the log file, if any, keeps it."""
     if event.pop("file_only", False):

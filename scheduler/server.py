@@ -136,7 +136,7 @@ class Server:
 
     def _received(self, conn: socket.socket, line: bytes | None) -> None:
         """On the listener's thread: parse (at most MAX_REQUEST bytes) and queue for a worker."""
-        request: dict[str, Any] | Exception
+        request: dict[str, object] | Exception
         try:
             request = _parse(line)
         except (ValueError, MonodexError) as exc:
@@ -146,7 +146,7 @@ class Server:
         assert self._reads is not None and self._writes is not None
         (self._writes if write else self._reads).submit(lambda: self._answer(conn, request))
 
-    def _answer(self, conn: socket.socket, request: dict[str, Any] | Exception) -> None:
+    def _answer(self, conn: socket.socket, request: dict[str, object] | Exception) -> None:
         """On a worker: the answer is written without blocking; what the client does not take at
         once is left to the sender thread, so a client that stops reading holds no worker."""
         out = Outgoing(conn)
@@ -267,7 +267,7 @@ def _line(msg: Mapping[str, object]) -> bytes:
     return to_json(msg).encode() + b"\n"
 
 
-def _parse(line: bytes | None) -> dict[str, Any]:
+def _parse(line: bytes | None) -> dict[str, object]:
     if line is None:
         raise UsageError(
             f"request too large: no end of line in its first {rpc.MAX_REQUEST:,} bytes "

@@ -483,6 +483,6 @@ def test_the_payload_typeddicts_use_only_declared_keys() -> None:
     from monodex.schema import payload
 
     keys = payload_keys()
-    for kind in (payload.ChunkPayload, payload.LabelFacts, payload.OverlayPayload):
+    for kind in (payload.ChunkPayload, payload.LabelFacts, payload.MembershipFacts, payload.OverlayPayload):
         assert set(get_type_hints(kind)) <= keys, kind.__name__
     assert set(payload.HIT_FIELDS) <= set(get_type_hints(payload.ChunkPayload))

@@ -25,7 +25,7 @@ from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.points.membership import Held
 from monodex.indexer.store.base import Store
 
-from monodex.schema.payload import Key
+from monodex.schema.payload import Key, MembershipFacts
 
 # What a label's chunks depend on besides content (crawlrun.crawl compares them to go incremental).
 FACT_NAMES = (Key.POLICY_FINGERPRINT, Key.IMPLEMENTATION, Key.POINT_FORMAT)
@@ -157,7 +157,7 @@ def files_of(store: Store, start: Start, changed: Mapping[str, str]) -> list[str
 
 def fields(
     base: str, commit: str, base_files: int, base_facts: str, delta: str, changed: int
-) -> dict[str, Any]:
+) -> MembershipFacts:
     """The label metadata fields that describe its membership."""
     return {
         Key.MEMBERSHIP_BASE: base,

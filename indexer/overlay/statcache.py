@@ -33,7 +33,7 @@ class Scan:
 
 
 def scan(
-    root: Path, paths: Iterable[str], cache: dict[str, Any], *, max_bytes: int, now_ns: int | None = None
+    root: Path, paths: Iterable[str], cache: dict[str, object], *, max_bytes: int, now_ns: int | None = None
 ) -> Scan:
     """Blob ids of the regular, non-empty files among `paths` no larger than max_bytes (the
     others are deleted, links, under a linked folder, or not indexed: absent from the result).

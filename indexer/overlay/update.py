@@ -162,7 +162,7 @@ def _scan(s: Session, catalog: Catalog, root: Path, out: Applied) -> tuple[_Want
     return _Wanted(status, crawlable, found.blobs, found.contents), policy
 
 
-def _read_cache(path: Path) -> dict[str, Any]:
+def _read_cache(path: Path) -> dict[str, object]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):

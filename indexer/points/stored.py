@@ -3,7 +3,7 @@ its chunks are not new text, so their vectors are copied, not computed again (ph
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
 from monodex.indexer.points import filters
 from monodex.indexer.store.base import Condition, Filter, Match, MatchAny, Store
@@ -22,10 +22,10 @@ def any_vectors(store: Store, embedder_id: str) -> bool:
     return store.count(_with_vectors(embedder_id)) > 0
 
 
-def stored_vectors(store: Store, embedder_id: str, hashes: list[str]) -> dict[str, Any]:
+def stored_vectors(store: Store, embedder_id: str, hashes: list[str]) -> dict[str, Sequence[float]]:
     """Vectors already stored by this model for these embedded texts (keyed by text hash): an
     edited file is a new file, but most of its chunks are not new text."""
-    found: dict[str, Any] = {}
+    found: dict[str, Sequence[float]] = {}
     if not hashes:
         return found
     flt = _with_vectors(embedder_id, MatchAny(Key.EMBEDDED_TEXT_HASH, tuple(hashes)))

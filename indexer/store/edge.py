@@ -163,8 +163,10 @@ def _translate(f: Filter) -> Any:
     )
 
 
-def _vector(p: Point) -> dict[str, Any]:
-    vec: dict[str, Any] = {} if p.dense is None else {DENSE: [float(x) for x in p.dense]}
+def _vector(p: Point) -> dict[str, list[float] | qe.SparseVector | list[list[float]]]:
+    vec: dict[str, list[float] | qe.SparseVector | list[list[float]]] = {}
+    if p.dense is not None:
+        vec[DENSE] = [float(x) for x in p.dense]
     if p.sparse is not None and p.sparse.indices:
         vec[LEXICAL] = qe.SparseVector(list(p.sparse.indices), list(p.sparse.values))
     return vec

@@ -28,7 +28,7 @@ from monodex.errors import Interrupted as Interrupted
 from monodex.errors import MonodexError  # re-exported: raised here, caught by callers
 from monodex.progress import OnProgress
 from monodex.schema.crawl import CrawlAnswer, Filled
-from monodex.schema.payload import Key
+from monodex.schema.payload import Key, MembershipFacts
 
 _SENTINEL_BATCH = 512
 
@@ -303,7 +303,7 @@ class Crawl:
         base_facts: str,
         new_base: str,
         stored: set[str],
-    ) -> dict[str, Any]:
+    ) -> MembershipFacts:
         """The commit label's new membership (derive.py), its delta point written: the metadata
         fields that switch the label to it in one upsert. `new_base`: the key of the base of its
         own it gets, which the files in `stored` carry already."""

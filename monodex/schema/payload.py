@@ -149,6 +149,18 @@ class OverlayPayload(TypedDict):
     updated_at_unix_secs: int
 
 
+class MembershipFacts(TypedDict):
+    """The label metadata fields that describe its membership (members/derive.py's `fields`),
+    written with the label's other facts in one upsert."""
+
+    membership_base: str
+    membership_base_commit: str
+    membership_base_files: int
+    membership_base_facts: str
+    membership_delta: str
+    membership_changed: int
+
+
 class LabelFacts(TypedDict):
     """A label's metadata point (points/labelmeta.py); the facts its crawls record are optional:
     a label written by an older monodex lacks the newer ones."""
