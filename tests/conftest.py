@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -98,6 +100,38 @@ def git_repo(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
+def run_json(capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
+    """Run the CLI in-process; return (exit code, parsed JSON stdout or None, stderr)."""
+
+    from monodex.main import main
+
+    def run(*argv: str) -> tuple[int, Any, str]:
+        capsys.readouterr()
+        code = main(list(argv))
+        out, err = capsys.readouterr()
+        return code, (json.loads(out) if out.strip() and "--json" in argv else out), err
+
+    return run
+
+
+@pytest.fixture
+def crawl_files(git_repo, run_json):  # type: ignore[no-untyped-def]
+    """crawl_files(files): a repository of `files` registered as catalog `acme` and its HEAD
+    crawled into label `main`."""
+
+    from monodex.main import main
+
+    def crawl(files: dict[str, str | bytes]):  # type: ignore[no-untyped-def]
+        repo = git_repo(files, name="acme")
+        assert main(["catalog", "add", "acme", str(repo.path)]) == 0
+        code, _, err = run_json("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--json")
+        assert code == 0, err
+        return repo
+
+    return crawl
+
+
+@pytest.fixture
 def start_runner():  # type: ignore[no-untyped-def]
     """Factory: start_runner(drain_seconds) -> a real `monodex runner` process, listening; it is
     stopped with SIGTERM at teardown and must exit 0."""
@@ -126,6 +160,22 @@ def start_runner():  # type: ignore[no-untyped-def]
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=120)
         assert proc.returncode == 0, err
+
+
+@pytest.fixture
+def open_session():  # type: ignore[no-untyped-def]
+    """open_session(shared=False) -> a Session over the isolated config and index, as the CLI
+    opens one when no runner is up (shared=True: as the runner does). Use it in a `with`."""
+    return _open_session
+
+
+def _open_session(*, shared: bool = False):  # type: ignore[no-untyped-def]
+    from monodex.indexer.session import Session
+
+    from monodex import config, paths
+
+    p = paths.resolve()
+    return Session(config.load(p), p, shared=shared)
 
 
 @pytest.fixture

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 
@@ -89,28 +88,8 @@ def monorepo(git_repo):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def run_json(capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
-    """Run the CLI in-process; return (exit code, parsed JSON stdout or None, stderr)."""
-
-    def run(*argv: str) -> tuple[int, Any, str]:
-        capsys.readouterr()
-        code = main(list(argv))
-        out, err = capsys.readouterr()
-        return code, (json.loads(out) if out.strip() and "--json" in argv else out), err
-
-    return run
-
-
-@pytest.fixture
-def crawl_files(git_repo, run_json):  # type: ignore[no-untyped-def]
-    """crawl_files(files): a repository of `files` registered as catalog `acme` and its HEAD
-    crawled into label `main`."""
-
-    def crawl(files: dict[str, str]):  # type: ignore[no-untyped-def]
-        repo = git_repo(files, name="acme")
-        assert main(["catalog", "add", "acme", str(repo.path)]) == 0
-        code, _, err = run_json("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--json")
-        assert code == 0, err
-        return repo
-
-    return crawl
+def crawled(monorepo, run_json):  # type: ignore[no-untyped-def]
+    """The monorepo (catalog `acme`) with its HEAD crawled into label `main`."""
+    code, _, err = run_json("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--json")
+    assert code == 0, err
+    return monorepo

@@ -28,13 +28,6 @@ def _fn(i: int) -> str:
     )
 
 
-@pytest.fixture
-def crawled(monorepo, run_json):  # type: ignore[no-untyped-def]
-    code, _, err = run_json("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--json")
-    assert code == 0, err
-    return monorepo
-
-
 def test_search_states_the_labels_freshness(crawled, run_json) -> None:  # type: ignore[no-untyped-def]
     first = crawled.head()
     code, found, err = run_json(*SEARCH, "--text", "retry with backoff")

@@ -46,14 +46,8 @@ SEARCH = ("search", "--catalog", "acme", "--label", "main", "--json")
 
 
 @pytest.fixture
-def crawled(git_repo, run_json):  # type: ignore[no-untyped-def]
-    from monodex.main import main
-
-    repo = git_repo(FILES, name="acme")
-    assert main(["catalog", "add", "acme", str(repo.path)]) == 0
-    code, _, err = run_json("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--json")
-    assert code == 0, err
-    return repo
+def crawled(crawl_files):  # type: ignore[no-untyped-def]
+    return crawl_files(FILES)
 
 
 def _paths(found: dict) -> list[str]:  # type: ignore[type-arg]

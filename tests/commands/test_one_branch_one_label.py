@@ -14,10 +14,9 @@ from pathlib import Path
 
 import pytest
 from monodex.indexer.ops import background
-from monodex.indexer.session import Session
 from monodex.scheduler import jobs
 
-from monodex import config, paths, spool
+from monodex import paths, spool
 from monodex.main import main
 
 BASE = {"src/base.ts": "export const base = 'shared by every branch';\n"}
@@ -26,18 +25,13 @@ LOWER = "export function lowerWalk(): string {\n  return 'zebra crossing on the 
 QUESTION = "zebra crossing walk"
 
 
-def _session() -> Session:
-    p = paths.resolve()
-    return Session(config.load(p), p)
-
-
-def _drain() -> jobs.DrainReport:
-    with _session() as s:
+def _drain(open_session) -> jobs.DrainReport:
+    with open_session() as s:
         return jobs.drain(spool.default(paths.resolve().state_dir), lambda r: background.refresh_label(s, r))
 
 
-def _poll() -> dict:  # type: ignore[type-arg]
-    with _session() as s:
+def _poll(open_session) -> dict:  # type: ignore[type-arg]
+    with open_session() as s:
         return background.poll_branches(s, spool.default(paths.resolve().state_dir), now=1000.0)
 
 
@@ -107,7 +101,7 @@ def _each_answers_its_own(
 
 
 def test_two_branches_that_map_alike_get_two_labels_through_the_hooks(
-    repo, run_json, monkeypatch, tmp_path
+    repo, run_json, monkeypatch, tmp_path, open_session
 ) -> None:  # type: ignore[no-untyped-def]
     assert main(["hooks", "install", "--repo", str(repo.path)]) == 0
     _track("feature/*")
@@ -120,16 +114,16 @@ def test_two_branches_that_map_alike_get_two_labels_through_the_hooks(
     assert queued["feature/walk-one"] == "refs/heads/feature/Walk_One"
     [hashed] = set(queued) - {"feature/walk-one"}
     assert hashed.startswith("feature/walk-one-") and queued[hashed] == "refs/heads/feature/walk-one"
-    assert not _drain().failed
-    assert _poll()["queued"] == []  # the refs check agrees with the hooks: nothing flips
+    assert not _drain(open_session).failed
+    assert _poll(open_session)["queued"] == []  # the refs check agrees with the hooks: nothing flips
     assert _each_answers_its_own(run_json, monkeypatch, upper, lower) == {"feature/walk-one", hashed}
     # and it survives: a commit on each queues each own label again
     for (wt, _), rel in ((upper, "src/upper.ts"), (lower, "src/lower.ts")):
         (wt / rel).write_text((wt / rel).read_text() + "// more\n")
         _git(wt, "commit", "-qam", "more")
         _hook_entries(_git(wt, "rev-parse", "HEAD"))
-    assert not _drain().failed
-    assert _poll()["queued"] == []
+    assert not _drain(open_session).failed
+    assert _poll(open_session)["queued"] == []
     monkeypatch.chdir(tmp_path)
     code, out, _ = run_json("labels", "--json")
     rows = {r["label"]: r for r in out["labels"]}
@@ -148,16 +142,16 @@ def test_two_branches_that_map_alike_get_two_labels_through_the_hooks(
 
 
 def test_two_branches_that_map_alike_get_two_labels_through_the_refs_check(
-    repo, run_json, monkeypatch, tmp_path
+    repo, run_json, monkeypatch, tmp_path, open_session
 ) -> None:  # type: ignore[no-untyped-def]
     """No hook at all: the branches were made and committed to with hooks absent."""
     _track("feat/*")
     upper = _worktree(repo, tmp_path, "feat/Foo_Bar", "src/upper.ts", UPPER)
     lower = _worktree(repo, tmp_path, "feat/foo-bar", "src/lower.ts", LOWER)
-    created = _poll()["created"]
+    created = _poll(open_session)["created"]
     assert len(created) == 2 and "acme:feat/foo-bar" in created  # spelled like the label: keeps it
-    assert not _drain().failed
-    again = _poll()
+    assert not _drain(open_session).failed
+    again = _poll(open_session)
     assert again["queued"] == [] and again["created"] == []
     used = _each_answers_its_own(run_json, monkeypatch, upper, lower)
     assert used == {c.removeprefix("acme:") for c in created}

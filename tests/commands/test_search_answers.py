@@ -2,16 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-
 SEARCH = ("search", "--catalog", "acme", "--label", "main", "--text", "load the configuration")
-
-
-@pytest.fixture
-def crawled(monorepo, run_json):  # type: ignore[no-untyped-def]
-    code, _, err = run_json("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--json")
-    assert code == 0, err
-    return monorepo
 
 
 def test_filters_the_label_cannot_match_name_what_it_holds(crawled, run_json) -> None:  # type: ignore[no-untyped-def]

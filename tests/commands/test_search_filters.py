@@ -10,13 +10,6 @@ from monodex.requests import KINDS
 SEARCH = ("search", "--catalog", "acme", "--label", "main", "--limit", "20", "--json")
 
 
-@pytest.fixture
-def crawled(monorepo, run_json):  # type: ignore[no-untyped-def]
-    code, _, err = run_json("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--json")
-    assert code == 0, err
-    return monorepo
-
-
 def _paths(run_json, *flags: str) -> set[str]:  # type: ignore[no-untyped-def]
     code, found, err = run_json(*SEARCH, "--text", "load configuration and print colors", *flags)
     assert code == 0, err

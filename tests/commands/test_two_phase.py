@@ -7,20 +7,14 @@ from typing import Any
 
 import numpy as np
 from monodex.indexer.points.payloads import stored_embed_text
-from monodex.indexer.session import Session
 from monodex.indexer.store.base import PENDING, Match
 from monodex.indexer.write import fill
 from monodex.scheduler.runner import Runner
 
-from monodex import config, names, paths
+from monodex import names, paths
 from tests.conftest import label_filter
 
 LID = names.label_id("acme", "main")
-
-
-def _session() -> Session:
-    p = paths.resolve()
-    return Session(config.load(p), p)
 
 
 def _search(run_json: Any, text: str, *more: str) -> tuple[int, Any, str]:
@@ -34,7 +28,7 @@ def _label(run_json: Any, label: str = "main") -> dict[str, Any]:
 
 
 def test_phase_one_is_searchable_by_words_and_the_fill_gives_the_models_own_vectors(
-    monorepo, run_json
+    monorepo, run_json, open_session
 ) -> None:  # type: ignore[no-untyped-def]
     code, out, _ = run_json(
         "crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--no-wait-dense", "--json"
@@ -56,7 +50,7 @@ def test_phase_one_is_searchable_by_words_and_the_fill_gives_the_models_own_vect
     code, found, _ = _search(run_json, "retry a request with exponential backoff")
     assert found["dense_coverage"] == 1.0 and found["mode"] == "hybrid" and "notes" not in found
 
-    with _session() as s:  # the vector is the model's for the text the chunk says it embedded
+    with open_session() as s:  # the vector is the model's for the text the chunk says it embedded
         recs = list(s.store.scroll(label_filter(s.store, LID), with_vectors=True))
         assert recs and all(r.payload[PENDING] is False and r.dense is not None for r in recs)
         want = s.engine.embed_documents([stored_embed_text(r.payload) for r in recs])
@@ -72,9 +66,9 @@ ASKS = {
 }
 
 
-def test_a_partly_filled_label_hides_no_chunk_from_hybrid_search(monorepo, run_json) -> None:  # type: ignore[no-untyped-def]
+def test_a_partly_filled_label_hides_no_chunk_from_hybrid_search(monorepo, run_json, open_session) -> None:  # type: ignore[no-untyped-def]
     run_json("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--no-wait-dense", "--json")
-    with _session() as s:
+    with open_session() as s:
         report = fill.fill(s.store, s.engine, LID, round_size=2, rounds=1)
         assert report.filled == 2 and report.pending_after > 0 and report.stopped
         pending_paths = {
@@ -107,7 +101,7 @@ def test_verify_and_gc_leave_chunks_that_wait_for_their_vector(monorepo, run_jso
     assert index["level"] == "warn" and "dense vector" in index["detail"] and "--wait-dense" in index["hint"]
 
 
-def test_a_branch_embeds_only_texts_no_label_has_a_vector_for(monorepo, run_json) -> None:  # type: ignore[no-untyped-def]
+def test_a_branch_embeds_only_texts_no_label_has_a_vector_for(monorepo, run_json, open_session) -> None:  # type: ignore[no-untyped-def]
     run_json("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--json")
     monorepo.git("checkout", "-q", "-b", "feature")
     retry = monorepo.path / "libraries/net/src/retry.ts"
@@ -120,7 +114,7 @@ def test_a_branch_embeds_only_texts_no_label_has_a_vector_for(monorepo, run_json
         "crawl", "--catalog", "acme", "--label", "feature", "--commit", "HEAD", "--no-wait-dense", "--json"
     )
     assert code == 0
-    with _session() as s:
+    with open_session() as s:
         main_texts = {
             r.payload["embedded_text_hash"]
             for r in s.store.scroll(label_filter(s.store, LID), payload_keys=("embedded_text_hash",))

@@ -10,18 +10,12 @@ import threading
 from typing import Any
 
 from monodex.indexer.ops import background
-from monodex.indexer.session import Session
 from monodex.scheduler import jobs
 
 from monodex import config, known_labels, names, paths, spool
 
 TS = "export function feature%d(): string {\n  return 'feature number %d lives here';\n}\n"
 DAY = 86400.0
-
-
-def _session() -> Session:
-    p = paths.resolve()
-    return Session(config.load(p), p)
 
 
 def _repo(git_repo, run_json, *, more: int = 3):  # type: ignore[no-untyped-def]
@@ -47,8 +41,8 @@ def _label(run_json, label: str = "main") -> dict[str, Any] | None:  # type: ign
     return next((r for r in out["labels"] if r["label"] == label), None)
 
 
-def _drain() -> jobs.DrainReport:
-    with _session() as s:
+def _drain(open_session) -> jobs.DrainReport:
+    with open_session() as s:
         return jobs.drain(spool.default(paths.resolve().state_dir), lambda r: background.refresh_label(s, r))
 
 
@@ -68,7 +62,9 @@ def test_verify_reports_a_reset_branch_and_repair_moves_the_label(git_repo, run_
     assert code == 0 and out["labels"][0]["drift"]["branch_moved"] == 0
 
 
-def test_the_nightly_verification_moves_a_label_whose_branch_was_forced(git_repo, run_json) -> None:  # type: ignore[no-untyped-def]
+def test_the_nightly_verification_moves_a_label_whose_branch_was_forced(
+    git_repo, run_json, open_session
+) -> None:  # type: ignore[no-untyped-def]
     repo = _repo(git_repo, run_json, more=1)
     first = repo.git("rev-list", "--max-parents=0", "HEAD")
     repo.git("branch", "-q", "side", first)
@@ -76,17 +72,17 @@ def test_the_nightly_verification_moves_a_label_whose_branch_was_forced(git_repo
     repo.write("src/side.ts", "export const side = 'only on the side branch';\n")
     side = repo.commit("side")
     repo.git("branch", "-f", "main", side)  # main (not checked out) takes side's history: no hook runs
-    with _session() as s:
+    with open_session() as s:
         result = background.nightly_verify(s, threading.Event())
     row = result["labels"][0]
     assert row["drift"]["branch_moved"] == 1 and row["ok_after_repair"] is True
     assert _label(run_json)["commit_oid"] == side  # type: ignore[index]
 
 
-def test_the_ref_poll_queues_moves_no_hook_saw_once(git_repo, run_json) -> None:  # type: ignore[no-untyped-def]
+def test_the_ref_poll_queues_moves_no_hook_saw_once(git_repo, run_json, open_session) -> None:  # type: ignore[no-untyped-def]
     repo = _repo(git_repo, run_json)
     queue = spool.default(paths.resolve().state_dir)
-    with _session() as s:
+    with open_session() as s:
         assert background.poll_branches(s, queue, now=1000.0)["queued"] == []  # at its tip: nothing to do
         back = repo.git("rev-parse", "HEAD~2")
         repo.git("update-ref", "refs/heads/main", back)
@@ -94,7 +90,7 @@ def test_the_ref_poll_queues_moves_no_hook_saw_once(git_repo, run_json) -> None:
         assert background.poll_branches(s, queue, now=1002.0)["queued"] == []  # already queued
     [entry] = queue.requests_for("acme:main")
     assert entry.commit == back and entry.ref == "refs/heads/main"
-    assert _drain().refreshed[0]["commit"] == back
+    assert _drain(open_session).refreshed[0]["commit"] == back
     assert _label(run_json)["commit_oid"] == back  # type: ignore[index]
 
 
@@ -137,14 +133,16 @@ def _topic(git_repo, run_json):  # type: ignore[no-untyped-def]
     return repo
 
 
-def test_a_deleted_branch_is_marked_then_removed_after_the_grace_period(git_repo, run_json) -> None:  # type: ignore[no-untyped-def]
+def test_a_deleted_branch_is_marked_then_removed_after_the_grace_period(
+    git_repo, run_json, open_session
+) -> None:  # type: ignore[no-untyped-def]
     repo = _topic(git_repo, run_json)
     queue = spool.default(paths.resolve().state_dir)
     t0 = 1_800_000_000.0
-    with _session() as s:
+    with open_session() as s:
         background.poll_branches(s, queue, now=t0)  # seen with its branch
     repo.git("branch", "-q", "-D", "topic")
-    with _session() as s:
+    with open_session() as s:
         assert background.poll_branches(s, queue, now=t0 + 60)["marked"] == ["acme:topic"]
         assert background.poll_branches(s, queue, now=t0 + 2 * DAY)["removed"] == []
     assert _label(run_json, "topic")["branch_deleted_at"] == int(t0 + 60)  # type: ignore[index]
@@ -167,7 +165,7 @@ def test_a_deleted_branch_is_marked_then_removed_after_the_grace_period(git_repo
         "search", "--catalog", "acme", "--label", "topic", "--text", "topic", "--fresh", "5"
     )
     assert "branch topic is gone since 2027-01-15 08:01 UTC" in text and "waited" not in text
-    with _session() as s:
+    with open_session() as s:
         report = background.poll_branches(s, queue, now=t0 + 60 + 3 * DAY)
     assert report["removed"] == ["acme:topic"]
     assert _label(run_json, "topic") is None and _label(run_json, "main") is not None
@@ -176,11 +174,11 @@ def test_a_deleted_branch_is_marked_then_removed_after_the_grace_period(git_repo
     assert "topic" not in known_labels.removed(paths.resolve().state_dir, "acme")
 
 
-def test_a_branch_recreated_within_the_grace_period_costs_nothing(git_repo, run_json) -> None:  # type: ignore[no-untyped-def]
+def test_a_branch_recreated_within_the_grace_period_costs_nothing(git_repo, run_json, open_session) -> None:  # type: ignore[no-untyped-def]
     repo = _topic(git_repo, run_json)
     tip = repo.git("rev-parse", "topic")
     queue = spool.default(paths.resolve().state_dir)
-    with _session() as s:
+    with open_session() as s:
         background.poll_branches(s, queue, now=1000.0)
         repo.git("branch", "-q", "-D", "topic")
         assert background.poll_branches(s, queue, now=1001.0)["marked"] == ["acme:topic"]
@@ -191,11 +189,11 @@ def test_a_branch_recreated_within_the_grace_period_costs_nothing(git_repo, run_
     assert row is not None and "branch_deleted_at" not in row and row["commit_oid"] == tip
 
 
-def test_a_label_of_a_tag_is_never_taken_for_a_deleted_branch(git_repo, run_json) -> None:  # type: ignore[no-untyped-def]
+def test_a_label_of_a_tag_is_never_taken_for_a_deleted_branch(git_repo, run_json, open_session) -> None:  # type: ignore[no-untyped-def]
     repo = _repo(git_repo, run_json, more=1)
     repo.git("tag", "v1")
     assert run_json("crawl", "--catalog", "acme", "--label", "v1", "--commit", "v1", "--json")[0] == 0
-    with _session() as s:
+    with open_session() as s:
         report = background.poll_branches(s, spool.default(paths.resolve().state_dir), now=1e9 + 10 * DAY)
     assert report["marked"] == [] and report["removed"] == []
     assert _label(run_json, "v1") is not None

@@ -10,11 +10,8 @@ import pytest
 from monodex.indexer.points import membership
 from monodex.indexer.points.filters import CODE
 from monodex.indexer.points.identity import chunk_point_id
-from monodex.indexer.session import Session
 from monodex.indexer.store.base import Filter, Match
 from monodex.indexer.write import crawl, crawlrun
-
-from monodex import config, paths
 
 STRINGS_TS = """/** Pads a string on the left until it is `width` characters long. */
 export function padLeft(text: string, width: number, fill: string = ' '): string {
@@ -50,18 +47,13 @@ FILES: dict[str, str | bytes] = {
 STRINGS = "tools/util/src/strings.ts"
 
 
-def _session() -> Session:
-    p = paths.resolve()
-    return Session(config.load(p), p)
-
-
-def _points() -> dict[str, dict[str, Any]]:
-    with _session() as s:
+def _points(open_session) -> dict[str, dict[str, Any]]:
+    with open_session() as s:
         return {r.id: r.payload for r in s.store.scroll(Filter(must=(Match("source_type", CODE),)))}
 
 
-def _package_of(points: dict[str, dict[str, Any]], label_id: str, path: str) -> set[str]:
-    with _session() as s:
+def _package_of(open_session, points: dict[str, dict[str, Any]], label_id: str, path: str) -> set[str]:
+    with open_session() as s:
         held = membership.of(s.store, label_id)
     return {str(p["package_name"]) for p in points.values() if held.holds(p) and p["relative_path"] == path}
 
@@ -103,16 +95,18 @@ def _clean(run_json, *argv: str) -> dict[str, Any]:  # type: ignore[no-untyped-d
     return result  # type: ignore[no-any-return]
 
 
-def test_labels_across_a_package_change_verify_clean_and_repair_converges(history, run_json) -> None:  # type: ignore[no-untyped-def]
+def test_labels_across_a_package_change_verify_clean_and_repair_converges(
+    history, run_json, open_session
+) -> None:  # type: ignore[no-untyped-def]
     repo, commits = history
     _crawl_all(run_json, commits)
-    points = _points()
+    points = _points(open_session)
     # Every label holds the file under the package its own commit gives it.
-    assert _package_of(points, "acme:before", STRINGS) == {"acme"}
-    assert _package_of(points, "acme:before-too", STRINGS) == {"acme"}
-    assert _package_of(points, "acme:after", STRINGS) == {"@acme/util"}
-    assert _package_of(points, "acme:renamed", STRINGS) == {"@acme/strings"}
-    assert _package_of(points, "acme:moving", STRINGS) == {"@acme/strings"}
+    assert _package_of(open_session, points, "acme:before", STRINGS) == {"acme"}
+    assert _package_of(open_session, points, "acme:before-too", STRINGS) == {"acme"}
+    assert _package_of(open_session, points, "acme:after", STRINGS) == {"@acme/util"}
+    assert _package_of(open_session, points, "acme:renamed", STRINGS) == {"@acme/strings"}
+    assert _package_of(open_session, points, "acme:moving", STRINGS) == {"@acme/strings"}
     # ... and so does the text the model saw and the breadcrumb.
     for p in points.values():
         if p["relative_path"] == STRINGS:
@@ -125,7 +119,7 @@ def test_labels_across_a_package_change_verify_clean_and_repair_converges(histor
 
     # Drift injected into a file every label shares: repairing one label fixes it for all.
     fid = next(iter(retry))
-    with _session() as s:
+    with open_session() as s:
         s.store.set_payload([chunk_point_id(fid, 1)], {"package_name": "@acme/wrong"})
     code, found, _ = run_json("verify", "--json")
     assert code == 1 and all(r["drift"]["package_mismatches"] == 1 for r in found["labels"])
@@ -133,11 +127,11 @@ def test_labels_across_a_package_change_verify_clean_and_repair_converges(histor
     assert code == 0 and one["labels"][0]["ok_after_repair"] is True, err
     _clean(run_json)  # no other label broke
 
-    settled = _points()
+    settled = _points(open_session)
     code, again, err = run_json("verify", "--repair", "--json")  # nothing left to do
     assert code == 0, err
     assert all(r["ok"] and "repaired" not in r and not any(r["drift"].values()) for r in again["labels"])
-    assert _points() == settled
+    assert _points(open_session) == settled
     _clean(run_json)
 
 
@@ -151,7 +145,9 @@ def test_a_full_repair_then_verify_is_clean(history, run_json) -> None:  # type:
     _clean(run_json)
 
 
-def test_root_files_of_two_catalogs_of_one_repository_do_not_fight(history, run_json, git_repo) -> None:  # type: ignore[no-untyped-def]
+def test_root_files_of_two_catalogs_of_one_repository_do_not_fight(
+    history, run_json, git_repo, open_session
+) -> None:  # type: ignore[no-untyped-def]
     """A file outside any package is named after its catalog: two clones registered as two
     catalogs must not share (and overwrite) its chunks."""
     from monodex.main import main
@@ -167,9 +163,9 @@ def test_root_files_of_two_catalogs_of_one_repository_do_not_fight(history, run_
             run_json("crawl", "--catalog", catalog, "--label", "first", "--commit", commits[0], "--json")[0]
             == 0
         )
-    points = _points()
-    assert _package_of(points, "acme:first", "README.md") == {"acme"}
-    assert _package_of(points, "acme-copy:first", "README.md") == {"acme-copy"}
+    points = _points(open_session)
+    assert _package_of(open_session, points, "acme:first", "README.md") == {"acme"}
+    assert _package_of(open_session, points, "acme-copy:first", "README.md") == {"acme-copy"}
     _clean(run_json)
     code, _, err = run_json("verify", "--repair", "--json")
     assert code == 0, err
@@ -194,7 +190,7 @@ def _old_implementation_id(impl: Any) -> str:
     return ";".join([impl.embedder_id, *(impl.chunker_id(name) for name in sorted(chunkers.CHUNKERS))])
 
 
-def test_an_index_built_with_the_old_ids_is_migrated(history, run_json, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_an_index_built_with_the_old_ids_is_migrated(history, run_json, monkeypatch, open_session) -> None:  # type: ignore[no-untyped-def]
     _, commits = history
     with monkeypatch.context() as old:  # build the index the way the previous version did
         old.setattr(crawl, "file_id", _old_file_id)
@@ -216,7 +212,9 @@ def test_an_index_built_with_the_old_ids_is_migrated(history, run_json, monkeypa
     code, _, err = run_json("verify", "--repair", "--json")
     assert code == 0, err
     _clean(run_json)
-    settled = _points()
+    settled = _points(open_session)
     again = run_json("verify", "--repair", "--json")[1]
-    assert all("repaired" not in r for r in again["labels"]) and _points() == settled
-    assert all(_package_of(settled, f"acme:{lb}", STRINGS) for lb in ("before", "after", "moving"))
+    assert all("repaired" not in r for r in again["labels"]) and _points(open_session) == settled
+    assert all(
+        _package_of(open_session, settled, f"acme:{lb}", STRINGS) for lb in ("before", "after", "moving")
+    )

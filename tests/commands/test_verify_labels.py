@@ -31,12 +31,7 @@ def _state(store: Any, label_id: str) -> dict[str, dict[str, Any]]:
     return {r.id: r.payload for r in store.scroll(filters.label_chunks(membership.of(store, label_id)))}
 
 
-def _session() -> Session:
-    p = paths.resolve()
-    return Session(config.load(p), p)
-
-
-def test_verify_finds_each_kind_of_drift_and_repairs_it(monorepo, run_json) -> None:  # type: ignore[no-untyped-def]
+def test_verify_finds_each_kind_of_drift_and_repairs_it(monorepo, run_json, open_session) -> None:  # type: ignore[no-untyped-def]
     monorepo.write("libraries/net/src/pipeline.ts", LONG_TS)
     monorepo.commit("pipeline")
     assert run_json(*CRAWL, "--label", "main", "--commit", "HEAD")[0] == 0
@@ -48,7 +43,7 @@ def test_verify_finds_each_kind_of_drift_and_repairs_it(monorepo, run_json) -> N
     code, clean, _ = run_json("verify", "--json")
     assert code == 0 and all(r["ok"] for r in clean["labels"]) and len(clean["labels"]) == 2
 
-    with _session() as s:
+    with open_session() as s:
         store = s.store
         main, feature = membership.of(store, "acme:main"), membership.of(store, "acme:feature")
         # feature stands on main's base, holding its two own files over it
@@ -96,7 +91,7 @@ def test_verify_finds_each_kind_of_drift_and_repairs_it(monorepo, run_json) -> N
     assert code == 1 and rows["main"]["ok"] and rows["feature"]["drift"]["missing_files"] == 2
     assert run_json("verify", "--repair", "--json")[0] == 0
     assert all(r["ok"] for r in run_json("verify", "--json")[1]["labels"])
-    with _session() as s:
+    with open_session() as s:
         after = _state(s.store, "acme:main")
         feature_files = {p["file_id"] for p in _state(s.store, "acme:feature").values()}
     assert set(after) == set(before)
@@ -106,7 +101,7 @@ def test_verify_finds_each_kind_of_drift_and_repairs_it(monorepo, run_json) -> N
     assert colors in feature_files and extra in feature_files  # the other label kept its files
 
 
-def test_labels_rm_removes_membership_chunks_and_metadata(monorepo, run_json) -> None:  # type: ignore[no-untyped-def]
+def test_labels_rm_removes_membership_chunks_and_metadata(monorepo, run_json, open_session) -> None:  # type: ignore[no-untyped-def]
     assert run_json(*CRAWL, "--label", "main", "--commit", "HEAD")[0] == 0
     monorepo.git("checkout", "-q", "-b", "feature")
     monorepo.write("libraries/net/src/extra.ts", "export const extra = 1;\n")
@@ -117,7 +112,7 @@ def test_labels_rm_removes_membership_chunks_and_metadata(monorepo, run_json) ->
     assert code == 0 and out["chunks_deleted"] >= 1 and out["chunks_unlabelled"] == 0
     code, listed, _ = run_json("labels", "--json")
     assert [r["label"] for r in listed["labels"]] == ["main"]
-    with _session() as s:
+    with open_session() as s:
         assert not _points(s.store, relative_path="libraries/net/src/extra.ts")  # only feature had it
         base = membership.of(s.store, "acme:main").base
         assert all(p.payload["active_label_ids"] == [base] for p in _points(s.store))

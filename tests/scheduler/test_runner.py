@@ -34,10 +34,8 @@ def wait_until(predicate, timeout: float = 30.0):  # type: ignore[no-untyped-def
 
 
 @pytest.fixture
-def repo(git_repo, capsys):  # type: ignore[no-untyped-def]
-    r = git_repo({"src/answer.ts": TS % 0, "README.md": "# Answers\n\nThe answer service.\n"}, name="acme")
-    assert main(["catalog", "add", "acme", str(r.path)]) == 0
-    assert main(["crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--json"]) == 0
+def repo(crawl_files, capsys):  # type: ignore[no-untyped-def]
+    r = crawl_files({"src/answer.ts": TS % 0, "README.md": "# Answers\n\nThe answer service.\n"})
     assert main(["hooks", "install", "--repo", str(r.path)]) == 0
     capsys.readouterr()
     return r

@@ -24,12 +24,8 @@ TS = "export function answer(): number {\n  return %d;\n}\n"
 
 
 @pytest.fixture
-def repo(git_repo, capsys):  # type: ignore[no-untyped-def]
-    r = git_repo({"src/answer.ts": TS % 0, "README.md": "# Answers\n\nThe answer service.\n"}, name="acme")
-    assert main(["catalog", "add", "acme", str(r.path)]) == 0
-    assert main(["crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--json"]) == 0
-    capsys.readouterr()
-    return r
+def repo(crawl_files):  # type: ignore[no-untyped-def]
+    return crawl_files({"src/answer.ts": TS % 0, "README.md": "# Answers\n\nThe answer service.\n"})
 
 
 @pytest.fixture

@@ -23,12 +23,8 @@ from monodex.main import main
 
 
 @pytest.fixture
-def indexed(git_repo, capsys):  # type: ignore[no-untyped-def]
-    r = git_repo({"src/a.ts": "export const a = 1;\n"}, name="acme")
-    assert main(["catalog", "add", "acme", str(r.path)]) == 0
-    assert main(["crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--json"]) == 0
-    capsys.readouterr()
-    return r
+def indexed(crawl_files):  # type: ignore[no-untyped-def]
+    return crawl_files({"src/a.ts": "export const a = 1;\n"})
 
 
 @pytest.fixture
