@@ -1,5 +1,5 @@
 """monodex/git/: every question monodex asks git about refs, checkouts and history, on real
-repositories (objects, through dulwich, are tests/indexer/test_gitobjects.py's)."""
+repositories (objects, through dulwich, are tests/indexer/git/test_gitobjects.py's)."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ from monodex.indexer.write import crawlrun
 
 from monodex import config, paths
 from monodex.config import Catalog
-from tests.indexer.test_incremental import label_state
+from tests.indexer.write.test_incremental import label_state
 
 FILES: dict[str, str | bytes] = {
     "package.json": '{"name": "acme"}',
