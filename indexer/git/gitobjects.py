@@ -1,7 +1,6 @@
-"""Git objects through dulwich: the only importer of dulwich (no `git` subprocess anywhere).
-
-Ids are 40-hex strings at this edge; dulwich's bytes never leave the module, nor do its errors.
-"""
+"""Git objects through dulwich, its only importer: revisions, trees, blobs and their diffs (refs,
+checkouts, status and history are monodex/git/'s). Ids are 40-hex strings at this edge; dulwich's
+bytes never leave the module, nor do its errors."""
 
 from __future__ import annotations
 
@@ -247,7 +246,7 @@ class GitRepo:
             raise _missing(blob_id) from None
 
     def _header_size(self, packs: list[Any], blob_id: str) -> int:
-        i, offset = _locate(packs, blob_id)
+        i, offset = packsizes.locate(packs, blob_id)
         if i < len(packs):
             return packsizes.packed_size(self._map(str(packs[i].data.path)), offset)
         return packsizes.loose_size(Path(self.repo.object_store.path) / blob_id[:2] / blob_id[2:])
@@ -366,17 +365,6 @@ def _check_sha(sha: str) -> None:
     """Commit ids at this API are 40 lowercase hex digits (from resolve); names go through resolve."""
     if not _SHA.match(sha):
         raise UsageError(f"{sha!r} is not a commit id", "resolve names first (GitRepo.resolve)")
-
-
-def _locate(packs: list[Any], blob_id: str) -> tuple[int, int]:
-    """(pack number, offset), or (len(packs), 0) for an object that is not packed."""
-    raw = bytes.fromhex(blob_id)
-    for i, pack in enumerate(packs):
-        try:
-            return i, int(pack.index.object_offset(raw))
-        except KeyError:
-            continue
-    return len(packs), 0
 
 
 def _side(entry: Any) -> tuple[str | None, str | None, int | None]:

@@ -3,7 +3,8 @@
 A pack entry's header holds the object's size; a delta's (offset or ref) holds only the delta's
 size, but the delta's own first bytes hold the result size, so inflating ~20 bytes is enough.
 A loose object starts with "<type> <size>\\0". Format: gitformat-pack(5). Pure functions over
-bytes; gitobjects.py finds the pack and offset (the only dulwich importer).
+bytes; gitobjects.py finds the pack and offset (locate: over dulwich's pack objects, without
+importing dulwich).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import mmap
 import zlib
 from pathlib import Path
+from typing import Any
 
 _OFS_DELTA, _REF_DELTA = 6, 7
 _SHA1_LEN = 20
@@ -63,3 +65,15 @@ def loose_size(path: Path) -> int:
     with path.open("rb") as fh:
         head = zlib.decompressobj().decompress(fh.read(_PROBE), 64)
     return int(head.split(b"\0", 1)[0].split(b" ", 1)[1])
+
+
+def locate(packs: list[Any], blob_id: str) -> tuple[int, int]:
+    """(pack number, offset) of an object in dulwich's packs (their indexes answer), or
+    (len(packs), 0) for an object that is not packed."""
+    raw = bytes.fromhex(blob_id)
+    for i, pack in enumerate(packs):
+        try:
+            return i, int(pack.index.object_offset(raw))
+        except KeyError:
+            continue
+    return len(packs), 0

@@ -22,12 +22,12 @@ from monodex.indexer.store.base import Store
 from monodex.indexer.write.memory import MemoryWatch
 from monodex.indexer.write.pipeline import _DONE, EmbedLoop, Uploader
 from monodex.indexer.write.request import Request
+from monodex.indexer.write.summary import CrawlSummary
 
 from monodex import logs
 from monodex.errors import Interrupted as Interrupted
 from monodex.errors import MonodexError  # re-exported: raised here, caught by callers
 from monodex.progress import OnProgress
-from monodex.schema.crawl import CrawlAnswer, Filled
 from monodex.schema.payload import Key, MembershipFacts
 
 _SENTINEL_BATCH = 512
@@ -59,49 +59,6 @@ class CrawlSettings:
     upload_points: int = 256
     retries: int = 3
     backoff_seconds: float = 0.5
-
-
-@dataclass
-class CrawlSummary:
-    catalog: str
-    label: str
-    commit: str
-    mode: str = "full"
-    files_total: int = 0  # the files the label holds now
-    files_unchanged: int = 0  # held already at that path: a refresh left them alone
-    files_reused: int = 0
-    files_embedded: int = 0
-    files_removed: int = 0
-    chunks_embedded: int = 0  # run through the model
-    chunks_reused: int = 0  # vectors copied from stored chunks with the same embedded text
-    chunks_pending: int = 0  # stored without a dense vector yet (phase two adds them)
-    seconds: float = 0.0
-    searchable_seconds: float = 0.0  # until the label reflected its commit (end of phase one)
-    dense: Filled | None = None  # phase two in the same command, if run
-    skipped: dict[str, int] = field(default_factory=dict)
-    upload_requests: int = 0
-
-    def as_json(self) -> CrawlAnswer:
-        out: CrawlAnswer = {
-            "catalog": self.catalog,
-            "label": self.label,
-            "commit": self.commit,
-            "mode": self.mode,
-            "files_total": self.files_total,
-            "files_unchanged": self.files_unchanged,
-            "files_reused": self.files_reused,
-            "files_embedded": self.files_embedded,
-            "files_removed": self.files_removed,
-            "chunks_embedded": self.chunks_embedded,
-            "chunks_reused": self.chunks_reused,
-            "chunks_pending": self.chunks_pending,
-            "seconds": round(self.seconds, 3),
-            "searchable_seconds": round(self.searchable_seconds, 3),
-            "skipped": dict(self.skipped),
-        }
-        if self.dense:
-            out["dense"] = self.dense
-        return out
 
 
 def file_info(target: Request, impl: Implementation, f: SourceFile) -> FileInfo:

@@ -20,9 +20,10 @@ from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.session import Session
 from monodex.indexer.store.cochanges import db_path
 from monodex.indexer.write import fill, history, policychange
-from monodex.indexer.write.crawl import Crawl, CrawlSettings, CrawlSummary, file_info
+from monodex.indexer.write.crawl import Crawl, CrawlSettings, file_info
 from monodex.indexer.write.memory import MemoryWatch
 from monodex.indexer.write.request import Request as Request  # crawlrun.crawl(s, crawlrun.Request(...))
+from monodex.indexer.write.summary import CrawlSummary
 
 from monodex import crawlstate, jsonfile, known_labels, logs
 from monodex.config import Catalog, Config
