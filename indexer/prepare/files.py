@@ -1,7 +1,7 @@
 """One file's chunks prepared for the store: decode, chunk, payloads, lexical vectors.
 
 A pure function of its inputs, so a worker process computes exactly what the crawl's own thread
-would (tests/indexer/test_crawl_output.py pins the result)."""
+would (tests/indexer/write/test_crawl_output.py pins the result)."""
 
 from __future__ import annotations
 

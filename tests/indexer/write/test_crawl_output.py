@@ -19,7 +19,6 @@ from typing import Any
 
 import pytest
 import qdrant_edge as qe
-from monodex.indexer.session import Session
 from monodex.indexer.store.edge import EdgeStore
 
 from monodex import config, paths
@@ -64,18 +63,17 @@ def stored_points(store: Any) -> dict[str, str]:
             return out
 
 
-def crawl_points(git_repo: Any, *extra: str) -> dict[str, str]:
+def crawl_points(git_repo: Any, open_session: Any, *extra: str) -> dict[str, str]:
     repo = git_repo(FILES, name="acme")
     assert main(["catalog", "add", "acme", str(repo.path)]) == 0
     args = ["crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--no-wait-dense"]
     assert main([*args, "--no-compact", "--json", *extra]) == 0
-    p = paths.resolve()
-    with Session(config.load(p), p) as s:
+    with open_session() as s:
         return stored_points(s.store)
 
 
-def test_a_crawl_stores_exactly_the_points_it_stored_before(git_repo: Any) -> None:
-    points = crawl_points(git_repo)
+def test_a_crawl_stores_exactly_the_points_it_stored_before(git_repo: Any, open_session: Any) -> None:
+    points = crawl_points(git_repo, open_session)
     if os.environ.get("MONODEX_WRITE_GOLDEN"):
         GOLDEN.write_text(json.dumps(points, indent=0, sort_keys=True) + "\n")
         pytest.skip("golden file written")
@@ -86,7 +84,7 @@ def test_a_crawl_stores_exactly_the_points_it_stored_before(git_repo: Any) -> No
     assert not changed, f"{len(changed)} points store other payloads or lexical vectors"
 
 
-def test_worker_processes_and_memory_rolls_store_the_same_points(git_repo: Any) -> None:
+def test_worker_processes_and_memory_rolls_store_the_same_points(git_repo: Any, open_session: Any) -> None:
     """A large crawl prepares its files in worker processes (prepare/pool.py) and rolls the
     store to stay under its memory ceiling (write/memory.py): both forced here on the same
     files, it stores exactly the golden points."""
@@ -98,10 +96,9 @@ def test_worker_processes_and_memory_rolls_store_the_same_points(git_repo: Any) 
     from monodex.indexer.write.request import Request
 
     repo = git_repo(FILES, name="acme")
-    p = paths.resolve()
-    with Session(config.load(p), p) as s, gitobjects.open_repo(repo.path) as git:
+    with open_session() as s, gitobjects.open_repo(repo.path) as git:
         commit = git.resolve("HEAD")
-        plan = plan_commit(git, commit, crawlpolicy.load(git.workdir, p), "acme")
+        plan = plan_commit(git, commit, crawlpolicy.load(git.workdir, paths.resolve()), "acme")
         target = Request(config.Catalog("acme", repo.path), "main", commit)
         settings = CrawlSettings(two_phase=True, workers=2, workers_from=1, upload_points=16)
         watch = MemoryWatch(1)  # any crawl is past a 1 MB ceiling
