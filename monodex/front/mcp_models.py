@@ -2,7 +2,8 @@
 tools' output schemas say what the CLI's --json says, field for field, with the descriptions
 written next to each field there. Nothing is declared twice.
 
-A key that is not always there (`NotRequired`) is an optional field that defaults to null; every
+A key that is not always there (`NotRequired`, or any key of a `total=False` TypedDict: a record
+read back from a file) is an optional field that defaults to null; every
 model allows more keys than it declares (the CLI contract may add keys; none are dropped)."""
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ def model_of(answer: type, name: str | None = None) -> type[BaseModel]:
         fields: dict[str, Any] = {}
         for key, hint in get_type_hints(answer, include_extras=True).items():
             kind, description, optional = _unwrapped(hint)
+            optional |= key in answer.__optional_keys__  # type: ignore[attr-defined]  # total=False
             kind = _converted(kind)
             alias = key if keyword.iskeyword(key) else None  # "from": the field's name is from_
             field = Field(None if optional else ..., description=description or None, alias=alias)

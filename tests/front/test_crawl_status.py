@@ -107,3 +107,16 @@ def test_a_crawl_is_listed_before_it_touches_the_index(git_repo) -> None:  # typ
     (record,) = spy.listed
     assert record["label"] == "main" and record["phase"] == crawlstate.PLANNING
     assert crawlstate.running(p.crawls_dir) == []  # gone once it ended
+
+
+def test_the_mcp_status_schema_takes_a_crawl_record_with_keys_missing() -> None:
+    """A crawl's record is read back from its file (and a refresh's from the runner's state): the
+    MCP status tool's output model declares every key of them optional, as the TypedDicts say
+    (total=False), so a record written before its first progress still validates."""
+    from monodex.front.mcp_models import model_of
+    from monodex.schema.status import Refreshing, RunningCrawl
+
+    crawl = model_of(RunningCrawl).model_validate({"pid": 4242, "catalog": "acme", "label": "main"})
+    assert crawl.model_dump(exclude_none=True) == {"pid": 4242, "catalog": "acme", "label": "main"}
+    refresh = model_of(Refreshing).model_validate({"label": "acme:main", "state": "interrupted"})
+    assert refresh.model_dump(exclude_none=True) == {"label": "acme:main", "state": "interrupted"}
