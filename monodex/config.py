@@ -329,7 +329,7 @@ def dump(config: Config) -> dict[str, Any]:
     }
 
 
-def _crawl_dump(c: CrawlConfig) -> dict[str, Any]:
+def _crawl_dump(c: CrawlConfig) -> dict[str, int]:
     return {
         **({"workers": c.workers} if c.workers is not None else {}),
         **({"max_memory_mb": c.max_memory_mb} if c.max_memory_mb != CrawlConfig.max_memory_mb else {}),

@@ -234,6 +234,13 @@ def _dense_of(v: Any) -> list[float] | None:
     return None
 
 
+def read_meta(folder: Path) -> dict[str, Any] | None:
+    """The shard's own file (META: its layout, generation, writes since compaction) in `folder`,
+    the shard's or its copy aside; None before its first write."""
+    f = folder / META
+    return dict(jsonfile.read(f)) if f.exists() else None
+
+
 class EdgeStore:
     """One collection = one shard directory `<path>/<collection>/`, owned by one process at a time.
 
@@ -271,18 +278,14 @@ class EdgeStore:
         change, so a writer killed after it still counts."""
         if self._touched:
             return
-        meta = self._meta()
+        meta = read_meta(self.dir)
         if meta is not None:
             jsonfile.write_atomic(self.dir / META, {**meta, "generation": int(meta.get("generation", 0)) + 1})
         self._touched = True
 
     # --- lifecycle -------------------------------------------------------------------------
-    def _meta(self) -> dict[str, Any] | None:
-        f = self.dir / META
-        return dict(jsonfile.read(f)) if f.exists() else None
-
     def _open(self) -> Any:
-        if self._shard is None and self._meta() is not None:
+        if self._shard is None and read_meta(self.dir) is not None:
             # Opening writes (a WAL replay, rewritten structures) and, on tmpfs, allocates every
             # page it reads: on a full disk that was a SIGBUS in labels, status and verify too.
             diskspace.require(self.dir, need=diskspace.need_to_open(self.dir), doing="opening the index")
@@ -295,7 +298,7 @@ class EdgeStore:
                 self._release()
                 raise
             self._add_bool_indexes()
-            if (self._meta() or {}).get("layout") == MOVING:  # a move to LAYOUT was killed
+            if (read_meta(self.dir) or {}).get("layout") == MOVING:  # a move to LAYOUT was killed
                 self._relayout()
         return self._shard
 
@@ -303,7 +306,7 @@ class EdgeStore:
         """Shards made before two-phase indexing lack the dense_pending index, and every search
         counts the label's waiting chunks: unindexed, that count scanned every payload (57 ms
         at 12,597 chunks; 1 ms indexed). Added once, on the first open, even by a search."""
-        meta = self._meta() or {}
+        meta = read_meta(self.dir) or {}
         missing = [k for k in BOOL_INDEXES if k not in meta.get("bool_indexes", [])]
         if not missing:
             return
@@ -389,15 +392,15 @@ class EdgeStore:
 
     @_locked
     def ensure_collection(self, *, dim: int, embedder_id: str) -> None:
-        if self._meta() is None:
+        if read_meta(self.dir) is None:
             diskspace.require(self.dir, need=diskspace.RESERVE_BYTES, doing="creating the index")
             diskspace.guard_sigbus(self.dir)
             self.dir.mkdir(parents=True, exist_ok=True)
             self._acquire()
-            if self._meta() is None:  # still missing now that we own the directory
+            if read_meta(self.dir) is None:  # still missing now that we own the directory
                 self._create(dim=dim, embedder_id=embedder_id)
                 return
-        meta = self._meta()
+        meta = read_meta(self.dir)
         assert meta is not None
         sidecar.check(
             self.collection,
@@ -411,7 +414,7 @@ class EdgeStore:
         if missing := [k for k in KEYWORD_INDEXES if k not in have]:  # shards made by older versions
             for key in missing:
                 self._update(qe.UpdateOperation.create_field_index(key, _index_params(key)))
-            meta = self._meta() or meta  # _open may have added the bool indexes meanwhile
+            meta = read_meta(self.dir) or meta  # _open may have added the bool indexes meanwhile
             jsonfile.write_atomic(self.dir / META, {**meta, "keyword_indexes": list(KEYWORD_INDEXES)})
 
     def _create(self, *, dim: int, embedder_id: str) -> None:
@@ -440,7 +443,7 @@ class EdgeStore:
 
     @_locked
     def info(self) -> CollectionInfo | None:
-        meta = self._meta()
+        meta = read_meta(self.dir)
         if meta is None:
             return None
         self._open()  # the shard is taken here, as every reader of info expects to use it next
@@ -454,7 +457,7 @@ class EdgeStore:
         shard = self._open()
         if shard is None:
             return 0, 0
-        written = int((self._meta() or {}).get("written", 0)) + self._written
+        written = int((read_meta(self.dir) or {}).get("written", 0)) + self._written
         return written, int(self._call(shard.info).points_count)
 
     @_locked
@@ -469,7 +472,7 @@ class EdgeStore:
             return False
         diskspace.require(self.dir, need=diskspace.need_to_compact(self.dir), doing="compacting the index")
         self._touch()
-        meta = self._meta() or {}
+        meta = read_meta(self.dir) or {}
         moved = meta.get("layout") != LAYOUT
         if moved:
             shard = self._relayout()
@@ -479,7 +482,7 @@ class EdgeStore:
         done = bool(self._call(shard.optimize)) or moved
         self._call(shard.flush)
         self._written = 0
-        jsonfile.write_atomic(self.dir / META, {**(self._meta() or {}), "written": 0})
+        jsonfile.write_atomic(self.dir / META, {**(read_meta(self.dir) or {}), "written": 0})
         return done
 
     @_locked
@@ -491,7 +494,7 @@ class EdgeStore:
         if self._open() is None:
             return False
         self.optimize()
-        self._reload(self._meta() or {})
+        self._reload(read_meta(self.dir) or {})
         return True
 
     def _relayout(self) -> Any:
@@ -500,7 +503,7 @@ class EdgeStore:
         Marked MOVING first: a kill between an index's delete and its create leaves that field
         unindexed, and the next open finishes the move (every step can be repeated)."""
         self._touch()
-        meta = self._meta() or {}
+        meta = read_meta(self.dir) or {}
         jsonfile.write_atomic(self.dir / META, {**meta, "layout": MOVING})
         self._reload(meta)
         for key in (*KEYWORD_INDEXES, *INTEGER_INDEXES, *BOOL_INDEXES):
@@ -508,7 +511,7 @@ class EdgeStore:
             self._update(qe.UpdateOperation.create_field_index(key, _index_params(key)))
         self._call(self._shard.flush)
         done = {"layout": LAYOUT, "indexing_kb": INDEXING_KB, "segments": SEGMENTS}
-        jsonfile.write_atomic(self.dir / META, {**(self._meta() or meta), **done})
+        jsonfile.write_atomic(self.dir / META, {**(read_meta(self.dir) or meta), **done})
         return self._shard
 
     def _reload(self, meta: dict[str, Any]) -> Any:
@@ -525,7 +528,7 @@ class EdgeStore:
             if self._shard is not None:
                 shard, self._shard = self._shard, None
                 self._call(shard.close)  # Edge flushes as it closes: a flush before cost ~10 ms more
-                meta = self._meta()
+                meta = read_meta(self.dir)
                 if self._written and meta is not None:
                     written = int(meta.get("written", 0)) + self._written
                     jsonfile.write_atomic(self.dir / META, {**meta, "written": written})

@@ -14,18 +14,12 @@ import os
 import shutil
 import time
 from pathlib import Path
-from typing import Any
 
-from monodex.indexer.store.edge import META, PARTS, SWAP, Busy, EdgeStore, finish_swap
+from monodex.indexer.store.edge import META, PARTS, SWAP, Busy, EdgeStore, finish_swap, read_meta
 
 from monodex import diskspace, jsonfile
 
 LOCK_PATIENCE_SECONDS = 120.0  # the crawl that started us still holds the lock for a moment
-
-
-def _meta(folder: Path) -> dict[str, Any]:
-    f = folder / META
-    return dict(jsonfile.read(f)) if f.exists() else {}
 
 
 def _locked(store: EdgeStore, patience: float = LOCK_PATIENCE_SECONDS) -> bool:
@@ -46,7 +40,7 @@ def snapshot(store: EdgeStore) -> int | None:
         return None
     try:
         finish_swap(store.dir, store.aside_dir)
-        meta = _meta(store.dir)
+        meta = read_meta(store.dir) or {}
         if not meta:
             return None
         need = diskspace.allocated(store.dir) + diskspace.need_to_compact(store.dir)
@@ -72,7 +66,7 @@ def swap(store: EdgeStore, generation: int) -> bool:
         shutil.rmtree(src, ignore_errors=True)
         return False
     try:
-        meta = _meta(store.dir)
+        meta = read_meta(store.dir) or {}
         if int(meta.get("generation", 0)) != generation:
             shutil.rmtree(src, ignore_errors=True)
             return False

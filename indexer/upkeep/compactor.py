@@ -11,7 +11,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from monodex.indexer.store.edge import EdgeStore
 from monodex.indexer.upkeep import aside
@@ -20,7 +20,15 @@ from monodex import logs, paths
 from monodex.errors import MonodexError
 
 
-def compact(folder: Path, collection: str) -> dict[str, Any]:
+class Outcome(TypedDict):
+    """What a compaction did, for its log line."""
+
+    done: bool
+    why: NotRequired[str]  # not done: why
+    seconds: NotRequired[float]
+
+
+def compact(folder: Path, collection: str) -> Outcome:
     """Compact the shard aside and swap it in; what happened."""
     store = EdgeStore(folder, collection)
     started = time.monotonic()
