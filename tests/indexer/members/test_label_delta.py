@@ -255,7 +255,7 @@ def test_a_new_base_is_written_with_the_chunks_and_a_crash_before_it_is_named_le
     assert files_of(live, "acme:main") == reference(main)  # still what it held
     found = {
         k
-        for r in live.scroll(filters.chunks(), payload_keys=(membership.KEY,))
+        for r in live.scroll(filters.chunks(), payload_keys=(Key.ACTIVE_LABEL_IDS,))
         for k in membership.keys_of(r.payload)
     }
     assert len(found) == 2  # main's base, and the one nobody named
