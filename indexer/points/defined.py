@@ -24,7 +24,7 @@ DECLARATIONS = frozenset(
 # symbol) and for a chunk holding several declarations: `def parse_config`, `fn parse_config`,
 # `func (s *Server) Serve`, `impl Display for Foo`, `class basic_json`, `#define MAX_WBITS`.
 _DECLARED = re.compile(
-    r"(?:^|[\s;{}(])(?:def|fn|func(?:\s*\([^)]*\))?|fun|class|struct|union|enum|trait|interface|"
+    r"(?:^|[\s;{}(])(?:def|fn|func(?:\s*\([^)]*\))?|fun|class|struct|union|enum(?:\s+(?:class|struct))?|trait|interface|"
     r"protocol|object|type|typealias|typedef\s+(?:struct|enum|union)?\s*\w*|impl(?:<[^>]*>)?"
     r"(?:\s+[\w:<>]+\s+for)?|mod|module|namespace|macro_rules!|#\s*define|"
     r"function\*?|record|extension|actor)\s+(?:[A-Za-z_$][\w$]*(?:\.|::))*([A-Za-z_$][\w$]*)",

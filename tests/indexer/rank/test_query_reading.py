@@ -102,6 +102,13 @@ def test_a_file_named_by_part_of_the_question() -> None:
             {"application"},
         ),
         ("src/jv.h", None, "code", "typedef enum {\n  JV_KIND_NULL,\n} jv_kind;\n", {"jvkind", "jv"}),
+        (  # C++'s scoped enums: the name follows `class`, which is no name
+            "include/json/detail/kinds.hpp",
+            None,
+            "text",
+            "namespace detail {\nenum class value_t : std::uint8_t { null, object };\nenum struct mode { a };\n}\n",
+            {"detail", "valuet", "mode", "kinds"},
+        ),
         ("docs/Structs/Empty.html", None, "text", "<h1>class Empty</h1>", set()),  # a page documents
         ("README.md", None, "text", "class Router", set()),
         ("src/Foo.test.ts", None, "text", "describe('x')", set()),  # tests Foo, names nothing
