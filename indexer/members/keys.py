@@ -28,7 +28,10 @@ class MembershipReport:
 
 
 def _apply(
-    store: Store, records: Iterable[Record], change: Callable[[list[str]], list[str]]
+    store: Store,
+    records: Iterable[Record],
+    change: Callable[[list[str]], list[str]],
+    retiring: str = "",
 ) -> MembershipReport:
     groups: dict[tuple[str, ...], list[str]] = defaultdict(list)
     doomed: list[str] = []
@@ -46,7 +49,7 @@ def _apply(
         else:
             doomed.append(rec.id)
     if doomed:  # a chunk with no key that a label holds over its base stays, keyless
-        kept = membership.changed_files(store)
+        kept = membership.changed_files(store, retiring)
         if stay := [i for i in doomed if fids[i] in kept]:
             groups[()] += stay
         doomed = [i for i in doomed if fids[i] not in kept]
@@ -74,9 +77,15 @@ def add_label(store: Store, file_ids: Sequence[str], label_id: str) -> Membershi
 
 
 def remove_label(
-    store: Store, label_id: str, *, keep: set[str] | None = None, catalog: str | None = None
+    store: Store,
+    label_id: str,
+    *,
+    keep: set[str] | None = None,
+    catalog: str | None = None,
+    retiring: str = "",
 ) -> MembershipReport:
-    """Remove the key label_id from every point whose file_id is not in keep; delete orphans."""
+    """Remove the key label_id from every point whose file_id is not in keep; delete orphans
+    (`retiring`: a delta point being let go, whose files it no longer keeps)."""
     flt = filters.label_chunks(Held(label_id, label_id), *((Match(Key.CATALOG, catalog),) if catalog else ()))
     records = store.scroll(flt, payload_keys=_KEYS)
     # Materialise before writing: never page through a result set that we are changing.
@@ -85,7 +94,7 @@ def remove_label(
     def change(labels: list[str]) -> list[str]:
         return [x for x in labels if x != label_id]
 
-    return _apply(store, stale, change)
+    return _apply(store, stale, change, retiring)
 
 
 def remove_from_files(store: Store, file_ids: Sequence[str], label_id: str) -> MembershipReport:
@@ -97,11 +106,11 @@ def remove_from_files(store: Store, file_ids: Sequence[str], label_id: str) -> M
     return _apply(store, list(_points_of(store, file_ids)), change)
 
 
-def drop_files(store: Store, file_ids: Sequence[str]) -> MembershipReport:
+def drop_files(store: Store, file_ids: Sequence[str], retiring: str = "") -> MembershipReport:
     """Delete the chunks of these files that carry no key and no label holds over its base (a
-    removed label's own changed files)."""
+    removed label's own changed files; `retiring`: its delta point, deleted after this)."""
     keyless = [r for r in _points_of(store, file_ids) if not membership.keys_of(r.payload)]
-    kept = membership.changed_files(store) if keyless else set()
+    kept = membership.changed_files(store, retiring) if keyless else set()
     doomed = [r for r in keyless if str(r.payload.get(Key.FILE_ID)) not in kept]
     for i in range(0, len(doomed), 1000):
         store.delete([r.id for r in doomed[i : i + 1000]])
@@ -155,14 +164,20 @@ def files_by_path(store: Store, key: str, paths: Iterable[str] | None = None) ->
     return found
 
 
-def release(store: Store, before: Held, after: Held, bases_in_use: Iterable[str]) -> MembershipReport:
+def release(
+    store: Store, before: Held, after: Held, bases_in_use: Iterable[str], retiring: str = ""
+) -> MembershipReport:
     """What a label let go (it moved to `after`, or was removed: `after` holds nothing): its old
     base key stripped when no label stands on it any more, and its old changed files deleted
-    where no key and no label holds them. A move leaves no orphan behind for verify to find."""
+    where no key and no label holds them. A move leaves no orphan behind for verify to find.
+
+    `retiring`: the delta point it let go, which the caller deletes only after this returns: a
+    crash in between leaves that point (gc drops it, and its files with it), never chunks that
+    no key and no delta point names (which verify reports as orphans until gc runs)."""
     report = MembershipReport()
     if before.base and before.base != after.base and before.base not in set(bases_in_use):
-        report = remove_label(store, before.base)
-    own = drop_files(store, sorted(before.files - after.files))
+        report = remove_label(store, before.base, retiring=retiring)
+    own = drop_files(store, sorted(before.files - after.files), retiring)
     report.points_deleted += own.points_deleted
     report.files += own.files
     return report

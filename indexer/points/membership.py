@@ -154,10 +154,11 @@ def deltas(store: Store) -> dict[str, list[str]]:
     }
 
 
-def changed_files(store: Store) -> set[str]:
+def changed_files(store: Store, retiring: str = "") -> set[str]:
     """File ids some label holds over its base: never deleted for carrying no key (every delta
-    point counts, even one a crash left unnamed: gc removes those first)."""
-    return {f for files in deltas(store).values() for f in files}
+    point counts, even one a crash left unnamed: gc removes those first), except `retiring`: the
+    delta point a label let go, whose files are released before the point itself is deleted."""
+    return {f for i, files in deltas(store).items() if i != retiring for f in files}
 
 
 def labels_of(payload: Mapping[str, Any], held: Sequence[Held]) -> list[str]:

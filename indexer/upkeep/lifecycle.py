@@ -20,9 +20,10 @@ from monodex.schema.payload import Key
 def remove_label(
     store: Store, paths: Paths, catalog: str, label: str, *, by_user: bool = True
 ) -> RemovedLabel:
-    """The metadata point removed (the label is gone at once), then its delta point, then its
-    base key from every chunk when no other label stands on that base, and the chunks left with
-    no key that no label holds deleted: a crash in between leaves what gc collects.
+    """The metadata point removed (the label is gone at once), then its base key from every chunk
+    when no other label stands on that base and the chunks left with no key that no label holds
+    deleted, then its delta point: a crash in between leaves what gc collects, and no chunk that
+    nothing names (verify's orphans).
     by_user: hooks stop tracking its branch (`labels rm`); else (its branch was deleted) a
     branch of that name made later is tracked as any new branch would be."""
     state = require_label(store, catalog, label)
@@ -32,9 +33,11 @@ def remove_label(
     # changing a chunk ("0 files left it" for a label indexed on demand, issue 35).
     files, chunks = membership.label_files(store, held), store.count(filters.label_chunks(held))
     labelmeta.delete(store, lid)
-    if delta := str(state.extra.get(Key.MEMBERSHIP_DELTA) or ""):
+    delta = str(state.extra.get(Key.MEMBERSHIP_DELTA) or "")
+    bases = members.bases(labelmeta.list_all(store))
+    report = membership.release(store, held, members.Held(lid, ""), bases, delta)
+    if delta:  # last: until then it names the files being released (no orphan on a crash)
         store.delete([delta])
-    report = membership.release(store, held, members.Held(lid, ""), members.bases(labelmeta.list_all(store)))
     if by_user:
         known_labels.remove(paths.state_dir, catalog, label)  # hooks stop tracking its branch
     else:  # its branch is gone: a branch made later may map to that label again

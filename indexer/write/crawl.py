@@ -124,14 +124,14 @@ def triage(
 
 
 def _let_go(store: Store, label_id: str, before: members.Held, delta: str) -> None:
-    """After a commit label switched: the delta point it no longer names, then its old base key
-    and changed files where no label holds them (members/keys.release). The label is complete
+    """After a commit label switched: its old base key and changed files where no label holds
+    them (members/keys.release), then the delta point it no longer names. The label is complete
     already, so a failure here (or a crash) only leaves garbage to gc."""
     try:
-        if delta:
-            store.delete([delta])
         others = [st for st in labelmeta.list_all(store) if st.label_id != label_id]
-        membership.release(store, before, members.of(store, label_id), members.bases(others))
+        membership.release(store, before, members.of(store, label_id), members.bases(others), delta)
+        if delta:  # last: until then it names the files being released (no orphan on a crash)
+            store.delete([delta])
     except MonodexError as e:
         logs.get("monodex.crawl").warning("release.failed", label=label_id, delta=delta, error=str(e))
 
