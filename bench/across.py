@@ -73,8 +73,9 @@ def main() -> None:
         from monodex.indexer.points import filters, labelmeta, membership
         from monodex.indexer.session import Session
 
-        from monodex import config, paths
+        from monodex import config
         from monodex import requests as rq
+        from monodex.disk import paths
         from monodex.main import main as cli
 
         p = paths.resolve()

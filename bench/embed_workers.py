@@ -67,7 +67,7 @@ def sample_texts(repo: str, n: int, seed: int = 7) -> tuple[list[str], str]:
     from monodex.indexer.points.payloads import FileInfo, embed_text
     from monodex.indexer.policy import crawlpolicy
 
-    from monodex import paths
+    from monodex.disk import paths
 
     work = checkout(repo)  # a clone sharing the mirror's objects, no work tree
     budget = chunkers.budget_for(default_spec().max_tokens)

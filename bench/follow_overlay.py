@@ -60,7 +60,7 @@ def _prepare(repo: str, *, catalog: str, lexical: bool) -> Path:
 def _runner() -> Iterator[None]:
     from monodex.scheduler.server import wait_listening
 
-    from monodex import paths
+    from monodex.disk import paths
 
     proc = subprocess.Popen([*MDX, "runner"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -75,7 +75,8 @@ def _runner() -> Iterator[None]:
 def _executor() -> Run:
     """Requests run as the MCP server runs them: through the runner when one is up, else in this
     process with the model kept warm between calls (the shard opened per call)."""
-    from monodex import logs, paths
+    from monodex import logs
+    from monodex.disk import paths
     from monodex.front import route
 
     logs.configure()

@@ -70,7 +70,7 @@ def clone(name: str, root: Path) -> Path:
 
 
 def configure(refs_seconds: float) -> None:
-    from monodex import jsonfile, paths
+    from monodex.disk import jsonfile, paths
 
     p = paths.resolve()
     cfg = jsonfile.read(p.config_file)
@@ -79,7 +79,8 @@ def configure(refs_seconds: float) -> None:
 
 
 def label_row() -> dict[str, Any]:
-    from monodex import paths, rpc
+    from monodex import rpc
+    from monodex.disk import paths
 
     answer = rpc.call(paths.resolve(), "labels", {"catalog": CATALOG})
     assert answer is not None, "the runner is not up"
@@ -95,7 +96,8 @@ COMMANDS: dict[str, tuple[str, dict[str, Any]]] = {
 
 
 def one_wait(name: str) -> float:
-    from monodex import paths, rpc
+    from monodex import rpc
+    from monodex.disk import paths
     from monodex.errors import UsageError
 
     op, args = COMMANDS[name]
@@ -162,7 +164,7 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     from monodex.scheduler.server import wait_listening
 
-    from monodex import paths
+    from monodex.disk import paths
 
     with isolated_xdg() as root:
         repo = clone(TARGETS[args.target], root)

@@ -30,7 +30,8 @@ def git(repo: Path, *args: str) -> str:
 def found(token: str) -> bool:
     """`monodex search` returns the new content: the same request the CLI sends to the runner's
     socket (polled in-process, so a poll does not add a Python start-up)."""
-    from monodex import paths, rpc
+    from monodex import rpc
+    from monodex.disk import paths
     from monodex.errors import MonodexError
 
     query = {"catalog": "sparo", "label": "main", "text": f"A freshness probe constant. {token}", "limit": 10}
@@ -69,7 +70,7 @@ def main() -> None:
         )
         from monodex.scheduler.server import wait_listening
 
-        from monodex import paths
+        from monodex.disk import paths
 
         if not wait_listening(paths.resolve().socket_path, timeout=60):
             raise SystemExit("the runner never listened on its socket")
@@ -131,14 +132,15 @@ def main() -> None:
 
 
 def diagnose(token: str) -> str:
-    from monodex import paths, rpc
+    from monodex import rpc
+    from monodex.disk import paths
 
     labels = rpc.call(paths.resolve(), "labels", {"catalog": "sparo"})
     return f"labels {labels}, probe path {QUERY}, token {token}\n"
 
 
 def paths_dir() -> Path:
-    from monodex import paths
+    from monodex.disk import paths
 
     return paths.resolve().state_dir
 

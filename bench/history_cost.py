@@ -48,7 +48,8 @@ def main() -> None:
         from monodex.indexer.store import cochanges
         from monodex.indexer.write import history
 
-        from monodex import config, paths
+        from monodex import config
+        from monodex.disk import paths
         from monodex.requests import SearchRequest
 
         p = paths.resolve()

@@ -69,7 +69,8 @@ def main() -> None:
         from monodex.indexer.session import Session
         from monodex.scheduler import jobs
 
-        from monodex import config, paths
+        from monodex import config
+        from monodex.disk import paths
         from monodex.spool import Spool
 
         repo = Path(tmp) / "burst"

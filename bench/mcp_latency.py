@@ -42,7 +42,8 @@ def main() -> None:
         from mcp import Client
         from mcp.client.stdio import StdioServerParameters
 
-        from monodex import paths, rpc
+        from monodex import rpc
+        from monodex.disk import paths
 
         p = paths.resolve()
         if part:

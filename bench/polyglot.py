@@ -50,7 +50,7 @@ def measured(*args: str) -> tuple[dict[str, Any], float, float]:
 
 def crawl(name: str, work: Path, commit: str, *, policy: dict[str, Any] | None, dense: bool) -> list[object]:
     with isolated_xdg():
-        from monodex import paths
+        from monodex.disk import paths
 
         if policy is not None:
             p = paths.resolve()

@@ -237,7 +237,8 @@ def read_chunks(name: str) -> list[dict[str, Any]]:
     from monodex.indexer.points import filters, membership
     from monodex.indexer.session import Session
 
-    from monodex import config, paths
+    from monodex import config
+    from monodex.disk import paths
 
     p = paths.resolve()
     with Session(config.load(p), p) as s:
@@ -249,7 +250,7 @@ def evaluate(name: str, raw_variant: bool) -> dict[str, dict[str, float]]:
     mirror, commit, part = TARGETS[name]
     work = checkout(mirror, rev=commit)
     with persistent_xdg(name) as root:
-        from monodex import paths
+        from monodex.disk import paths
 
         p = paths.resolve()
         if part:
@@ -343,7 +344,8 @@ def raw(
     from monodex.indexer.write import crawl as crawl_mod
     from monodex.indexer.write import crawlrun
 
-    from monodex import config, paths
+    from monodex import config
+    from monodex.disk import paths
     from monodex.requests import SearchRequest
 
     p = paths.resolve()
@@ -388,7 +390,8 @@ def latency(name: str, texts: list[str]) -> None:
     from monodex.indexer.ops import answers
     from monodex.indexer.session import Session
 
-    from monodex import config, paths
+    from monodex import config
+    from monodex.disk import paths
     from monodex.requests import SearchRequest
 
     p = paths.resolve()

@@ -80,7 +80,8 @@ def main() -> None:
         from monodex.indexer.store.edge import EdgeStore
         from monodex.indexer.write import crawlrun
 
-        from monodex import config, paths
+        from monodex import config
+        from monodex.disk import paths
 
         p = paths.resolve()
         if part:

@@ -53,7 +53,8 @@ def main() -> None:
     with isolated_xdg():
         from monodex.scheduler.server import wait_listening
 
-        from monodex import paths, rpc
+        from monodex import rpc
+        from monodex.disk import paths
 
         subprocess.run(
             [*MDX, "catalog", "add", "sparo", str(work), "--force"], check=True, capture_output=True

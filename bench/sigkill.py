@@ -138,7 +138,7 @@ class RunnerProcess:
     def start(self, timeout: float = 120.0) -> None:
         from monodex.scheduler.server import wait_listening
 
-        from monodex import paths
+        from monodex.disk import paths
 
         with self.log.open("ab") as err:
             self.proc = subprocess.Popen(
@@ -166,7 +166,7 @@ class RunnerProcess:
 
 def spool_entries() -> list[dict[str, Any]]:
     """Requests in the spool's new/ and claimed/ (a claimed one is being refreshed)."""
-    from monodex import paths
+    from monodex.disk import paths
     from monodex.spool import Malformed, Spool, parse
 
     sp = Spool(paths.resolve().spool_dir)
@@ -183,7 +183,8 @@ def spool_entries() -> list[dict[str, Any]]:
 
 def labels_via_socket() -> dict[str, dict[str, Any]] | None:
     """catalog:label -> row, asked of the runner (never opening the shard here: the runner owns it)."""
-    from monodex import paths, rpc
+    from monodex import rpc
+    from monodex.disk import paths
     from monodex.errors import MonodexError
 
     try:
@@ -319,7 +320,7 @@ class Bench:
         """Tracked files of the target that its crawl policy indexes: an edit there costs embedding."""
         from monodex.indexer.policy import crawlpolicy
 
-        from monodex import paths
+        from monodex.disk import paths
 
         repo = self.repos[self.target]
         policy = crawlpolicy.load(repo, paths.resolve())

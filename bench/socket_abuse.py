@@ -80,7 +80,8 @@ def burst(n: int) -> list[object]:
 
 
 def idle(pid: int, sock_path: Path, m: int) -> list[object]:
-    from monodex import paths, rpc
+    from monodex import rpc
+    from monodex.disk import paths
 
     before = settled_threads(pid)
     conns = []
@@ -135,7 +136,8 @@ def _stuck_client(sock_path: Path) -> socket.socket:
 
 def _read_latency(reads: int) -> str:
     """p50 and max milliseconds of `labels` and a small `search` through the runner."""
-    from monodex import paths, rpc
+    from monodex import rpc
+    from monodex.disk import paths
 
     p = paths.resolve()
     out = []
@@ -186,7 +188,8 @@ def main() -> None:
     with isolated_xdg(), tempfile.TemporaryDirectory() as tmp:
         from monodex.scheduler.server import wait_listening
 
-        from monodex import paths, runnerpid
+        from monodex import runnerpid
+        from monodex.disk import paths
 
         repo = make_repo(Path(tmp))
         subprocess.run([*MDX, "catalog", "add", "bench", str(repo)], check=True, capture_output=True)

@@ -23,7 +23,7 @@ from _common import isolated_xdg, table  # noqa: E402
 HEAVY = ("apscheduler", "dulwich", "tree_sitter", "onnxruntime", "tokenizers", "qdrant_edge", "numpy")
 PROBE = """import json, sys, time
 t = time.perf_counter()
-from monodex import paths
+from monodex.disk import paths
 from monodex.front import render, status
 render.status(status.collect(paths.resolve()))
 print(json.dumps([len(sys.modules), sorted({m.split('.')[0] for m in sys.modules}), time.perf_counter() - t]))

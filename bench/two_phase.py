@@ -194,7 +194,8 @@ def raw_embedder(sample: int, seed: int) -> tuple[float, int]:
     from monodex.indexer.points.payloads import stored_embed_text
     from monodex.indexer.session import Session
 
-    from monodex import config, names, paths
+    from monodex import config, names
+    from monodex.disk import paths
 
     p = paths.resolve()
     with Session(config.load(p), p) as s:
@@ -213,7 +214,8 @@ def raw_embedder(sample: int, seed: int) -> tuple[float, int]:
 
 def cold_baseline(repo: Path, commit: str) -> dict[str, float]:
     """Today's one-phase crawl: embedder.two_phase=false, then the same first search."""
-    from monodex import config, paths
+    from monodex import config
+    from monodex.disk import paths
 
     mdx_json("catalog", "add", CATALOG, str(repo), "--force")
     p = paths.resolve()
@@ -252,7 +254,7 @@ def move_commit(repo: Path, base: str, files: int, seed: int) -> tuple[str, int]
     written with plumbing (the clone has no work tree): (its id, files changed)."""
     from monodex.indexer.policy import crawlpolicy
 
-    from monodex import paths
+    from monodex.disk import paths
 
     policy = crawlpolicy.load(repo, paths.resolve())
     blobs = {}
@@ -290,7 +292,7 @@ def branch_move(repo: Path, base: str, files: int, seed: int, timeout: float) ->
     does phase two, watched through `monodex labels` (answered by the runner's socket)."""
     from monodex.scheduler.server import wait_listening
 
-    from monodex import paths
+    from monodex.disk import paths
 
     commit, changed = move_commit(repo, base, files, seed)
     runner = subprocess.Popen([*MDX, "runner", "--drain-seconds", "2"], stderr=subprocess.DEVNULL)
@@ -337,7 +339,8 @@ def quality_by_coverage(name: str) -> list[list[object]]:
     from monodex.indexer.session import Session
     from monodex.indexer.write import fill
 
-    from monodex import config, names, paths
+    from monodex import config, names
+    from monodex.disk import paths
     from monodex.requests import SearchRequest
 
     mirror, commit, part = quality.TARGETS[name]

@@ -27,7 +27,8 @@ from monodex.hooks.policy import (
     untracked_reason,
 )
 
-from monodex import branchlabels, config, known_labels, logrotate, names, paths, standing
+from monodex import branchlabels, config, known_labels, logrotate, names, standing
+from monodex.disk import paths
 from monodex.git import files
 from monodex.spool import Request, Spool, refresh_request
 

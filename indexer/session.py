@@ -17,8 +17,8 @@ from monodex.indexer.store.base import STORE_METHODS, Filter, Record, Store
 
 from monodex import config
 from monodex.config import Config, QdrantConfig
+from monodex.disk.paths import Paths
 from monodex.errors import MonodexError
-from monodex.paths import Paths
 from monodex.schema.payload import Key
 
 if TYPE_CHECKING:

@@ -20,7 +20,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
-from monodex import jsonfile, names
+from monodex import names
+from monodex.disk import jsonfile
 from monodex.errors import UsageError
 
 _HASH_LENGTHS = (8, 16, 40)  # longer only when a shorter one is taken (a branch named like a hash)
@@ -123,7 +124,7 @@ def load(state_dir: Path, catalog: str, branches: Iterable[str]) -> BranchLabels
 
 def of_repo(catalog: str, repo: Path, state_dir: Path | None = None) -> BranchLabels:
     """The mapping over the branches of `repo` (one `git for-each-ref`; none when unreadable)."""
-    from monodex import paths  # here: the hook path lists branches from the files
+    from monodex.disk import paths
     from monodex.git import refs
 
     state = state_dir if state_dir is not None else paths.resolve().state_dir

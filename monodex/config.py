@@ -8,9 +8,10 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from monodex import jsonfile, names
+from monodex import names
+from monodex.disk import jsonfile
+from monodex.disk.paths import Paths
 from monodex.errors import UsageError
-from monodex.paths import Paths
 from monodex.validate import Where, boolean, integer, obj, string, string_list
 
 DEFAULT_COLLECTION = "monodex"

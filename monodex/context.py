@@ -8,10 +8,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from monodex import branchlabels, config, jsonfile, names, standing
+from monodex import branchlabels, config, names, standing
+from monodex.disk import jsonfile
+from monodex.disk.paths import Paths
 from monodex.errors import UsageError
 from monodex.git import refs
-from monodex.paths import Paths
 from monodex.requests import FieldError
 from monodex.validate import Where, obj, string
 

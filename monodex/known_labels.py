@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 
-from monodex import jsonfile
+from monodex.disk import jsonfile
 
 
 def _file(state_dir: Path, catalog: str, kind: str = "") -> Path:

@@ -15,9 +15,10 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import NoReturn
 
-from monodex import __version__, config, logs, paths
+from monodex import __version__, config, logs
 from monodex.commands import REGISTRY
 from monodex.commands.common import flag
+from monodex.disk import paths
 from monodex.errors import MonodexError, UsageError
 from monodex.requests import FieldError
 

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any, NotRequired, TypedDict
 
 from monodex import runnerpid
+from monodex.disk.paths import Paths
 from monodex.errors import MonodexError, UsageError
-from monodex.paths import Paths
 from monodex.progress import OnProgress
 from monodex.requests import FieldError
 

@@ -14,8 +14,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from monodex.disk.paths import Paths
 from monodex.errors import MonodexError
-from monodex.paths import Paths
 
 # A reader holds its shared lock for microseconds; a runner starting at that moment tries again.
 _HOLD_TRIES = 50

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from monodex.scheduler.state import JobState
 
-from monodex import logs, writable
+from monodex import logs
+from monodex.disk import writable
 from monodex.errors import Interrupted, MonodexError, UsageError
 from monodex.schema.crawl import DrainAnswer, Failed, InProgress, RefreshAnswer
 from monodex.spool import Request, Spool

@@ -8,8 +8,8 @@ import sys
 from importlib import resources
 from pathlib import Path
 
-from monodex import paths as locations
-from monodex.paths import Paths
+from monodex.disk import paths as locations
+from monodex.disk.paths import Paths
 
 UNIT = "monodex-runner.service"
 _TMP = (Path("/tmp"), Path("/var/tmp"))

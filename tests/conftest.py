@@ -140,7 +140,7 @@ def start_runner():  # type: ignore[no-untyped-def]
 
     from monodex.scheduler.server import wait_listening
 
-    from monodex import paths
+    from monodex.disk import paths
 
     procs: list[subprocess.Popen[str]] = []
 
@@ -172,7 +172,8 @@ def open_session():  # type: ignore[no-untyped-def]
 def _open_session(*, shared: bool = False):  # type: ignore[no-untyped-def]
     from monodex.indexer.session import Session
 
-    from monodex import config, paths
+    from monodex import config
+    from monodex.disk import paths
 
     p = paths.resolve()
     return Session(config.load(p), p, shared=shared)
@@ -192,7 +193,8 @@ def _single_phase() -> None:
     alone no longer does at test sizes."""
     from dataclasses import replace
 
-    from monodex import config, paths
+    from monodex import config
+    from monodex.disk import paths
 
     p = paths.resolve()
     cfg = config.load(p)

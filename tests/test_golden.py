@@ -19,7 +19,7 @@ import anyio
 import pytest
 from mcp import Client
 
-from monodex import paths
+from monodex.disk import paths
 from monodex.front.mcp import build
 from monodex.main import main
 from tests.commands.conftest import MONOREPO

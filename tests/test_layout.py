@@ -276,7 +276,7 @@ def test_reads_do_not_import_write_paths() -> None:
 
 
 def test_only_paths_reads_the_xdg_folders_and_home() -> None:
-    """monodex.paths is the one reader of XDG_* and HOME: every location comes from Paths."""
+    """monodex.disk.paths is the one reader of XDG_* and HOME: every location comes from Paths."""
     reads = re.compile(r"Path\.home\(|environ\b[^\n]*[\"'](?:XDG_\w+|HOME)[\"']")
     readers = {
         str(f.relative_to(ROOT))
@@ -284,7 +284,7 @@ def test_only_paths_reads_the_xdg_folders_and_home() -> None:
         for f in (ROOT / folder).rglob("*.py")
         if reads.search(f.read_text())
     }
-    assert readers == {"monodex/paths.py"}
+    assert readers == {"monodex/disk/paths.py"}
 
 
 def test_the_kernel_imports_no_component_and_no_sdk() -> None:

@@ -8,7 +8,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from monodex import jsonfile
+from monodex.disk import jsonfile
 from monodex.errors import MonodexError, UsageError
 from monodex.validate import Where, boolean, integer, obj, string
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from monodex.indexer.embed.spec import DEFAULT_EMBEDDER_ID, DEFAULT_PACKAGE, DEFAULT_SHA256, ModelSpec
 
-from monodex import paths
+from monodex.disk import paths
 from monodex.errors import MonodexError, UsageError
 
 

@@ -14,7 +14,7 @@ from monodex.indexer.policy import crawlpolicy
 from monodex.indexer.policy.crawlpolicy import CrawlPolicy
 
 from monodex.config import Catalog
-from monodex.paths import Paths
+from monodex.disk.paths import Paths
 
 
 @dataclass(frozen=True)

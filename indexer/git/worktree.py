@@ -23,7 +23,7 @@ from monodex.indexer.git.gitobjects import TreeEntry, ignore_filter
 from monodex.indexer.points.identity import git_blob_sha1
 from monodex.indexer.points.packages import is_manifest
 
-from monodex import nolinks
+from monodex.disk import nolinks
 
 # path -> [size, mtime_ns, ctime_ns, inode, blob_id]
 StatCache = dict[str, list[Any]]

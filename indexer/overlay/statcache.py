@@ -19,7 +19,7 @@ from typing import Any
 from monodex.indexer.git import worktree
 from monodex.indexer.points.identity import git_blob_sha1
 
-from monodex import nolinks
+from monodex.disk import nolinks
 
 RACY_NS = 2_000_000_000
 

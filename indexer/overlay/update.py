@@ -40,8 +40,9 @@ from monodex.indexer.store.base import Match, Store
 from monodex.indexer.write.crawl import Crawl, CrawlSettings, file_info
 from monodex.indexer.write.request import Request
 
-from monodex import branchlabels, jsonfile, logs, names
+from monodex import branchlabels, logs, names
 from monodex.config import Catalog
+from monodex.disk import jsonfile
 from monodex.errors import UsageError
 from monodex.git import files as gitfiles
 from monodex.git import status as gitstatus

@@ -15,8 +15,8 @@ from monodex.indexer.policy.attributes import NONE as NO_MARKS
 from monodex.indexer.policy.attributes import Attributes, Marks
 from monodex.indexer.policy.globs import GlobError, compile_glob
 
-from monodex import jsonfile
-from monodex.paths import Paths
+from monodex.disk import jsonfile
+from monodex.disk.paths import Paths
 from monodex.validate import Where, boolean, integer, obj, string, string_list
 
 # The chunkers' registry names (indexer/chunkers: this room may not import it; a test keeps the two equal).

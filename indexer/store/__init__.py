@@ -8,7 +8,7 @@ if TYPE_CHECKING:
     from monodex.indexer.store.base import Store
 
     from monodex.config import QdrantConfig
-    from monodex.paths import Paths
+    from monodex.disk.paths import Paths
 
 
 def open_store(config: QdrantConfig, paths: Paths) -> Store:

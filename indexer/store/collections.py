@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from monodex.config import QdrantConfig
-from monodex.paths import Paths
+from monodex.disk.paths import Paths
 
 META = "monodex-collection.json"  # the Edge adapter's sidecar (store/edge.py writes it)
 

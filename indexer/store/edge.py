@@ -37,7 +37,7 @@ from monodex.indexer.store.base import (
     SparseVector,
 )
 
-from monodex import diskspace, jsonfile
+from monodex.disk import diskspace, jsonfile
 from monodex.errors import MonodexError
 from monodex.schema.payload import Key
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from monodex.indexer.store.edge import META, PARTS, SWAP, Busy, EdgeStore, finish_swap, read_meta
 
-from monodex import diskspace, jsonfile
+from monodex.disk import diskspace, jsonfile
 
 LOCK_PATIENCE_SECONDS = 120.0  # the crawl that started us still holds the lock for a moment
 

@@ -24,7 +24,8 @@ from pathlib import Path
 from monodex.indexer.store.base import Store
 from monodex.indexer.store.edge import EdgeStore
 
-from monodex import diskspace, logs
+from monodex import logs
+from monodex.disk import diskspace
 from monodex.errors import MonodexError
 from monodex.schema.crawl import Compacted
 

@@ -16,7 +16,8 @@ from typing import NotRequired, TypedDict
 from monodex.indexer.store.edge import EdgeStore
 from monodex.indexer.upkeep import aside
 
-from monodex import logs, paths
+from monodex import logs
+from monodex.disk import paths
 from monodex.errors import MonodexError
 
 

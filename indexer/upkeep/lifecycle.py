@@ -10,9 +10,9 @@ from monodex.indexer.store.base import Store
 
 from monodex import branchlabels, known_labels, logs, names
 from monodex.config import Catalog
+from monodex.disk.paths import Paths
 from monodex.errors import MonodexError
 from monodex.git import refs
-from monodex.paths import Paths
 from monodex.schema.labels import PurgedCatalog, RemovedLabel
 from monodex.schema.payload import Key
 

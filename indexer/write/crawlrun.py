@@ -25,10 +25,11 @@ from monodex.indexer.write.memory import MemoryWatch
 from monodex.indexer.write.request import Request as Request  # crawlrun.crawl(s, crawlrun.Request(...))
 from monodex.indexer.write.summary import CrawlSummary
 
-from monodex import crawlstate, jsonfile, known_labels, logs
+from monodex import crawlstate, known_labels, logs
 from monodex.config import Catalog, Config
+from monodex.disk import jsonfile
+from monodex.disk.paths import Paths
 from monodex.git import cli as gitcli
-from monodex.paths import Paths
 from monodex.progress import OnProgress
 from monodex.schema.crawl import DryRunAnswer, PlannedFile
 from monodex.schema.payload import Key

@@ -23,7 +23,7 @@ from monodex.indexer.store.base import Point, Store
 from monodex.indexer.write.memory import MemoryWatch
 
 from monodex import logs, rss
-from monodex.diskspace import DiskFull
+from monodex.disk.diskspace import DiskFull
 from monodex.errors import MonodexError
 from monodex.schema.payload import ChunkPayload, Key
 

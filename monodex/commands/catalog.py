@@ -6,9 +6,10 @@ import argparse
 import dataclasses
 from pathlib import Path
 
-from monodex import config, known_labels, names, output, paths, runnerpid
+from monodex import config, known_labels, names, output, runnerpid
 from monodex import requests as rq
 from monodex.commands.common import crawl_command
+from monodex.disk import paths
 from monodex.errors import UsageError
 from monodex.front import route
 from monodex.schema.setup import CatalogAdded, CatalogList, CatalogRemoved, CatalogRow, CatalogTracked

@@ -6,8 +6,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from monodex import config, output, paths, standing
+from monodex import config, output, standing
 from monodex.commands.common import add_json
+from monodex.disk import paths
 from monodex.errors import UsageError
 
 

@@ -6,9 +6,9 @@ import argparse
 from pathlib import Path
 
 from monodex import config, context, names, standing
+from monodex.disk.paths import Paths
+from monodex.disk.paths import resolve as resolve_paths
 from monodex.errors import UsageError
-from monodex.paths import Paths
-from monodex.paths import resolve as resolve_paths
 
 
 class Once(argparse.Action):

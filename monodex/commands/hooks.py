@@ -6,8 +6,9 @@ import argparse
 import re
 from pathlib import Path
 
-from monodex import config, output, paths
+from monodex import config, output
 from monodex.commands.common import add_json
+from monodex.disk import paths
 from monodex.git import files
 from monodex.hooks import install as installer
 from monodex.schema.setup import HooksDone

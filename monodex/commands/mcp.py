@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from monodex import paths
+from monodex.disk import paths
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from dataclasses import replace
 
-from monodex import config, logs, output, paths
+from monodex import config, logs, output
+from monodex.disk import paths
 from monodex.errors import MonodexError, UsageError
 from monodex.schema.setup import ServiceRemoved, ServiceWritten
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from monodex import config, context, output, paths
+from monodex import config, context, output
+from monodex.disk import paths
 from monodex.errors import UsageError
 from monodex.schema.setup import Context
 

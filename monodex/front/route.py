@@ -12,7 +12,7 @@ import threading
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from monodex import config, rpc
-from monodex.paths import Paths
+from monodex.disk.paths import Paths
 from monodex.progress import OnProgress
 from monodex.requests import Asks, Request, to_wire
 

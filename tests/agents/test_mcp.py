@@ -177,7 +177,7 @@ def test_every_tool_error_has_one_shape(repo) -> None:  # type: ignore[no-untype
 def test_a_crashing_tool_answers_in_the_same_shape_without_its_text(repo) -> None:  # type: ignore[no-untyped-def]
     """A crash (not a MonodexError) keeps its text on the server, as the SDK does, but reads
     like every other tool error."""
-    from monodex import paths
+    from monodex.disk import paths
     from monodex.front.mcp import build
 
     server = build(paths.resolve())

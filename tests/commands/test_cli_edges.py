@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from monodex import paths
+from monodex.disk import paths
 from monodex.front import render
 from monodex.main import build_parser, main
 

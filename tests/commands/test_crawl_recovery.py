@@ -18,7 +18,8 @@ from monodex.indexer.upkeep import gc
 from monodex.indexer.write.crawl import Crawl, CrawlSettings
 from monodex.indexer.write.request import Request
 
-from monodex import config, paths
+from monodex import config
+from monodex.disk import paths
 from monodex.errors import MonodexError
 from tests.conftest import label_filter
 

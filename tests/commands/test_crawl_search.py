@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 
-from monodex import paths
+from monodex.disk import paths
 
 CRAWL = ("crawl", "--catalog", "acme", "--json")
 

@@ -22,7 +22,7 @@ import pytest
 from monodex.indexer.store.base import Filter, Point
 from monodex.indexer.store.edge import EdgeStore
 
-from monodex import diskspace
+from monodex.disk import diskspace
 
 SIZE_MB = 512  # above the first crawl's footprint on tmpfs (~130 MB), the open reserve, and a compaction aside (a copy: ~360 MB)
 CRAWL = ("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD")
@@ -135,7 +135,7 @@ def test_a_write_is_refused_before_it_could_fill_the_disk(small_fs) -> None:  # 
 SIGBUS_SCRIPT = """
 import mmap, os, sys
 from pathlib import Path
-from monodex import diskspace
+from monodex.disk import diskspace
 where = Path(sys.argv[1])
 if sys.argv[2] == "guarded":
     diskspace.guard_sigbus(where)

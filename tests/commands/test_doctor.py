@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from monodex import paths
+from monodex.disk import paths
 from monodex.main import main
 
 

@@ -14,7 +14,8 @@ import pytest
 from monodex.indexer.write import fill
 from monodex.scheduler.runner import Runner
 
-from monodex import names, paths, rpc, spool
+from monodex import names, rpc, spool
+from monodex.disk import paths
 from monodex.errors import UsageError
 
 LID = names.label_id("acme", "main")

@@ -10,7 +10,8 @@ from monodex.indexer.embed.spec import default_spec
 from monodex.indexer.read import budget
 from tokenizers import Tokenizer
 
-from monodex import paths, spool
+from monodex import spool
+from monodex.disk import paths
 
 SEARCH = ("search", "--catalog", "acme", "--label", "main", "--json")
 

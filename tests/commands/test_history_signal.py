@@ -8,7 +8,7 @@ import json
 
 from monodex.indexer.store.cochanges import db_path
 
-from monodex import paths
+from monodex.disk import paths
 from monodex.main import main
 
 SEARCH = ("search", "--catalog", "acme", "--label", "main", "--mode", "lexical", "--explain", "--json")

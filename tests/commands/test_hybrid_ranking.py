@@ -10,7 +10,8 @@ from monodex.indexer.points import labelmeta
 from monodex.indexer.rank import ranking
 from monodex.indexer.session import Session
 
-from monodex import config, paths
+from monodex import config
+from monodex.disk import paths
 
 SOURCE = """/** Computes the shortest path between two nodes of a weighted graph (Dijkstra). */
 export function shortestPathDijkstra(graph: WeightedGraph, start: string, goal: string): string[] {

@@ -8,7 +8,7 @@ import json
 from monodex.hooks.policy import Skip
 from monodex.hooks.run import decide
 
-from monodex import paths
+from monodex.disk import paths
 from monodex.spool import Request
 
 

@@ -7,7 +7,7 @@ from typing import Any
 import anyio
 from mcp import Client
 
-from monodex import paths
+from monodex.disk import paths
 from monodex.front.mcp import build
 
 SRC = {"src/login.py": "def login(user):\n    return user\n"}

@@ -10,7 +10,8 @@ from monodex.indexer.ops import background
 from monodex.indexer.session import Session
 from monodex.indexer.store import collections
 
-from monodex import config, paths, spool
+from monodex import config, spool
+from monodex.disk import paths
 
 SEARCH = (
     "search",

@@ -13,7 +13,8 @@ from monodex.indexer.ops import background
 from monodex.indexer.session import Session
 from monodex.scheduler import jobs
 
-from monodex import config, paths, spool
+from monodex import config, spool
+from monodex.disk import paths
 from monodex.main import main
 
 TS = "export function feature%d(): string {\n  return 'feature number %d lives here';\n}\n"

@@ -16,7 +16,8 @@ import pytest
 from monodex.indexer.ops import background
 from monodex.scheduler import jobs
 
-from monodex import paths, spool
+from monodex import spool
+from monodex.disk import paths
 from monodex.main import main
 
 BASE = {"src/base.ts": "export const base = 'shared by every branch';\n"}

@@ -9,7 +9,8 @@ from typing import Any
 from monodex.indexer.points import filters, overlaymeta
 from monodex.indexer.session import Session
 
-from monodex import config, paths
+from monodex import config
+from monodex.disk import paths
 from tests.conftest import label_filter
 
 RETRY = "libraries/net/src/retry.ts"

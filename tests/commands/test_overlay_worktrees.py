@@ -12,7 +12,8 @@ from monodex.indexer.points import filters, overlaymeta
 from monodex.indexer.points.membership import Held
 from monodex.indexer.session import Session
 
-from monodex import config, paths
+from monodex import config
+from monodex.disk import paths
 
 RETRY = "libraries/net/src/retry.ts"
 _ARGV = ("search", "--catalog", "acme", "--label")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from monodex import paths
+from monodex.disk import paths
 from monodex.main import main
 
 

@@ -11,7 +11,8 @@ import socket
 
 import pytest
 
-from monodex import config, paths
+from monodex import config
+from monodex.disk import paths
 from monodex.main import main
 from tests.agents.test_mcp import call  # imported before capsys: the SDK binds sys.stderr then
 

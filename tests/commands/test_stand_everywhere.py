@@ -11,7 +11,7 @@ from typing import Any
 import anyio
 from mcp import Client
 
-from monodex import paths
+from monodex.disk import paths
 from monodex.front.mcp import build
 from monodex.main import main
 from tests.commands.test_across import COLORS, RETRY

@@ -11,7 +11,8 @@ from monodex.indexer.store.base import PENDING, Match
 from monodex.indexer.write import fill
 from monodex.scheduler.runner import Runner
 
-from monodex import names, paths
+from monodex import names
+from monodex.disk import paths
 from tests.conftest import label_filter
 
 LID = names.label_id("acme", "main")

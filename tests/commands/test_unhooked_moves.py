@@ -12,7 +12,8 @@ from typing import Any
 from monodex.indexer.ops import background
 from monodex.scheduler import jobs
 
-from monodex import config, known_labels, names, paths, spool
+from monodex import config, known_labels, names, spool
+from monodex.disk import paths
 
 TS = "export function feature%d(): string {\n  return 'feature number %d lives here';\n}\n"
 DAY = 86400.0

@@ -13,7 +13,8 @@ from monodex.indexer.session import Session
 from monodex.indexer.store.base import Point
 from monodex.indexer.write import crawlrun
 
-from monodex import config, paths
+from monodex import config
+from monodex.disk import paths
 
 
 class Interrupting:

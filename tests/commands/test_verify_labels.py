@@ -10,7 +10,8 @@ from monodex.indexer.points.identity import chunk_point_id
 from monodex.indexer.session import Session
 from monodex.indexer.store.base import Filter, Match
 
-from monodex import config, paths
+from monodex import config
+from monodex.disk import paths
 from monodex.schema.payload import Key
 
 CRAWL = ("crawl", "--catalog", "acme", "--json")

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from monodex import paths, standing
+from monodex import standing
+from monodex.disk import paths
 from monodex.main import main
 
 SRC = {

@@ -16,7 +16,8 @@ from monodex.indexer.points.payloads import stored_embed_text
 from monodex.indexer.session import Session
 from monodex.indexer.write import fill
 
-from monodex import config, names, paths, rpc
+from monodex import config, names, rpc
+from monodex.disk import paths
 from monodex.main import main
 from tests.conftest import label_filter
 

@@ -18,7 +18,8 @@ from monodex.indexer.points import filters, overlaymeta
 from monodex.indexer.points import membership as members
 from monodex.indexer.session import Session
 
-from monodex import config, paths
+from monodex import config
+from monodex.disk import paths
 from monodex.main import main
 
 MDX = [sys.executable, "-m", "monodex"]

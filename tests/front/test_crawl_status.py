@@ -10,7 +10,8 @@ import sys
 import time
 from typing import Any
 
-from monodex import config, crawlstate, paths
+from monodex import config, crawlstate
+from monodex.disk import paths
 from monodex.front import render
 from monodex.main import main
 

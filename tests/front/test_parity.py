@@ -10,8 +10,8 @@ import anyio
 import pytest
 from mcp import Client
 
-from monodex import paths
 from monodex import requests as rq
+from monodex.disk import paths
 from monodex.front.mcp import NAMES, build
 from monodex.main import build_parser
 

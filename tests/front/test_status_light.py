@@ -29,7 +29,7 @@ def test_status_with_the_runner_down_loads_none_of_the_heavy_parts(git_repo, cap
     r.write("src/b.ts", "export const b = 2;\n")
     r.commit("b")  # main moved: status must read the branch to say stale
     code = (
-        "import json, sys; from monodex import paths; from monodex.front import render, status; "
+        "import json, sys; from monodex.disk import paths; from monodex.front import render, status; "
         "r = status.collect(paths.resolve()); render.status(r); "
         "print(json.dumps([r['labels'], sorted({m.split('.')[0] for m in sys.modules})]))"
     )

@@ -13,7 +13,7 @@ import pytest
 from monodex.hooks.policy import Skip, event_applies, label_for_branch
 from monodex.hooks.run import decide
 
-from monodex import paths
+from monodex.disk import paths
 from monodex.main import main
 from monodex.spool import Request, Spool, parse
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from monodex.hooks.run import decide
 
-from monodex import paths
+from monodex.disk import paths
 from monodex.main import main
 from monodex.spool import Spool, parse
 

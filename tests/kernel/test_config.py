@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from monodex import config, paths
+from monodex import config
+from monodex.disk import paths
 from monodex.errors import UsageError
 from monodex.main import main
 

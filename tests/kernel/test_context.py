@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from monodex import context, paths
+from monodex import context
+from monodex.disk import paths
 from monodex.errors import UsageError
 from monodex.main import main
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from monodex import diskspace
+from monodex.disk import diskspace
 
 MOUNTINFO = """\
 22 1 253:0 / / rw,relatime shared:1 - ext4 /dev/vda rw

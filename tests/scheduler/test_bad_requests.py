@@ -13,7 +13,8 @@ from monodex.indexer.ops import answers, background
 from monodex.indexer.session import Session
 from monodex.scheduler import jobs
 
-from monodex import config, paths, requests, rpc, runnerpid
+from monodex import config, requests, rpc, runnerpid
+from monodex.disk import paths
 from monodex.errors import UsageError
 from monodex.main import main
 from monodex.spool import Request, Spool

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from monodex.scheduler.listener import Listener
 
-from monodex import paths
+from monodex.disk import paths
 
 Got = queue.Queue[tuple[socket.socket, bytes | None]]
 

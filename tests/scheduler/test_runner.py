@@ -16,7 +16,8 @@ from monodex.indexer.session import Session
 from monodex.scheduler import jobs
 from monodex.scheduler.service import render
 
-from monodex import config, paths
+from monodex import config
+from monodex.disk import paths
 from monodex.main import main
 from monodex.spool import Spool
 

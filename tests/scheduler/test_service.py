@@ -6,7 +6,7 @@ from pathlib import Path
 
 from monodex.scheduler.service import render
 
-from monodex.paths import Paths
+from monodex.disk.paths import Paths
 
 
 def _home_paths() -> Paths:

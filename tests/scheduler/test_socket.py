@@ -16,7 +16,8 @@ import pytest
 from monodex.indexer.store.edge import EdgeStore
 from monodex.scheduler.server import wait_listening
 
-from monodex import config, paths, rpc
+from monodex import config, rpc
+from monodex.disk import paths
 from monodex.errors import MonodexError, UsageError
 from monodex.main import main
 

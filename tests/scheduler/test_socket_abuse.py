@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 from monodex.scheduler import server
 
-from monodex import paths, requests, rpc, runnerpid
+from monodex import requests, rpc, runnerpid
+from monodex.disk import paths
 from monodex.errors import MonodexError, UsageError
 from monodex.main import main
 
@@ -151,7 +152,7 @@ def test_a_killed_runner_leaves_the_cli_working_alone_even_if_its_pid_is_reused(
 
 def test_status_reads_the_runner_without_loading_the_scheduler(indexed) -> None:  # type: ignore[no-untyped-def]
     code = (
-        "import sys; from monodex import paths; from monodex.commands import status; "
+        "import sys; from monodex.disk import paths; from monodex.commands import status; "
         "status.collect(paths.resolve()); print('apscheduler' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -20,7 +20,7 @@ from monodex.indexer.embed.stamp import verify
 from onnx import TensorProto, helper
 from tokenizers import Tokenizer, models, pre_tokenizers
 
-from monodex import paths
+from monodex.disk import paths
 from monodex.errors import MonodexError, UsageError
 
 JSON_TS = "export function loadJson(path: string): unknown { return JSON.parse(readFileSync(path, 'utf8')); }"

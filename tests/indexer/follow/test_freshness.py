@@ -8,7 +8,8 @@ import shutil
 from monodex.indexer.follow import freshness
 from monodex.indexer.points import labelmeta
 
-from monodex import paths, spool
+from monodex import spool
+from monodex.disk import paths
 
 TS = "export const answer = %d;\n"
 

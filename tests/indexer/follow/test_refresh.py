@@ -11,7 +11,8 @@ from monodex.indexer.points import labelmeta
 from monodex.indexer.write import fill
 from monodex.scheduler import jobs
 
-from monodex import known_labels, names, paths, spool
+from monodex import known_labels, names, spool
+from monodex.disk import paths
 
 TS = "export function feature%d(): string {\n  return 'feature number %d lives here';\n}\n"
 

@@ -8,7 +8,7 @@ from monodex.indexer.git.delta import plan_delta
 from monodex.indexer.git.plan import plan_commit
 from monodex.indexer.policy import crawlpolicy
 
-from monodex import paths
+from monodex.disk import paths
 
 FILES: dict[str, str | bytes] = {
     "package.json": '{"name": "root"}',

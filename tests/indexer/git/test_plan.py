@@ -9,7 +9,7 @@ from monodex.indexer.git import gitobjects
 from monodex.indexer.git.plan import iter_contents, plan_commit, plan_working_dir
 from monodex.indexer.policy import crawlpolicy
 
-from monodex import paths
+from monodex.disk import paths
 
 # A small Rush monorepo: root package, a scoped library, an app folder without its own
 # package.json (inside the root package), build output, dependencies and awkward files.

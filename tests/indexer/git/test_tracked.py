@@ -13,7 +13,7 @@ from monodex.indexer.git.plan import iter_contents, plan_commit, plan_working_di
 from monodex.indexer.policy import crawlpolicy
 from monodex.indexer.policy.attributes import Attributes
 
-from monodex import paths
+from monodex.disk import paths
 
 # expressjs/express's layout: the framework is lib/
 EXPRESS: dict[str, str | bytes] = {

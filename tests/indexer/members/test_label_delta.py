@@ -21,8 +21,9 @@ from monodex.indexer.store.edge import EdgeStore
 from monodex.indexer.upkeep import gc, lifecycle
 from monodex.indexer.write import crawlrun
 
-from monodex import config, paths
+from monodex import config
 from monodex.config import Catalog
+from monodex.disk import paths
 from monodex.schema.payload import Key
 from tests.conftest import label_filter
 

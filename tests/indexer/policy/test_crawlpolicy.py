@@ -9,7 +9,7 @@ from monodex.indexer.policy import crawlpolicy
 from monodex.indexer.policy.crawlpolicy import BUILTIN, parse
 from monodex.indexer.policy.globs import compile_glob
 
-from monodex import paths
+from monodex.disk import paths
 from monodex.errors import UsageError
 
 SEED_TABLE = [

@@ -10,8 +10,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from monodex.indexer.store import open_store
 
-from monodex import paths
 from monodex.config import QdrantConfig
+from monodex.disk import paths
 from monodex.errors import MonodexError
 
 

@@ -21,7 +21,8 @@ import pytest
 import qdrant_edge as qe
 from monodex.indexer.store.edge import EdgeStore
 
-from monodex import config, paths
+from monodex import config
+from monodex.disk import paths
 from monodex.main import main
 from tests.commands.conftest import MONOREPO
 from tests.indexer.chunkers.configs import CONFIGS

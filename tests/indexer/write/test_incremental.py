@@ -16,8 +16,9 @@ from monodex.indexer.session import Session
 from monodex.indexer.store.edge import EdgeStore
 from monodex.indexer.write import crawlrun
 
-from monodex import config, paths
+from monodex import config
 from monodex.config import Catalog
+from monodex.disk import paths
 from monodex.errors import MonodexError
 from tests.conftest import label_filter
 

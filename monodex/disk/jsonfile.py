@@ -8,7 +8,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from monodex import diskspace
+from monodex.disk import diskspace
 from monodex.errors import UsageError
 
 
