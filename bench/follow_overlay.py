@@ -75,9 +75,9 @@ def _runner() -> Iterator[None]:
 def _executor() -> Run:
     """Requests run as the MCP server runs them: through the runner when one is up, else in this
     process with the model kept warm between calls (the shard opened per call)."""
-    from monodex import logs
     from monodex.disk import paths
     from monodex.front import route
+    from monodex.observe import logs
 
     logs.configure()
     local = route.Local(keep_model=True)

@@ -21,7 +21,7 @@ from typing import Any, NotRequired, TypedDict
 from monodex import runnerpid
 from monodex.disk.paths import Paths
 from monodex.errors import MonodexError, UsageError
-from monodex.progress import OnProgress
+from monodex.observe.progress import OnProgress
 from monodex.requests import FieldError
 
 # 2: the arguments are a monodex/requests.py request (view by file_id/path + chunks).

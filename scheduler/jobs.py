@@ -10,9 +10,9 @@ from pathlib import Path
 
 from monodex.scheduler.state import JobState
 
-from monodex import logs
 from monodex.disk import writable
 from monodex.errors import Interrupted, MonodexError, UsageError
+from monodex.observe import logs
 from monodex.schema.crawl import DrainAnswer, Failed, InProgress, RefreshAnswer
 from monodex.spool import Request, Spool
 

@@ -9,7 +9,7 @@ import socket
 import threading
 import time
 
-from monodex import logs
+from monodex.observe import logs
 
 
 class SelectLoop:

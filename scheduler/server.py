@@ -23,9 +23,10 @@ from monodex.indexer.session import Session
 from monodex.scheduler.listener import Listener
 from monodex.scheduler.sender import Outgoing, Sender
 
-from monodex import logs, requests, rpc
+from monodex import requests, rpc
 from monodex.errors import MonodexError, UsageError
-from monodex.progress import OnProgress
+from monodex.observe import logs
+from monodex.observe.progress import OnProgress
 from monodex.schema.wire import Answer, to_json
 
 MAX_PATH = 107  # sun_path holds 108 bytes with the terminating NUL

@@ -11,8 +11,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from monodex import logs
 from monodex.disk import jsonfile, writable
+from monodex.observe import logs
 from monodex.schema.crawl import InProgress
 from monodex.spool import Request
 

@@ -24,7 +24,7 @@ from monodex.indexer.store.cochanges import History
 
 from monodex.errors import MonodexError, UsageError
 from monodex.git import cli as gitcli
-from monodex.progress import OnProgress
+from monodex.observe.progress import OnProgress
 from monodex.requests import EvalRequest
 from monodex.schema.eval import EvalAnswer, HistorySignal
 from monodex.schema.payload import Key

@@ -24,7 +24,7 @@ from monodex import branchlabels, known_labels, names, spool
 from monodex.config import Catalog
 from monodex.errors import Interrupted
 from monodex.git import refs
-from monodex.progress import OnProgress
+from monodex.observe.progress import OnProgress
 from monodex.schema.crawl import CrawlAnswer, RefreshAnswer
 
 

@@ -16,7 +16,7 @@ from monodex import requests as rq
 from monodex import standing
 from monodex.config import Catalog
 from monodex.errors import MonodexError, UsageError
-from monodex.progress import OnProgress
+from monodex.observe.progress import OnProgress
 from monodex.schema.compare import ContainingAnswer, DiffAnswer
 from monodex.schema.crawl import CrawlAnswer
 from monodex.schema.eval import EvalAnswer

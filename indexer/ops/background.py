@@ -10,7 +10,7 @@ from collections.abc import Callable
 from monodex.indexer.session import Session
 
 from monodex import spool
-from monodex.progress import OnProgress
+from monodex.observe.progress import OnProgress
 from monodex.schema.crawl import Filled, PollAnswer, RefreshAnswer
 from monodex.schema.labels import NightlyGc, VerifyAnswer
 

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Protocol
 
-from monodex import logs
+from monodex.observe import logs
 
 MANIFEST = "package.json"
 

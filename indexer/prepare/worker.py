@@ -14,7 +14,7 @@ import traceback
 from monodex.indexer.prepare import frames
 from monodex.indexer.prepare.files import prepare
 
-from monodex import logs
+from monodex.observe import logs
 
 
 def serve() -> int:

@@ -27,8 +27,8 @@ from monodex.indexer.store.base import (
     Store,
 )
 
-from monodex import progress
 from monodex.errors import UsageError
+from monodex.observe import progress
 from monodex.schema.payload import HIT_FIELDS, Key
 from monodex.schema.search import Hit
 

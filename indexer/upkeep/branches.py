@@ -19,10 +19,11 @@ from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.session import Session
 from monodex.indexer.upkeep import lifecycle
 
-from monodex import branchlabels, known_labels, logs, names, spool
+from monodex import branchlabels, known_labels, names, spool
 from monodex.branchlabels import BranchLabels
 from monodex.config import Catalog
 from monodex.git import refs
+from monodex.observe import logs
 from monodex.schema.crawl import PollAnswer
 from monodex.schema.payload import Key
 

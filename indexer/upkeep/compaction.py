@@ -24,9 +24,9 @@ from pathlib import Path
 from monodex.indexer.store.base import Store
 from monodex.indexer.store.edge import EdgeStore
 
-from monodex import logs
 from monodex.disk import diskspace
 from monodex.errors import MonodexError
+from monodex.observe import logs
 from monodex.schema.crawl import Compacted
 
 # A compaction rewrites the whole shard (2.5-6 s at 12,597-36,252 rushstack points without

@@ -16,9 +16,9 @@ from typing import NotRequired, TypedDict
 from monodex.indexer.store.edge import EdgeStore
 from monodex.indexer.upkeep import aside
 
-from monodex import logs
 from monodex.disk import paths
 from monodex.errors import MonodexError
+from monodex.observe import logs
 
 
 class Outcome(TypedDict):

@@ -12,9 +12,10 @@ from monodex.indexer.points import labelmeta, overlaymeta
 from monodex.indexer.points.overlaymeta import OverlayState
 from monodex.indexer.store.base import Store
 
-from monodex import branchlabels, logs, names
+from monodex import branchlabels, names
 from monodex.errors import UsageError
 from monodex.git import files
+from monodex.observe import logs
 
 # An overlay update announced this recently may still be storing its files (crawl's own grace).
 IN_PROGRESS_GRACE_SECONDS = 3600

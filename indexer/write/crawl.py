@@ -24,10 +24,10 @@ from monodex.indexer.write.pipeline import _DONE, EmbedLoop, Uploader
 from monodex.indexer.write.request import Request
 from monodex.indexer.write.summary import CrawlSummary
 
-from monodex import logs
 from monodex.errors import Interrupted as Interrupted
 from monodex.errors import MonodexError  # re-exported: raised here, caught by callers
-from monodex.progress import OnProgress
+from monodex.observe import logs
+from monodex.observe.progress import OnProgress
 from monodex.schema.payload import Key, MembershipFacts
 
 _SENTINEL_BATCH = 512

@@ -25,12 +25,13 @@ from monodex.indexer.write.memory import MemoryWatch
 from monodex.indexer.write.request import Request as Request  # crawlrun.crawl(s, crawlrun.Request(...))
 from monodex.indexer.write.summary import CrawlSummary
 
-from monodex import crawlstate, known_labels, logs
+from monodex import known_labels
 from monodex.config import Catalog, Config
 from monodex.disk import jsonfile
 from monodex.disk.paths import Paths
 from monodex.git import cli as gitcli
-from monodex.progress import OnProgress
+from monodex.observe import crawlstate, logs
+from monodex.observe.progress import OnProgress
 from monodex.schema.crawl import DryRunAnswer, PlannedFile
 from monodex.schema.payload import Key
 from monodex.schema.status import RunningCrawl

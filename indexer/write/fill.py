@@ -21,7 +21,7 @@ from monodex.indexer.points.payloads import stored_embed_text, text_hash
 from monodex.indexer.points.stored import stored_vectors as stored_vectors  # re-exported
 from monodex.indexer.store.base import Match, Store
 
-from monodex import logs
+from monodex.observe import logs
 from monodex.schema.crawl import Filled
 from monodex.schema.payload import Key
 

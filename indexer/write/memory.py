@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from monodex import crawlstate, logs, rss
+from monodex.observe import crawlstate, logs, rss
 from monodex.schema.status import RunningCrawl
 
 EDGE_MB_PER_POINT = 9 / 1024

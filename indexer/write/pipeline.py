@@ -22,9 +22,9 @@ from monodex.indexer.prepare.files import FileJob
 from monodex.indexer.store.base import Point, Store
 from monodex.indexer.write.memory import MemoryWatch
 
-from monodex import logs, rss
 from monodex.disk.diskspace import DiskFull
 from monodex.errors import MonodexError
+from monodex.observe import logs, rss
 from monodex.schema.payload import ChunkPayload, Key
 
 _DONE = object()

@@ -6,10 +6,11 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from monodex import config, output, standing
+from monodex import config, standing
 from monodex.commands.common import add_json
 from monodex.disk import paths
 from monodex.errors import UsageError
+from monodex.observe import output
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -8,12 +8,13 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from monodex import config, output, spool
+from monodex import config, spool
 from monodex.commands.common import add_json, crawl_command
 from monodex.disk import paths, writable
 from monodex.errors import MonodexError
 from monodex.front import route
 from monodex.front.render_freshness import day
+from monodex.observe import output
 from monodex.requests import LabelsRequest
 
 Check = dict[str, Any]

@@ -6,11 +6,12 @@ import argparse
 import re
 from pathlib import Path
 
-from monodex import config, output
+from monodex import config
 from monodex.commands.common import add_json
 from monodex.disk import paths
 from monodex.git import files
 from monodex.hooks import install as installer
+from monodex.observe import output
 from monodex.schema.setup import HooksDone
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import argparse
 
-from monodex import output
 from monodex.commands.common import add_json
 from monodex.disk import paths
 from monodex.front import render
 from monodex.front.status import collect
+from monodex.observe import output
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

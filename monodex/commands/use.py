@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-from monodex import config, context, output
+from monodex import config, context
 from monodex.disk import paths
 from monodex.errors import UsageError
+from monodex.observe import output
 from monodex.schema.setup import Context
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 
-from monodex import output
 from monodex import requests as rq
 from monodex.commands.common import add_json, add_target, scope
 from monodex.disk import paths
 from monodex.front import route
+from monodex.observe import output
 from monodex.schema.search import ViewAnswer
 
 

@@ -24,13 +24,14 @@ from mcp.server.mcpserver.exceptions import UnexpectedToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
-from monodex import __version__, context, logs
+from monodex import __version__, context
 from monodex import requests as rq
 from monodex.disk.paths import Paths
 from monodex.errors import MonodexError, UsageError
 from monodex.front import render, route
 from monodex.front import status as status_
 from monodex.front.mcp_models import model_of
+from monodex.observe import logs
 from monodex.schema import compare as schema_compare
 from monodex.schema import labels as schema_labels
 from monodex.schema import status as schema_status

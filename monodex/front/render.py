@@ -6,12 +6,12 @@ from __future__ import annotations
 import time
 from typing import cast
 
-from monodex import crawlstate, output, progress
 from monodex.front import render_across
 from monodex.front.render_across import containing as containing
 from monodex.front.render_across import diff as diff
 from monodex.front.render_freshness import day, freshness_line
-from monodex.output import crumb as crumb  # the one breadcrumb decoder, for every renderer
+from monodex.observe import crawlstate, output, progress
+from monodex.observe.output import crumb as crumb  # the one breadcrumb decoder, for every renderer
 from monodex.schema.search import Budget, Explain, Hit, SearchAnswer
 from monodex.schema.status import (
     Checkout,

@@ -3,8 +3,8 @@ diff, and where a file or chunk exists. The CLI and the MCP tools share these.""
 
 from __future__ import annotations
 
-from monodex import output
 from monodex.front.render_freshness import freshness_line
+from monodex.observe import output
 from monodex.schema.compare import ContainingAnswer, DiffAnswer, Symbol
 from monodex.schema.search import Freshness, Hit
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from monodex.output import sanitize
+from monodex.observe.output import sanitize
 from monodex.schema.eval import EvalAnswer, Figures
 
 FIGURES = (("recall_at_10", "R@10"), ("mrr_at_10", "MRR@10"), ("ndcg_at_10", "nDCG@10"))

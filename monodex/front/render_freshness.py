@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from monodex import progress
+from monodex.observe import progress
 from monodex.schema.search import Freshness
 
 

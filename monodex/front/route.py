@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from monodex import config, rpc
 from monodex.disk.paths import Paths
-from monodex.progress import OnProgress
+from monodex.observe.progress import OnProgress
 from monodex.requests import Asks, Request, to_wire
 
 A = TypeVar("A")

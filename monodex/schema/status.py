@@ -28,7 +28,7 @@ class Failing(TypedDict):
 
 class RunningCrawl(TypedDict, total=False):
     """A crawl running now (the runner's or a `monodex crawl`'s), as it reports itself in its file
-    (monodex/crawlstate.py, written by write/memory.py's MemoryWatch); rss_mb is read by status."""
+    (monodex/observe/crawlstate.py, written by write/memory.py's MemoryWatch); rss_mb is read by status."""
 
     catalog: str
     label: str

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from monodex import output
 from monodex.main import main
+from monodex.observe import output
 
 HANDLE_RS = """use std::sync::mpsc::Sender;
 

@@ -10,10 +10,11 @@ import sys
 import time
 from typing import Any
 
-from monodex import config, crawlstate
+from monodex import config
 from monodex.disk import paths
 from monodex.front import render
 from monodex.main import main
+from monodex.observe import crawlstate
 
 FILES = {
     f"libraries/lib{i}/src/mod{j}.ts": (

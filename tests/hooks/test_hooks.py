@@ -88,7 +88,7 @@ def test_hooks_log_rotates_as_runner_log_does_and_stays_bounded(repo) -> None:  
     """Issue 35, item 6: hooks.log was append-only (358 hook runs, 358 lines, never trimmed).
     A log at its limit, with its three backups full, takes more hook runs: it rotates, the
     oldest backup goes, and no file passes the limit by more than a line."""
-    from monodex.logrotate import BACKUPS, MAX_BYTES
+    from monodex.observe.logrotate import BACKUPS, MAX_BYTES
 
     log = paths.resolve().log_dir / "hooks.log"
     log.parent.mkdir(parents=True, exist_ok=True)

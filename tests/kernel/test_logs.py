@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from monodex import logs
+from monodex.observe import logs
 
 
 def _lines(path: Path) -> list[dict[str, object]]:
@@ -71,7 +71,7 @@ def test_structlog_is_loaded_at_the_first_event_and_configured_then(tmp_path: Pa
     configure() asked (JSON lines, INFO and up, warnings of a CLI on a pipe included)."""
     code = (
         "import sys\n"
-        "from monodex import logs\n"
+        "from monodex.observe import logs\n"
         "logs.configure(cli=True, log_file=sys.argv[1] and __import__('pathlib').Path(sys.argv[1]))\n"
         "print('structlog' in sys.modules)\n"
         "log = logs.get('monodex.test')\n"
@@ -94,7 +94,7 @@ def test_a_second_threads_first_event_waits_for_the_configuration(tmp_path: Path
     them instead of going out through structlog's defaults (to stdout, not as JSON)."""
     code = (
         "import threading, time\n"
-        "from monodex import logs\n"
+        "from monodex.observe import logs\n"
         "logs.configure(json_lines=True)\n"
         "apply = logs._apply\n"
         "def slow(*a, **k):\n"
@@ -121,7 +121,7 @@ def test_a_signal_handler_that_logs_during_the_structlog_import_is_heard_after_i
     waits for the import and comes out after it."""
     code = (
         "import importlib.abc, os, signal, sys\n"
-        "from monodex import logs\n"
+        "from monodex.observe import logs\n"
         "logs.configure(json_lines=True)\n"
         "class Interrupt(importlib.abc.MetaPathFinder):\n"
         "    def find_spec(self, name, path, target=None):\n"
@@ -140,7 +140,7 @@ def test_a_signal_handler_that_logs_during_the_structlog_import_is_heard_after_i
 
 
 def _append_many(path: Path, tag: int) -> None:
-    from monodex import logrotate
+    from monodex.observe import logrotate
 
     for i in range(400):
         logrotate.append(path, json.dumps({"w": tag, "i": i}) + "\n", max_bytes=4096, backups=2)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from monodex.indexer.write.memory import EDGE_MB_PER_POINT, MAX_ROLL_POINTS, MemoryWatch, must_roll
 
-from monodex import crawlstate
+from monodex.observe import crawlstate
 
 
 def test_a_crawl_that_ends_under_its_ceiling_never_rolls() -> None:

@@ -12,8 +12,8 @@ import uuid
 from pathlib import Path
 from typing import cast
 
-from monodex import rss
 from monodex.disk import jsonfile
+from monodex.observe import rss
 from monodex.schema.status import RunningCrawl
 
 # The phase a crawl reports before it knows its files (then "index", and "dense" for phase two).

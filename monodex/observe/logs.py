@@ -14,7 +14,7 @@ from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
-from monodex import logrotate
+from monodex.observe import logrotate
 
 # What a structlog processor takes and returns (structlog.typing.EventDict, named here: importing
 # structlog is deferred until logging is configured).
