@@ -46,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import build_id, checkout, isolated_xdg, mirrors, record, table  # noqa: E402
 from monodex.indexer.write.fill import SLICE  # noqa: E402
 
-from monodex.observe import logs
+from monodex.observe import logs  # noqa: E402
 
 HEADING = "## Every core in phase two"
 Run = Callable[[], float]  # one pass over all the texts; returns CPU seconds spent in other processes

@@ -22,7 +22,7 @@ from monodex.indexer.git import gitobjects
 from monodex.indexer.git.plan import plan_commit  # noqa: E402
 from monodex.indexer.policy import crawlpolicy
 
-from monodex.disk import paths
+from monodex.disk import paths  # noqa: E402
 
 BUDGET = chunkers.budget_for(256)  # the packaged MiniLM's token limit
 

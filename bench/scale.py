@@ -69,7 +69,7 @@ from _common import build_id, record, table  # noqa: E402
 from embed import synthetic_chunk  # noqa: E402
 from labels import QUERIES, Build, paired, sparse_copy  # noqa: E402
 
-from monodex.observe import rss
+from monodex.observe import rss  # noqa: E402
 
 HEADING = "## Monorepo scale"
 CATALOG = "scale"

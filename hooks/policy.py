@@ -8,8 +8,8 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from monodex import names
-from monodex.branchlabels import BranchLabels
 from monodex.errors import UsageError
+from monodex.labels.branchlabels import BranchLabels
 
 HOOKS = ("post-commit", "post-checkout", "post-merge", "post-rewrite")
 DEFAULT_TRACK = ("main", "master")

@@ -27,9 +27,10 @@ from monodex.hooks.policy import (
     untracked_reason,
 )
 
-from monodex import branchlabels, config, known_labels, names, standing
+from monodex import config, names
 from monodex.disk import paths
 from monodex.git import files
+from monodex.labels import branchlabels, known_labels, standing
 from monodex.observe import logrotate
 from monodex.spool import Request, Spool, refresh_request
 

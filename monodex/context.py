@@ -1,5 +1,5 @@
 """The default catalog/label written by `monodex use`, and which catalog and label a command
-answers for: explicit flags > where you stand (monodex/standing.py) > `monodex use`."""
+answers for: explicit flags > where you stand (monodex/labels/standing.py) > `monodex use`."""
 
 from __future__ import annotations
 
@@ -8,11 +8,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from monodex import branchlabels, config, names, standing
+from monodex import config, names
 from monodex.disk import jsonfile
 from monodex.disk.paths import Paths
 from monodex.errors import UsageError
 from monodex.git import refs
+from monodex.labels import branchlabels, standing
 from monodex.requests import FieldError
 from monodex.validate import Where, obj, string
 
@@ -120,7 +121,7 @@ def _branch_exists(catalog: str, repo: Path, branch: str) -> None:
 
 
 def branch_label(paths: Paths, catalog: str, branch: str) -> str:
-    """`--branch NAME`: the label catalog `catalog` gives that branch (monodex/branchlabels.py);
+    """`--branch NAME`: the label catalog `catalog` gives that branch (monodex/labels/branchlabels.py);
     the plain mapping when the catalog is not registered (its branches cannot be read)."""
     found = config.load(paths).catalogs.get(catalog)
     if found is None:

@@ -12,9 +12,10 @@ from monodex.indexer.points import labelmeta
 from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.session import Session
 
-from monodex import branchlabels, names, spool
+from monodex import names, spool
 from monodex.config import Catalog
 from monodex.git.refs import branch_heads, unreadable
+from monodex.labels import branchlabels
 from monodex.schema.payload import Key
 from monodex.schema.search import BranchGone, Freshness
 

@@ -20,10 +20,11 @@ from monodex.indexer.session import Session
 from monodex.indexer.write import crawlrun, fill
 from monodex.indexer.write.request import Request
 
-from monodex import branchlabels, known_labels, names, spool
+from monodex import names, spool
 from monodex.config import Catalog
 from monodex.errors import Interrupted
 from monodex.git import refs
+from monodex.labels import branchlabels, known_labels
 from monodex.observe.progress import OnProgress
 from monodex.schema.crawl import CrawlAnswer, RefreshAnswer
 

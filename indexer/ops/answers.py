@@ -13,9 +13,9 @@ from monodex.indexer.ops.search import LazyQueryEmbedder, search
 from monodex.indexer.session import Session
 
 from monodex import requests as rq
-from monodex import standing
 from monodex.config import Catalog
 from monodex.errors import MonodexError, UsageError
+from monodex.labels import standing
 from monodex.observe.progress import OnProgress
 from monodex.schema.compare import ContainingAnswer, DiffAnswer
 from monodex.schema.crawl import CrawlAnswer

@@ -9,9 +9,10 @@ from typing import Any
 
 from monodex.indexer.session import Session
 
-from monodex import names, standing
+from monodex import names
 from monodex import requests as rq
 from monodex.git import refs
+from monodex.labels import standing
 from monodex.schema.search import CaughtUp, Freshness, SearchAnswer, ServedBy
 
 

@@ -40,12 +40,13 @@ from monodex.indexer.store.base import Match, Store
 from monodex.indexer.write.crawl import Crawl, CrawlSettings, file_info
 from monodex.indexer.write.request import Request
 
-from monodex import branchlabels, names
+from monodex import names
 from monodex.config import Catalog
 from monodex.disk import jsonfile
 from monodex.errors import UsageError
 from monodex.git import files as gitfiles
 from monodex.git import status as gitstatus
+from monodex.labels import branchlabels
 from monodex.observe import logs
 from monodex.schema.payload import Key
 from monodex.schema.search import Overlay

@@ -5,7 +5,7 @@ a track glob matches that has no label yet (made with `git branch`, no hook ran)
 (derived from the nearest label: cheap for a branch fresh from main); a label whose branch is
 gone is marked with the time it was first seen gone, unmarked when the branch comes back
 (nothing to re-index), and removed once the catalog's grace period has passed (GC reclaims its
-chunks). Which branch a label belongs to is the catalog's claims (monodex/branchlabels.py),
+chunks). Which branch a label belongs to is the catalog's claims (monodex/labels/branchlabels.py),
 settled here first: two branches that map alike never share one."""
 
 from __future__ import annotations
@@ -19,10 +19,11 @@ from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.session import Session
 from monodex.indexer.upkeep import lifecycle
 
-from monodex import branchlabels, known_labels, names, spool
-from monodex.branchlabels import BranchLabels
+from monodex import names, spool
 from monodex.config import Catalog
 from monodex.git import refs
+from monodex.labels import branchlabels, known_labels
+from monodex.labels.branchlabels import BranchLabels
 from monodex.observe import logs
 from monodex.schema.crawl import PollAnswer
 from monodex.schema.payload import Key

@@ -8,11 +8,12 @@ from monodex.indexer.points import membership as members
 from monodex.indexer.points.labelmeta import require_label
 from monodex.indexer.store.base import Store
 
-from monodex import branchlabels, known_labels, names
+from monodex import names
 from monodex.config import Catalog
 from monodex.disk.paths import Paths
 from monodex.errors import MonodexError
 from monodex.git import refs
+from monodex.labels import branchlabels, known_labels
 from monodex.observe import logs
 from monodex.schema.labels import PurgedCatalog, RemovedLabel
 from monodex.schema.payload import Key

@@ -12,9 +12,10 @@ from monodex.indexer.points import labelmeta, overlaymeta
 from monodex.indexer.points.overlaymeta import OverlayState
 from monodex.indexer.store.base import Store
 
-from monodex import branchlabels, names
+from monodex import names
 from monodex.errors import UsageError
 from monodex.git import files
+from monodex.labels import branchlabels
 from monodex.observe import logs
 
 # An overlay update announced this recently may still be storing its files (crawl's own grace).

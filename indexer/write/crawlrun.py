@@ -25,11 +25,11 @@ from monodex.indexer.write.memory import MemoryWatch
 from monodex.indexer.write.request import Request as Request  # crawlrun.crawl(s, crawlrun.Request(...))
 from monodex.indexer.write.summary import CrawlSummary
 
-from monodex import known_labels
 from monodex.config import Catalog, Config
 from monodex.disk import jsonfile
 from monodex.disk.paths import Paths
 from monodex.git import cli as gitcli
+from monodex.labels import known_labels
 from monodex.observe import crawlstate, logs
 from monodex.observe.progress import OnProgress
 from monodex.schema.crawl import DryRunAnswer, PlannedFile

@@ -6,12 +6,13 @@ import argparse
 import dataclasses
 from pathlib import Path
 
-from monodex import config, known_labels, names, runnerpid
+from monodex import config, names, runnerpid
 from monodex import requests as rq
 from monodex.commands.common import crawl_command
 from monodex.disk import paths
 from monodex.errors import UsageError
 from monodex.front import route
+from monodex.labels import known_labels
 from monodex.observe import output
 from monodex.schema.setup import CatalogAdded, CatalogList, CatalogRemoved, CatalogRow, CatalogTracked
 

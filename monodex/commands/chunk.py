@@ -6,10 +6,11 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from monodex import config, standing
+from monodex import config
 from monodex.commands.common import add_json
 from monodex.disk import paths
 from monodex.errors import UsageError
+from monodex.labels import standing
 from monodex.observe import output
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from monodex import config, context, names, standing
+from monodex import config, context, names
 from monodex.disk.paths import Paths
 from monodex.disk.paths import resolve as resolve_paths
 from monodex.errors import UsageError
+from monodex.labels import standing
 
 
 class Once(argparse.Action):

@@ -7,13 +7,14 @@ import dataclasses
 import re
 from pathlib import Path
 
-from monodex import config, context, standing
+from monodex import config, context
 from monodex import requests as rq
 from monodex.commands.common import add_json, add_target, scope
 from monodex.disk import paths
 from monodex.disk.paths import Paths
 from monodex.errors import UsageError
 from monodex.front import route
+from monodex.labels import standing
 from monodex.observe import output
 from monodex.observe.progress import ProgressLine
 from monodex.schema.crawl import CrawlAnswer, DryRunAnswer

@@ -12,12 +12,13 @@ import time
 from pathlib import Path
 from typing import Any, cast
 
-from monodex import branchlabels, config, names, spool, standing
+from monodex import config, names, spool
 from monodex.disk import writable
 from monodex.disk.paths import Paths
 from monodex.errors import MonodexError, UsageError
 from monodex.front import route
 from monodex.git.refs import branch_heads, unreadable, worktrees
+from monodex.labels import branchlabels, standing
 from monodex.observe import crawlstate
 from monodex.requests import LabelsRequest
 from monodex.runnerpid import pid_file, running_pid

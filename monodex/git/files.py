@@ -160,7 +160,7 @@ def origin_head(dirs: GitDirs) -> str | None:
 
 def branches(dirs: GitDirs) -> list[str]:
     """Every local branch's name, from the loose refs and packed-refs (which branch gets which
-    label depends on the others: monodex/branchlabels.py). A ref store git keeps otherwise (a
+    label depends on the others: monodex/labels/branchlabels.py). A ref store git keeps otherwise (a
     reftable) lists none here."""
     heads = dirs.common_dir / "refs" / "heads"
     found: set[str] = set()

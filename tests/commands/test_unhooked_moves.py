@@ -12,8 +12,9 @@ from typing import Any
 from monodex.indexer.ops import background
 from monodex.scheduler import jobs
 
-from monodex import config, known_labels, names, spool
+from monodex import config, names, spool
 from monodex.disk import paths
+from monodex.labels import known_labels
 
 TS = "export function feature%d(): string {\n  return 'feature number %d lives here';\n}\n"
 DAY = 86400.0

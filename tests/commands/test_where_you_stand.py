@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from monodex import standing
 from monodex.disk import paths
+from monodex.labels import standing
 from monodex.main import main
 
 SRC = {

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from monodex import branchlabels
-from monodex.branchlabels import BranchLabels, plan
+from monodex.labels import branchlabels
+from monodex.labels.branchlabels import BranchLabels, plan
 
 
 def test_a_branch_alone_keeps_todays_label() -> None:
@@ -36,7 +36,7 @@ def test_a_claim_outlives_a_rival_made_later() -> None:
 def test_a_branch_never_takes_a_detached_heads_label() -> None:
     label = plan(["commit/c1b3b4108b96"], {})["commit/c1b3b4108b96"]
     assert label != "commit/c1b3b4108b96" and label.startswith("commit/c1b3b4108b96-")
-    from monodex import standing
+    from monodex.labels import standing
 
     assert standing.commit_of_label(label) is None  # never read as a commit
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from monodex.indexer.follow import ondemand
 from monodex.indexer.points import labelmeta
 
-from monodex import standing
+from monodex.labels import standing
 
 TS = "export function feature%d(): string {\n  return 'feature number %d lives here';\n}\n"
 

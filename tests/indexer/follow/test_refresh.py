@@ -11,8 +11,9 @@ from monodex.indexer.points import labelmeta
 from monodex.indexer.write import fill
 from monodex.scheduler import jobs
 
-from monodex import known_labels, names, spool
+from monodex import names, spool
 from monodex.disk import paths
+from monodex.labels import known_labels
 
 TS = "export function feature%d(): string {\n  return 'feature number %d lives here';\n}\n"
 

@@ -124,7 +124,7 @@ def load(state_dir: Path, catalog: str, branches: Iterable[str]) -> BranchLabels
 
 def of_repo(catalog: str, repo: Path, state_dir: Path | None = None) -> BranchLabels:
     """The mapping over the branches of `repo` (one `git for-each-ref`; none when unreadable)."""
-    from monodex.disk import paths
+    from monodex.disk import paths  # here: the hook path lists branches from the files
     from monodex.git import refs
 
     state = state_dir if state_dir is not None else paths.resolve().state_dir

@@ -14,9 +14,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from monodex import branchlabels, names
+from monodex import names
 from monodex.errors import UsageError
 from monodex.git import files
+from monodex.labels import branchlabels
 
 # The label a detached HEAD is answered with: its commit, by its first 12 hex digits.
 COMMIT_LABEL_PREFIX = names.COMMIT_LABEL_PREFIX
