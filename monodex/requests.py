@@ -15,8 +15,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
-from monodex import languages, names, questionfile
+from monodex import names, questionfile
 from monodex.errors import UsageError
+from monodex.schema import languages
 from monodex.schema.compare import ContainingAnswer, DiffAnswer
 from monodex.schema.crawl import CrawlAnswer
 from monodex.schema.eval import EvalAnswer

@@ -1,12 +1,12 @@
 """Which strategy chunks a file, by its name, where no crawl policy says (`monodex chunk FILE`).
 
-A crawl follows its policy's `fileTypes`; this reads the one suffix table (monodex/languages.py).
+A crawl follows its policy's `fileTypes`; this reads the one suffix table (monodex/schema/languages.py).
 Light: it imports no chunker, so naming a strategy loads no grammar.
 """
 
 from __future__ import annotations
 
-from monodex.languages import language_of
+from monodex.schema.languages import language_of
 
 # A language whose chunker has another name.
 _STRATEGY = {"shell": "bash"}

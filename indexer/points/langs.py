@@ -1,11 +1,11 @@
 """The language a file is written in, from its suffix (the `lang` payload `--lang` filters on),
-by the one suffix table (monodex/languages.py). Imports no chunker: the search path reads it
+by the one suffix table (monodex/schema/languages.py). Imports no chunker: the search path reads it
 without loading a grammar."""
 
 from __future__ import annotations
 
-from monodex.languages import SUFFIXES as LANGS
-from monodex.languages import suffix_of
+from monodex.schema.languages import SUFFIXES as LANGS
+from monodex.schema.languages import suffix_of
 
 __all__ = ["LANGS", "lang_of", "lang_values"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from monodex.indexer.points.langs import LANGS, lang_of, lang_values
 
-from monodex import languages
 from monodex import requests as rq
+from monodex.schema import languages
 
 
 def test_the_cli_lists_exactly_the_languages_files_are_stored_under() -> None:
@@ -48,7 +48,7 @@ def test_search_request_normalises_language_aliases(given: str, lang: str) -> No
 
 
 def test_one_suffix_table_names_the_language_and_the_strategy() -> None:
-    """monodex/languages.py is the only table: every suffix's `lang` is its language, and
+    """monodex/schema/languages.py is the only table: every suffix's `lang` is its language, and
     `monodex chunk` picks that language's registered chunker (bash for shell)."""
     from monodex.indexer.chunkers import CHUNKERS
     from monodex.indexer.chunkers.suffixes import strategy_for
