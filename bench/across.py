@@ -73,10 +73,10 @@ def main() -> None:
         from monodex.indexer.points import filters, labelmeta, membership
         from monodex.indexer.session import Session
 
-        from monodex import config
         from monodex import requests as rq
         from monodex.disk import paths
         from monodex.main import main as cli
+        from monodex.settings import config
 
         p = paths.resolve()
         if args.target not in (config.load(p).catalogs if p.config_file.exists() else {}):

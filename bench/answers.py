@@ -149,8 +149,8 @@ def evaluate(name: str, t: dict[str, Any], split: str) -> dict[str, Any]:
         from monodex.indexer.read import search as searching
         from monodex.indexer.session import Session
 
-        from monodex import config
         from monodex.disk import paths
+        from monodex.settings import config
 
         p = paths.resolve()
         with Session(config.load(p), p) as s:

@@ -66,8 +66,8 @@ def raw_embedder_rate(work: Path, policy_source: dict[str, object] | None, sampl
     from monodex.indexer.points.payloads import FileInfo, embed_text
     from monodex.indexer.policy import crawlpolicy
 
-    from monodex.config import Config
     from monodex.disk import paths
+    from monodex.settings.config import Config
 
     repo = gitobjects.open_repo(work)
     plan = plan_commit(repo, repo.resolve("HEAD"), crawlpolicy.load(work, paths.resolve()), "bench")
@@ -89,8 +89,8 @@ def in_process_query_ms(label: str) -> list[float]:
     from monodex.indexer import session
     from monodex.indexer.read import search
 
-    from monodex import config
     from monodex.disk import paths
+    from monodex.settings import config
 
     cfg = config.load(paths.resolve())
     store, engine = session.store(cfg, paths.resolve()), session.engine(cfg)

@@ -97,7 +97,7 @@ def in_slices(embed: Callable[[list[str]], Any], texts: list[str], parallel: int
 
 def now_arrangement(cores: int) -> tuple[int, int]:
     """(sessions, threads each): monodex's defaults (config.py) on `cores` cores."""
-    from monodex.config import EmbedderConfig
+    from monodex.settings.config import EmbedderConfig
 
     e = EmbedderConfig(threads=cores)
     return e.sessions, e.session_threads

@@ -48,9 +48,9 @@ def main() -> None:
         from monodex.indexer.store import cochanges
         from monodex.indexer.write import history
 
-        from monodex import config
         from monodex.disk import paths
         from monodex.requests import SearchRequest
+        from monodex.settings import config
 
         p = paths.resolve()
         real_open = cochanges.History.open

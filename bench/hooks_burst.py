@@ -69,8 +69,8 @@ def main() -> None:
         from monodex.indexer.session import Session
         from monodex.scheduler import jobs
 
-        from monodex import config
         from monodex.disk import paths
+        from monodex.settings import config
         from monodex.spool import Spool
 
         repo = Path(tmp) / "burst"

@@ -60,7 +60,7 @@ CAT = "rushstack"
 # Run by each build's interpreter: search latency in one long-lived process, and point counts.
 _IN_PROCESS = """
 import json, statistics, sys, time
-from monodex import config
+from monodex.settings import config
 from monodex.disk import paths
 from monodex import requests as rq
 from monodex.indexer.ops import answers
@@ -83,7 +83,7 @@ print(json.dumps({"p50_ms": statistics.median(samples) * 1e3, "chunks": chunks})
 # The nightly job's compaction (upkeep/nightly.py): Edge merges segments only when asked.
 _OPTIMIZE = """
 import json, time
-from monodex import config
+from monodex.settings import config
 from monodex.disk import paths
 from monodex.indexer.session import Session
 p = paths.resolve()

@@ -237,8 +237,8 @@ def read_chunks(name: str) -> list[dict[str, Any]]:
     from monodex.indexer.points import filters, membership
     from monodex.indexer.session import Session
 
-    from monodex import config
     from monodex.disk import paths
+    from monodex.settings import config
 
     p = paths.resolve()
     with Session(config.load(p), p) as s:
@@ -344,9 +344,9 @@ def raw(
     from monodex.indexer.write import crawl as crawl_mod
     from monodex.indexer.write import crawlrun
 
-    from monodex import config
     from monodex.disk import paths
     from monodex.requests import SearchRequest
+    from monodex.settings import config
 
     p = paths.resolve()
     cfg = config.load(p)
@@ -390,9 +390,9 @@ def latency(name: str, texts: list[str]) -> None:
     from monodex.indexer.ops import answers
     from monodex.indexer.session import Session
 
-    from monodex import config
     from monodex.disk import paths
     from monodex.requests import SearchRequest
+    from monodex.settings import config
 
     p = paths.resolve()
     with Session(config.load(p), p) as s:

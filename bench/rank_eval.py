@@ -117,8 +117,8 @@ def main() -> None:
         from monodex.indexer.read import search as searching
         from monodex.indexer.session import Session
 
-        from monodex import config
         from monodex.disk import paths
+        from monodex.settings import config
 
         weights = candidates.Weights()
         for item in args.set:

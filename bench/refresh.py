@@ -80,8 +80,8 @@ def main() -> None:
         from monodex.indexer.store.edge import EdgeStore
         from monodex.indexer.write import crawlrun
 
-        from monodex import config
         from monodex.disk import paths
+        from monodex.settings import config
 
         p = paths.resolve()
         if part:

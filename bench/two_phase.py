@@ -194,8 +194,9 @@ def raw_embedder(sample: int, seed: int) -> tuple[float, int]:
     from monodex.indexer.points.payloads import stored_embed_text
     from monodex.indexer.session import Session
 
-    from monodex import config, names
+    from monodex import names
     from monodex.disk import paths
+    from monodex.settings import config
 
     p = paths.resolve()
     with Session(config.load(p), p) as s:
@@ -214,8 +215,8 @@ def raw_embedder(sample: int, seed: int) -> tuple[float, int]:
 
 def cold_baseline(repo: Path, commit: str) -> dict[str, float]:
     """Today's one-phase crawl: embedder.two_phase=false, then the same first search."""
-    from monodex import config
     from monodex.disk import paths
+    from monodex.settings import config
 
     mdx_json("catalog", "add", CATALOG, str(repo), "--force")
     p = paths.resolve()
@@ -339,9 +340,10 @@ def quality_by_coverage(name: str) -> list[list[object]]:
     from monodex.indexer.session import Session
     from monodex.indexer.write import fill
 
-    from monodex import config, names
+    from monodex import names
     from monodex.disk import paths
     from monodex.requests import SearchRequest
+    from monodex.settings import config
 
     mirror, commit, part = quality.TARGETS[name]
     work = checkout(mirror, rev=commit)

@@ -27,11 +27,12 @@ from monodex.hooks.policy import (
     untracked_reason,
 )
 
-from monodex import config, names
+from monodex import names
 from monodex.disk import paths
 from monodex.git import files
 from monodex.labels import branchlabels, known_labels, standing
 from monodex.observe import logrotate
+from monodex.settings import config
 from monodex.spool import Request, Spool, refresh_request
 
 

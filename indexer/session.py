@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any, cast
 from monodex.indexer.store import open_store
 from monodex.indexer.store.base import STORE_METHODS, Filter, Record, Store
 
-from monodex import config
-from monodex.config import Config, QdrantConfig
 from monodex.disk.paths import Paths
 from monodex.errors import MonodexError
 from monodex.schema.payload import Key
+from monodex.settings import config
+from monodex.settings.config import Config, QdrantConfig
 
 if TYPE_CHECKING:
     from monodex.indexer.engine import Engine

@@ -15,13 +15,14 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import NoReturn
 
-from monodex import __version__, config
+from monodex import __version__
 from monodex.commands import REGISTRY
 from monodex.commands.common import flag
 from monodex.disk import paths
 from monodex.errors import MonodexError, UsageError
 from monodex.observe import logs
 from monodex.requests import FieldError
+from monodex.settings import config
 
 
 class _ArgumentError(UsageError):

@@ -22,14 +22,15 @@ from monodex.indexer.session import Session
 from monodex.scheduler import jobs
 from monodex.scheduler.server import Server
 
-from monodex import config, runnerpid, spool
-from monodex.config import Schedules
+from monodex import runnerpid, spool
 from monodex.disk import writable
 from monodex.disk.paths import Paths
 from monodex.errors import MonodexError, UsageError
 from monodex.observe import logs
 from monodex.runnerpid import pid_file, running_pid  # noqa: F401 - importable from here too
 from monodex.schema.crawl import DrainAnswer, Filled, PollAnswer
+from monodex.settings import config
+from monodex.settings.config import Schedules
 
 
 def _cron(expr: str, name: str) -> CronTrigger:

@@ -172,8 +172,8 @@ def open_session():  # type: ignore[no-untyped-def]
 def _open_session(*, shared: bool = False):  # type: ignore[no-untyped-def]
     from monodex.indexer.session import Session
 
-    from monodex import config
     from monodex.disk import paths
+    from monodex.settings import config
 
     p = paths.resolve()
     return Session(config.load(p), p, shared=shared)
@@ -193,8 +193,8 @@ def _single_phase() -> None:
     alone no longer does at test sizes."""
     from dataclasses import replace
 
-    from monodex import config
     from monodex.disk import paths
+    from monodex.settings import config
 
     p = paths.resolve()
     cfg = config.load(p)

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from monodex import config
 from monodex.commands import REGISTRY
 from monodex.errors import UsageError
 from monodex.main import build_parser
+from monodex.settings import config
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()

@@ -10,7 +10,7 @@ from typing import Any
 
 from monodex.disk import jsonfile
 from monodex.errors import MonodexError, UsageError
-from monodex.validate import Where, boolean, integer, obj, string
+from monodex.settings.validate import Where, boolean, integer, obj, string
 
 # Part of every file id: bump the version when anything changing the vectors changes.
 DEFAULT_EMBEDDER_ID = "all-minilm-l6-v2-int8:v1"

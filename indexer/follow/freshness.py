@@ -13,11 +13,11 @@ from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.session import Session
 
 from monodex import names, spool
-from monodex.config import Catalog
 from monodex.git.refs import branch_heads, unreadable
 from monodex.labels import branchlabels
 from monodex.schema.payload import Key
 from monodex.schema.search import BranchGone, Freshness
+from monodex.settings.config import Catalog
 
 
 def describe(

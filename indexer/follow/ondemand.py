@@ -20,12 +20,12 @@ from monodex.indexer.session import Session
 from monodex.indexer.write import fill
 
 from monodex import names
-from monodex.config import Catalog
 from monodex.errors import MonodexError
 from monodex.git import refs
 from monodex.labels import branchlabels, standing
 from monodex.labels.standing import Standing
 from monodex.schema.search import Caught, CaughtUp, Freshness, OnDemand, Wait
+from monodex.settings.config import Catalog
 
 
 def source(s: Session, catalog: Catalog, label: str, here: Standing | None) -> tuple[str, str] | None:

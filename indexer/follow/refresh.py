@@ -21,12 +21,12 @@ from monodex.indexer.write import crawlrun, fill
 from monodex.indexer.write.request import Request
 
 from monodex import names, spool
-from monodex.config import Catalog
 from monodex.errors import Interrupted
 from monodex.git import refs
 from monodex.labels import branchlabels, known_labels
 from monodex.observe.progress import OnProgress
 from monodex.schema.crawl import CrawlAnswer, RefreshAnswer
+from monodex.settings.config import Catalog
 
 
 def refresh_label(

@@ -13,8 +13,8 @@ from monodex.indexer.git.plan import Plan, plan_commit, plan_working_dir
 from monodex.indexer.policy import crawlpolicy
 from monodex.indexer.policy.crawlpolicy import CrawlPolicy
 
-from monodex.config import Catalog
 from monodex.disk.paths import Paths
+from monodex.settings.config import Catalog
 
 
 @dataclass(frozen=True)

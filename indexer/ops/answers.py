@@ -13,7 +13,6 @@ from monodex.indexer.ops.search import LazyQueryEmbedder, search
 from monodex.indexer.session import Session
 
 from monodex import requests as rq
-from monodex.config import Catalog
 from monodex.errors import MonodexError, UsageError
 from monodex.labels import standing
 from monodex.observe.progress import OnProgress
@@ -31,6 +30,7 @@ from monodex.schema.labels import (
 from monodex.schema.payload import Key
 from monodex.schema.search import Hit, ViewAnswer
 from monodex.schema.wire import Answer
+from monodex.settings.config import Catalog
 
 
 def diff(s: Session, r: rq.DiffRequest) -> DiffAnswer:

@@ -41,7 +41,6 @@ from monodex.indexer.write.crawl import Crawl, CrawlSettings, file_info
 from monodex.indexer.write.request import Request
 
 from monodex import names
-from monodex.config import Catalog
 from monodex.disk import jsonfile
 from monodex.errors import UsageError
 from monodex.git import files as gitfiles
@@ -50,6 +49,7 @@ from monodex.labels import branchlabels
 from monodex.observe import logs
 from monodex.schema.payload import Key
 from monodex.schema.search import Overlay
+from monodex.settings.config import Catalog
 
 
 @dataclass

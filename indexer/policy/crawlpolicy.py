@@ -17,7 +17,7 @@ from monodex.indexer.policy.globs import GlobError, compile_glob
 
 from monodex.disk import jsonfile
 from monodex.disk.paths import Paths
-from monodex.validate import Where, boolean, integer, obj, string, string_list
+from monodex.settings.validate import Where, boolean, integer, obj, string, string_list
 
 # The chunkers' registry names (indexer/chunkers: this room may not import it; a test keeps the two equal).
 STRATEGIES = (

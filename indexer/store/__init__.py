@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from monodex.indexer.store.base import Store
 
-    from monodex.config import QdrantConfig
     from monodex.disk.paths import Paths
+    from monodex.settings.config import QdrantConfig
 
 
 def open_store(config: QdrantConfig, paths: Paths) -> Store:

@@ -15,8 +15,8 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from monodex.config import QdrantConfig
 from monodex.disk.paths import Paths
+from monodex.settings.config import QdrantConfig
 
 META = "monodex-collection.json"  # the Edge adapter's sidecar (store/edge.py writes it)
 

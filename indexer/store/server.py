@@ -39,9 +39,9 @@ from qdrant_client import QdrantClient
 from qdrant_client import models as m
 from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
 
-from monodex.config import redact, redacted_url
 from monodex.errors import MonodexError
 from monodex.schema.payload import Key
+from monodex.settings.config import redact, redacted_url
 
 
 def _condition(c: Condition) -> Any:

@@ -20,13 +20,13 @@ from monodex.indexer.session import Session
 from monodex.indexer.upkeep import lifecycle
 
 from monodex import names, spool
-from monodex.config import Catalog
 from monodex.git import refs
 from monodex.labels import branchlabels, known_labels
 from monodex.labels.branchlabels import BranchLabels
 from monodex.observe import logs
 from monodex.schema.crawl import PollAnswer
 from monodex.schema.payload import Key
+from monodex.settings.config import Catalog
 
 DAY = 86400.0
 

@@ -9,7 +9,6 @@ from monodex.indexer.points.labelmeta import require_label
 from monodex.indexer.store.base import Store
 
 from monodex import names
-from monodex.config import Catalog
 from monodex.disk.paths import Paths
 from monodex.errors import MonodexError
 from monodex.git import refs
@@ -17,6 +16,7 @@ from monodex.labels import branchlabels, known_labels
 from monodex.observe import logs
 from monodex.schema.labels import PurgedCatalog, RemovedLabel
 from monodex.schema.payload import Key
+from monodex.settings.config import Catalog
 
 
 def remove_label(

@@ -25,9 +25,9 @@ from monodex.indexer.store import open_store
 from monodex.indexer.store.base import Store
 from monodex.indexer.store.collections import META
 
-from monodex import config
 from monodex.errors import UsageError
 from monodex.schema.labels import OldCollection
+from monodex.settings import config
 
 
 @dataclass(frozen=True)

@@ -40,12 +40,12 @@ from monodex.indexer.write import crawlrun, fill
 from monodex.indexer.write.crawl import file_info
 from monodex.indexer.write.request import Request
 
-from monodex.config import Catalog
 from monodex.errors import MonodexError
 from monodex.git import refs
 from monodex.labels import branchlabels
 from monodex.schema.labels import Verified, VerifyAnswer
 from monodex.schema.payload import Key
+from monodex.settings.config import Catalog
 
 KINDS = (
     "missing_files",

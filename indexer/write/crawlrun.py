@@ -25,7 +25,6 @@ from monodex.indexer.write.memory import MemoryWatch
 from monodex.indexer.write.request import Request as Request  # crawlrun.crawl(s, crawlrun.Request(...))
 from monodex.indexer.write.summary import CrawlSummary
 
-from monodex.config import Catalog, Config
 from monodex.disk import jsonfile
 from monodex.disk.paths import Paths
 from monodex.git import cli as gitcli
@@ -35,6 +34,7 @@ from monodex.observe.progress import OnProgress
 from monodex.schema.crawl import DryRunAnswer, PlannedFile
 from monodex.schema.payload import Key
 from monodex.schema.status import RunningCrawl
+from monodex.settings.config import Catalog, Config
 
 if TYPE_CHECKING:
     from monodex.indexer.engine import Engine

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from monodex import names, spool
-from monodex.config import Catalog
+from monodex.settings.config import Catalog
 
 
 @dataclass(frozen=True)

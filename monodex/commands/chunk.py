@@ -6,12 +6,12 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from monodex import config
 from monodex.commands.common import add_json
 from monodex.disk import paths
 from monodex.errors import UsageError
 from monodex.labels import standing
 from monodex.observe import output
+from monodex.settings import config
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

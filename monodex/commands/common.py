@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from monodex import config, context, names
+from monodex import names
 from monodex.disk.paths import Paths
 from monodex.disk.paths import resolve as resolve_paths
 from monodex.errors import UsageError
 from monodex.labels import standing
+from monodex.settings import config, context
 
 
 class Once(argparse.Action):

@@ -7,7 +7,6 @@ import dataclasses
 import re
 from pathlib import Path
 
-from monodex import config, context
 from monodex import requests as rq
 from monodex.commands.common import add_json, add_target, scope
 from monodex.disk import paths
@@ -18,6 +17,7 @@ from monodex.labels import standing
 from monodex.observe import output
 from monodex.observe.progress import ProgressLine
 from monodex.schema.crawl import CrawlAnswer, DryRunAnswer
+from monodex.settings import config, context
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

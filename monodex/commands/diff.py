@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from monodex import context
 from monodex import requests as rq
 from monodex.commands.common import add_json, add_paths
 from monodex.disk import paths
 from monodex.front import render, route
 from monodex.observe import output
+from monodex.settings import context
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

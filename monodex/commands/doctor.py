@@ -8,7 +8,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from monodex import config, spool
+from monodex import spool
 from monodex.commands.common import add_json, crawl_command
 from monodex.disk import paths, writable
 from monodex.errors import MonodexError
@@ -16,6 +16,7 @@ from monodex.front import route
 from monodex.front.render_freshness import day
 from monodex.observe import output
 from monodex.requests import LabelsRequest
+from monodex.settings import config
 
 Check = dict[str, Any]
 

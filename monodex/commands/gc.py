@@ -6,13 +6,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from monodex import context
 from monodex import requests as rq
 from monodex.commands.common import add_json
 from monodex.disk import paths
 from monodex.front import route
 from monodex.observe import output
 from monodex.schema.labels import GcAnswer, OldModelsAnswer
+from monodex.settings import context
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

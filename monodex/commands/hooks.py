@@ -6,13 +6,13 @@ import argparse
 import re
 from pathlib import Path
 
-from monodex import config
 from monodex.commands.common import add_json
 from monodex.disk import paths
 from monodex.git import files
 from monodex.hooks import install as installer
 from monodex.observe import output
 from monodex.schema.setup import HooksDone
+from monodex.settings import config
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

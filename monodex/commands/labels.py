@@ -6,7 +6,6 @@ import argparse
 import time
 from pathlib import Path
 
-from monodex import context
 from monodex import requests as rq
 from monodex.commands.common import add_json, add_label, label_of
 from monodex.disk import paths
@@ -14,6 +13,7 @@ from monodex.errors import UsageError
 from monodex.front import render, route
 from monodex.observe import output
 from monodex.schema.labels import LabelRow, LabelsAnswer, RemovedLabel
+from monodex.settings import context
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

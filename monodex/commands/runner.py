@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 from dataclasses import replace
 
-from monodex import config
 from monodex.disk import paths
 from monodex.errors import MonodexError, UsageError
 from monodex.observe import logs, output
 from monodex.schema.setup import ServiceRemoved, ServiceWritten
+from monodex.settings import config
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

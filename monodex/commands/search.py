@@ -6,13 +6,13 @@ import argparse
 import re
 from pathlib import Path
 
-from monodex import context
 from monodex import requests as rq
 from monodex.commands.common import add_json, add_paths, add_target, label_of, scope
 from monodex.disk import paths
 from monodex.errors import UsageError
 from monodex.front import render, route
 from monodex.observe import output
+from monodex.settings import context
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 
-from monodex import config, context
 from monodex.disk import paths
 from monodex.errors import UsageError
 from monodex.observe import output
 from monodex.schema.setup import Context
+from monodex.settings import config, context
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from monodex import context
 from monodex import requests as rq
 from monodex.commands.common import add_json, add_label, label_of
 from monodex.disk import paths
 from monodex.front import route
 from monodex.observe import output
 from monodex.schema.labels import VerifyAnswer
+from monodex.settings import context
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -24,7 +24,7 @@ from mcp.server.mcpserver.exceptions import UnexpectedToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
-from monodex import __version__, context
+from monodex import __version__
 from monodex import requests as rq
 from monodex.disk.paths import Paths
 from monodex.errors import MonodexError, UsageError
@@ -36,6 +36,7 @@ from monodex.schema import compare as schema_compare
 from monodex.schema import labels as schema_labels
 from monodex.schema import status as schema_status
 from monodex.schema.search import ToolSearchAnswer, ToolViewAnswer
+from monodex.settings import context
 
 INSTRUCTIONS = """monodex is a semantic index of a git monorepo (TypeScript, Markdown), kept up to date
 with its branches. Use `search` to find where something is implemented or explained when you do

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any, cast
 
-from monodex import config, names, spool
+from monodex import names, spool
 from monodex.disk import writable
 from monodex.disk.paths import Paths
 from monodex.errors import MonodexError, UsageError
@@ -34,6 +34,7 @@ from monodex.schema.status import (
     StatusLabel,
     Unread,
 )
+from monodex.settings import config
 
 
 def collect(p: Paths) -> StatusAnswer:

@@ -13,8 +13,8 @@ from monodex.indexer.read import search as searching
 from monodex.indexer.session import Session
 from monodex.indexer.store.base import Match
 
-from monodex import config
 from monodex.disk import paths
+from monodex.settings import config
 
 SEARCH = ("search", "--catalog", "acme", "--label", "main", "--json")
 

@@ -18,9 +18,9 @@ from monodex.indexer.upkeep import gc
 from monodex.indexer.write.crawl import Crawl, CrawlSettings
 from monodex.indexer.write.request import Request
 
-from monodex import config
 from monodex.disk import paths
 from monodex.errors import MonodexError
+from monodex.settings import config
 from tests.conftest import label_filter
 
 FUNCS = "\n".join(

@@ -178,7 +178,7 @@ def test_identity_is_stable_across_installations(monorepo, run_json, tmp_path, m
     from monodex.indexer import session
     from monodex.indexer.store.base import Filter, Match
 
-    from monodex import config
+    from monodex.settings import config
 
     def point_ids() -> set[tuple[str, str]]:
         p = paths.resolve()

@@ -49,8 +49,8 @@ def test_a_dry_run_in_a_repository_not_registered_yet_shows_what_would_be_indexe
 ) -> None:
     """What would monodex index here? asked before registering anything: no catalog, no
     --commit (HEAD), standing in the repository. A real crawl there still needs the catalog."""
-    from monodex import config
     from monodex.disk import paths
+    from monodex.settings import config
 
     repo = git_repo(
         {

@@ -10,8 +10,8 @@ from monodex.indexer.points import labelmeta
 from monodex.indexer.rank import ranking
 from monodex.indexer.session import Session
 
-from monodex import config
 from monodex.disk import paths
+from monodex.settings import config
 
 SOURCE = """/** Computes the shortest path between two nodes of a weighted graph (Dijkstra). */
 export function shortestPathDijkstra(graph: WeightedGraph, start: string, goal: string): string[] {

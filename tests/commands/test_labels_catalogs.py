@@ -114,8 +114,8 @@ def test_a_request_queued_before_labels_rm_does_not_bring_the_label_back(monorep
     from monodex.indexer.session import Session
     from monodex.scheduler import jobs
 
-    from monodex import config
     from monodex.labels import known_labels
+    from monodex.settings import config
     from monodex.spool import Spool
 
     assert run_json("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD")[0] == 0

@@ -10,8 +10,9 @@ from monodex.indexer.ops import background
 from monodex.indexer.session import Session
 from monodex.indexer.store import collections
 
-from monodex import config, spool
+from monodex import spool
 from monodex.disk import paths
+from monodex.settings import config
 
 SEARCH = (
     "search",

@@ -13,9 +13,10 @@ from monodex.indexer.ops import background
 from monodex.indexer.session import Session
 from monodex.scheduler import jobs
 
-from monodex import config, spool
+from monodex import spool
 from monodex.disk import paths
 from monodex.main import main
+from monodex.settings import config
 
 TS = "export function feature%d(): string {\n  return 'feature number %d lives here';\n}\n"
 MANY = 60  # the probe made 200 (docs/reliability.md has that run's figures); each is a refresh here

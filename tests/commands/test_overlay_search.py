@@ -9,8 +9,8 @@ from typing import Any
 from monodex.indexer.points import filters, overlaymeta
 from monodex.indexer.session import Session
 
-from monodex import config
 from monodex.disk import paths
+from monodex.settings import config
 from tests.conftest import label_filter
 
 RETRY = "libraries/net/src/retry.ts"

@@ -12,8 +12,8 @@ from monodex.indexer.points import filters, overlaymeta
 from monodex.indexer.points.membership import Held
 from monodex.indexer.session import Session
 
-from monodex import config
 from monodex.disk import paths
+from monodex.settings import config
 
 RETRY = "libraries/net/src/retry.ts"
 _ARGV = ("search", "--catalog", "acme", "--label")

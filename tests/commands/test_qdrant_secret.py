@@ -11,9 +11,9 @@ import socket
 
 import pytest
 
-from monodex import config
 from monodex.disk import paths
 from monodex.main import main
+from monodex.settings import config
 from tests.agents.test_mcp import call  # imported before capsys: the SDK binds sys.stderr then
 
 SECRET = "S3cretPassw0rd"

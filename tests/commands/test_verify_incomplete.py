@@ -13,8 +13,8 @@ from monodex.indexer.session import Session
 from monodex.indexer.store.base import Point
 from monodex.indexer.write import crawlrun
 
-from monodex import config
 from monodex.disk import paths
+from monodex.settings import config
 
 
 class Interrupting:

@@ -10,9 +10,9 @@ from monodex.indexer.points.identity import chunk_point_id
 from monodex.indexer.session import Session
 from monodex.indexer.store.base import Filter, Match
 
-from monodex import config
 from monodex.disk import paths
 from monodex.schema.payload import Key
+from monodex.settings import config
 
 CRAWL = ("crawl", "--catalog", "acme", "--json")
 LONG_TS = "\n".join(

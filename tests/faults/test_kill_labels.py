@@ -18,10 +18,10 @@ from monodex.indexer.points import labelmeta, membership
 from monodex.indexer.session import Session
 from monodex.indexer.upkeep import gc
 
-from monodex import config
 from monodex.disk import paths
 from monodex.main import main
 from monodex.schema.payload import Key
+from monodex.settings import config
 from tests.conftest import label_filter
 
 MDX = [sys.executable, "-m", "monodex"]

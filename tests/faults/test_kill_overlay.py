@@ -18,9 +18,9 @@ from monodex.indexer.points import filters, overlaymeta
 from monodex.indexer.points import membership as members
 from monodex.indexer.session import Session
 
-from monodex import config
 from monodex.disk import paths
 from monodex.main import main
+from monodex.settings import config
 
 MDX = [sys.executable, "-m", "monodex"]
 FILES = 120

@@ -10,11 +10,11 @@ import sys
 import time
 from typing import Any
 
-from monodex import config
 from monodex.disk import paths
 from monodex.front import render
 from monodex.main import main
 from monodex.observe import crawlstate
+from monodex.settings import config
 
 FILES = {
     f"libraries/lib{i}/src/mod{j}.ts": (

@@ -19,9 +19,9 @@ from monodex.indexer.ops import background
 from monodex.indexer.session import Session
 from monodex.scheduler import jobs
 
-from monodex import config
 from monodex.disk import paths
 from monodex.main import main
+from monodex.settings import config
 from monodex.spool import Request, Spool, parse
 
 

@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from monodex import config
 from monodex.disk import paths
 from monodex.errors import UsageError
 from monodex.main import main
+from monodex.settings import config
 
 
 def _write(raw: object) -> Path:
@@ -127,7 +127,7 @@ def test_catalog_add_rejects_non_repositories(tmp_path: Path, capsys: pytest.Cap
 
 
 def test_a_url_password_is_redacted_in_one_place() -> None:
-    from monodex.config import redact, redacted_url
+    from monodex.settings.config import redact, redacted_url
 
     assert redacted_url("http://admin:SECRET@db.lan:6333/x") == "http://admin:***@db.lan:6333/x"
     assert redacted_url("https://token@db.lan") == "https://token@db.lan"  # a name, no password
@@ -141,7 +141,7 @@ def test_a_url_password_is_redacted_in_one_place() -> None:
 
 def test_secret_query_parameters_are_redacted_by_the_same_function() -> None:
     """Issue 35, item 5: `?api_key=...` and its kin are secrets too; other parameters stay."""
-    from monodex.config import redact, redacted_url
+    from monodex.settings.config import redact, redacted_url
 
     assert (
         redacted_url("http://db.lan:6333/?api_key=K1&timeout=5")

@@ -4,10 +4,10 @@ import json
 
 import pytest
 
-from monodex import context
 from monodex.disk import paths
 from monodex.errors import UsageError
 from monodex.main import main
+from monodex.settings import context
 
 
 @pytest.fixture

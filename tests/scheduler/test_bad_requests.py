@@ -13,10 +13,11 @@ from monodex.indexer.ops import answers, background
 from monodex.indexer.session import Session
 from monodex.scheduler import jobs
 
-from monodex import config, requests, rpc, runnerpid
+from monodex import requests, rpc, runnerpid
 from monodex.disk import paths
 from monodex.errors import UsageError
 from monodex.main import main
+from monodex.settings import config
 from monodex.spool import Request, Spool
 
 TS = "export function answer(): number {\n  return %d;\n}\n"

@@ -16,9 +16,9 @@ from monodex.indexer.session import Session
 from monodex.scheduler import jobs
 from monodex.scheduler.service import render
 
-from monodex import config
 from monodex.disk import paths
 from monodex.main import main
+from monodex.settings import config
 from monodex.spool import Spool
 
 TS = "export function answer(): number {\n  return %d;\n}\n"

@@ -108,7 +108,7 @@ def test_the_search_text_is_bounded_the_same_way_locally_and_through_the_runner(
     from monodex.indexer.ops import answers
     from monodex.indexer.session import Session
 
-    from monodex import config
+    from monodex.settings import config
 
     p = paths.resolve()
     with Session(config.load(p), p) as s, pytest.raises(UsageError, match="search text"):

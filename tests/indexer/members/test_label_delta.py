@@ -21,10 +21,10 @@ from monodex.indexer.store.edge import EdgeStore
 from monodex.indexer.upkeep import gc, lifecycle
 from monodex.indexer.write import crawlrun
 
-from monodex import config
-from monodex.config import Catalog
 from monodex.disk import paths
 from monodex.schema.payload import Key
+from monodex.settings import config
+from monodex.settings.config import Catalog
 from tests.conftest import label_filter
 
 FILES = 40

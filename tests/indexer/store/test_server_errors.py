@@ -10,9 +10,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from monodex.indexer.store import open_store
 
-from monodex.config import QdrantConfig
 from monodex.disk import paths
 from monodex.errors import MonodexError
+from monodex.settings.config import QdrantConfig
 
 
 def _serve(status: int, body: bytes) -> Iterator[str]:

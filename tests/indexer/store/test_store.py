@@ -28,9 +28,9 @@ from monodex.indexer.store.edge import EdgeStore
 from monodex.indexer.store.server import ServerStore
 from qdrant_client import QdrantClient
 
-from monodex.config import QdrantConfig
 from monodex.disk.paths import Paths
 from monodex.errors import MonodexError
+from monodex.settings.config import QdrantConfig
 
 DIM = 4
 # qdrant-client's local mode (the server adapter's test double) ignores payload indexes, and says so.

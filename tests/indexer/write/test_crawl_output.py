@@ -21,9 +21,9 @@ import pytest
 import qdrant_edge as qe
 from monodex.indexer.store.edge import EdgeStore
 
-from monodex import config
 from monodex.disk import paths
 from monodex.main import main
+from monodex.settings import config
 from tests.commands.conftest import MONOREPO
 from tests.indexer.chunkers.configs import CONFIGS
 from tests.indexer.chunkers.polyglot import SOURCES

@@ -16,10 +16,10 @@ from monodex.indexer.session import Session
 from monodex.indexer.store.edge import EdgeStore
 from monodex.indexer.write import crawlrun
 
-from monodex import config
-from monodex.config import Catalog
 from monodex.disk import paths
 from monodex.errors import MonodexError
+from monodex.settings import config
+from monodex.settings.config import Catalog
 from tests.conftest import label_filter
 
 WORDS = ["parse", "render", "fetch", "retry", "color", "token", "graph", "cache", "merge", "watch"]

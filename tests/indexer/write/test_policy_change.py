@@ -17,9 +17,9 @@ from monodex.indexer.session import Session
 from monodex.indexer.store.edge import EdgeStore
 from monodex.indexer.write import crawlrun
 
-from monodex import config
-from monodex.config import Catalog
 from monodex.disk import paths
+from monodex.settings import config
+from monodex.settings.config import Catalog
 from tests.indexer.write.test_incremental import label_state
 
 FILES: dict[str, str | bytes] = {

@@ -12,7 +12,7 @@ from monodex import names
 from monodex.disk import jsonfile
 from monodex.disk.paths import Paths
 from monodex.errors import UsageError
-from monodex.validate import Where, boolean, integer, obj, string, string_list
+from monodex.settings.validate import Where, boolean, integer, obj, string, string_list
 
 DEFAULT_COLLECTION = "monodex"
 DEFAULT_API_KEY_ENV = "QDRANT_API_KEY"

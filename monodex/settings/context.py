@@ -8,14 +8,15 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from monodex import config, names
+from monodex import names
 from monodex.disk import jsonfile
 from monodex.disk.paths import Paths
 from monodex.errors import UsageError
 from monodex.git import refs
 from monodex.labels import branchlabels, standing
 from monodex.requests import FieldError
-from monodex.validate import Where, obj, string
+from monodex.settings import config
+from monodex.settings.validate import Where, obj, string
 
 
 @dataclass(frozen=True)
