@@ -79,8 +79,8 @@ def configure(refs_seconds: float) -> None:
 
 
 def label_row() -> dict[str, Any]:
-    from monodex import rpc
     from monodex.disk import paths
+    from monodex.runner import rpc
 
     answer = rpc.call(paths.resolve(), "labels", {"catalog": CATALOG})
     assert answer is not None, "the runner is not up"
@@ -96,9 +96,9 @@ COMMANDS: dict[str, tuple[str, dict[str, Any]]] = {
 
 
 def one_wait(name: str) -> float:
-    from monodex import rpc
     from monodex.disk import paths
     from monodex.errors import UsageError
+    from monodex.runner import rpc
 
     op, args = COMMANDS[name]
     t0 = time.perf_counter()

@@ -30,9 +30,9 @@ def git(repo: Path, *args: str) -> str:
 def found(token: str) -> bool:
     """`monodex search` returns the new content: the same request the CLI sends to the runner's
     socket (polled in-process, so a poll does not add a Python start-up)."""
-    from monodex import rpc
     from monodex.disk import paths
     from monodex.errors import MonodexError
+    from monodex.runner import rpc
 
     query = {"catalog": "sparo", "label": "main", "text": f"A freshness probe constant. {token}", "limit": 10}
     try:
@@ -132,8 +132,8 @@ def main() -> None:
 
 
 def diagnose(token: str) -> str:
-    from monodex import rpc
     from monodex.disk import paths
+    from monodex.runner import rpc
 
     labels = rpc.call(paths.resolve(), "labels", {"catalog": "sparo"})
     return f"labels {labels}, probe path {QUERY}, token {token}\n"

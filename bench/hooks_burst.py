@@ -70,8 +70,8 @@ def main() -> None:
         from monodex.scheduler import jobs
 
         from monodex.disk import paths
+        from monodex.runner.spool import Spool
         from monodex.settings import config
-        from monodex.spool import Spool
 
         repo = Path(tmp) / "burst"
         repo.mkdir()

@@ -42,8 +42,8 @@ def main() -> None:
         from mcp import Client
         from mcp.client.stdio import StdioServerParameters
 
-        from monodex import rpc
         from monodex.disk import paths
+        from monodex.runner import rpc
 
         p = paths.resolve()
         if part:

@@ -53,8 +53,8 @@ def main() -> None:
     with isolated_xdg():
         from monodex.scheduler.server import wait_listening
 
-        from monodex import rpc
         from monodex.disk import paths
+        from monodex.runner import rpc
 
         subprocess.run(
             [*MDX, "catalog", "add", "sparo", str(work), "--force"], check=True, capture_output=True

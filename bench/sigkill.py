@@ -167,7 +167,7 @@ class RunnerProcess:
 def spool_entries() -> list[dict[str, Any]]:
     """Requests in the spool's new/ and claimed/ (a claimed one is being refreshed)."""
     from monodex.disk import paths
-    from monodex.spool import Malformed, Spool, parse
+    from monodex.runner.spool import Malformed, Spool, parse
 
     sp = Spool(paths.resolve().spool_dir)
     out = []
@@ -183,9 +183,9 @@ def spool_entries() -> list[dict[str, Any]]:
 
 def labels_via_socket() -> dict[str, dict[str, Any]] | None:
     """catalog:label -> row, asked of the runner (never opening the shard here: the runner owns it)."""
-    from monodex import rpc
     from monodex.disk import paths
     from monodex.errors import MonodexError
+    from monodex.runner import rpc
 
     try:
         answer = rpc.call(paths.resolve(), "labels", {})

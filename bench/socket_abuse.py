@@ -80,8 +80,8 @@ def burst(n: int) -> list[object]:
 
 
 def idle(pid: int, sock_path: Path, m: int) -> list[object]:
-    from monodex import rpc
     from monodex.disk import paths
+    from monodex.runner import rpc
 
     before = settled_threads(pid)
     conns = []
@@ -124,7 +124,7 @@ def oversize(pid: int, sock_path: Path, mb: int) -> list[object]:
 
 
 def _stuck_client(sock_path: Path) -> socket.socket:
-    from monodex import rpc
+    from monodex.runner import rpc
 
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
@@ -136,8 +136,8 @@ def _stuck_client(sock_path: Path) -> socket.socket:
 
 def _read_latency(reads: int) -> str:
     """p50 and max milliseconds of `labels` and a small `search` through the runner."""
-    from monodex import rpc
     from monodex.disk import paths
+    from monodex.runner import rpc
 
     p = paths.resolve()
     out = []
@@ -188,8 +188,8 @@ def main() -> None:
     with isolated_xdg(), tempfile.TemporaryDirectory() as tmp:
         from monodex.scheduler.server import wait_listening
 
-        from monodex import runnerpid
         from monodex.disk import paths
+        from monodex.runner import runnerpid
 
         repo = make_repo(Path(tmp))
         subprocess.run([*MDX, "catalog", "add", "bench", str(repo)], check=True, capture_output=True)

@@ -32,8 +32,8 @@ from monodex.disk import paths
 from monodex.git import files
 from monodex.labels import branchlabels, known_labels, standing
 from monodex.observe import logrotate
+from monodex.runner.spool import Request, Spool, refresh_request
 from monodex.settings import config
-from monodex.spool import Request, Spool, refresh_request
 
 
 def _log(event: str, **fields: Any) -> None:

@@ -13,8 +13,8 @@ from monodex.scheduler.state import JobState
 from monodex.disk import writable
 from monodex.errors import Interrupted, MonodexError, UsageError
 from monodex.observe import logs
+from monodex.runner.spool import Request, Spool
 from monodex.schema.crawl import DrainAnswer, Failed, InProgress, RefreshAnswer
-from monodex.spool import Request, Spool
 
 __all__ = ["DrainReport", "JobState", "drain"]
 

@@ -22,12 +22,12 @@ from monodex.indexer.session import Session
 from monodex.scheduler import jobs
 from monodex.scheduler.server import Server
 
-from monodex import runnerpid, spool
 from monodex.disk import writable
 from monodex.disk.paths import Paths
 from monodex.errors import MonodexError, UsageError
 from monodex.observe import logs
-from monodex.runnerpid import pid_file, running_pid  # noqa: F401 - importable from here too
+from monodex.runner import runnerpid, spool
+from monodex.runner.runnerpid import pid_file, running_pid  # noqa: F401 - importable from here too
 from monodex.schema.crawl import DrainAnswer, Filled, PollAnswer
 from monodex.settings import config
 from monodex.settings.config import Schedules

@@ -13,8 +13,8 @@ from typing import Any
 
 from monodex.disk import jsonfile, writable
 from monodex.observe import logs
+from monodex.runner.spool import Request
 from monodex.schema.crawl import InProgress
-from monodex.spool import Request
 
 PROGRESS_EVERY_SECONDS = 0.5  # a status poll sees movement; a 47 s refresh costs ~100 small writes
 

@@ -12,9 +12,10 @@ from monodex.indexer.points import labelmeta
 from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.session import Session
 
-from monodex import names, spool
+from monodex import names
 from monodex.git.refs import branch_heads, unreadable
 from monodex.labels import branchlabels
+from monodex.runner import spool
 from monodex.schema.payload import Key
 from monodex.schema.search import BranchGone, Freshness
 from monodex.settings.config import Catalog

@@ -20,11 +20,12 @@ from monodex.indexer.session import Session
 from monodex.indexer.write import crawlrun, fill
 from monodex.indexer.write.request import Request
 
-from monodex import names, spool
+from monodex import names
 from monodex.errors import Interrupted
 from monodex.git import refs
 from monodex.labels import branchlabels, known_labels
 from monodex.observe.progress import OnProgress
+from monodex.runner import spool
 from monodex.schema.crawl import CrawlAnswer, RefreshAnswer
 from monodex.settings.config import Catalog
 

@@ -9,8 +9,8 @@ from collections.abc import Callable
 
 from monodex.indexer.session import Session
 
-from monodex import spool
 from monodex.observe.progress import OnProgress
+from monodex.runner import spool
 from monodex.schema.crawl import Filled, PollAnswer, RefreshAnswer
 from monodex.schema.labels import NightlyGc, VerifyAnswer
 

@@ -19,11 +19,12 @@ from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.session import Session
 from monodex.indexer.upkeep import lifecycle
 
-from monodex import names, spool
+from monodex import names
 from monodex.git import refs
 from monodex.labels import branchlabels, known_labels
 from monodex.labels.branchlabels import BranchLabels
 from monodex.observe import logs
+from monodex.runner import spool
 from monodex.schema.crawl import PollAnswer
 from monodex.schema.payload import Key
 from monodex.settings.config import Catalog

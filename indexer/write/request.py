@@ -7,7 +7,8 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
-from monodex import names, spool
+from monodex import names
+from monodex.runner import spool
 from monodex.settings.config import Catalog
 
 

@@ -6,7 +6,7 @@ import argparse
 import dataclasses
 from pathlib import Path
 
-from monodex import names, runnerpid
+from monodex import names
 from monodex import requests as rq
 from monodex.commands.common import crawl_command
 from monodex.disk import paths
@@ -14,6 +14,7 @@ from monodex.errors import UsageError
 from monodex.front import route
 from monodex.labels import known_labels
 from monodex.observe import output
+from monodex.runner import runnerpid
 from monodex.schema.setup import CatalogAdded, CatalogList, CatalogRemoved, CatalogRow, CatalogTracked
 from monodex.settings import config
 

@@ -8,7 +8,6 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from monodex import spool
 from monodex.commands.common import add_json, crawl_command
 from monodex.disk import paths, writable
 from monodex.errors import MonodexError
@@ -16,6 +15,7 @@ from monodex.front import route
 from monodex.front.render_freshness import day
 from monodex.observe import output
 from monodex.requests import LabelsRequest
+from monodex.runner import spool
 from monodex.settings import config
 
 Check = dict[str, Any]
@@ -163,7 +163,7 @@ def _history(p: paths.Paths, cat: config.Catalog) -> tuple[str, str, str]:
 
 
 def _runner(p: paths.Paths) -> tuple[str, str, str]:
-    from monodex.runnerpid import running_pid
+    from monodex.runner.runnerpid import running_pid
     from monodex.scheduler import service
     from monodex.scheduler.state import JobState
 

@@ -11,10 +11,10 @@ import sys
 import threading
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from monodex import rpc
 from monodex.disk.paths import Paths
 from monodex.observe.progress import OnProgress
 from monodex.requests import Asks, Request, to_wire
+from monodex.runner import rpc
 from monodex.settings import config
 
 A = TypeVar("A")

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any, cast
 
-from monodex import names, spool
+from monodex import names
 from monodex.disk import writable
 from monodex.disk.paths import Paths
 from monodex.errors import MonodexError, UsageError
@@ -21,7 +21,8 @@ from monodex.git.refs import branch_heads, unreadable, worktrees
 from monodex.labels import branchlabels, standing
 from monodex.observe import crawlstate
 from monodex.requests import LabelsRequest
-from monodex.runnerpid import pid_file, running_pid
+from monodex.runner import spool
+from monodex.runner.runnerpid import pid_file, running_pid
 from monodex.scheduler.state import JobState
 from monodex.schema.status import (
     Checkout,

@@ -14,9 +14,10 @@ import pytest
 from monodex.indexer.write import fill
 from monodex.scheduler.runner import Runner
 
-from monodex import names, rpc, spool
+from monodex import names
 from monodex.disk import paths
 from monodex.errors import UsageError
+from monodex.runner import rpc, spool
 
 LID = names.label_id("acme", "main")
 # A round is 128 texts (~8 s of model time on 2 cores); a foreground command must not wait for it.

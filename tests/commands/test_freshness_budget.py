@@ -10,8 +10,8 @@ from monodex.indexer.embed.spec import default_spec
 from monodex.indexer.read import budget
 from tokenizers import Tokenizer
 
-from monodex import spool
 from monodex.disk import paths
+from monodex.runner import spool
 
 SEARCH = ("search", "--catalog", "acme", "--label", "main", "--json")
 

@@ -72,7 +72,7 @@ def test_a_runner_counts_the_history_an_older_index_lacks(git_repo, run_json) ->
     from monodex.indexer.ops import background
     from monodex.indexer.session import Session
 
-    from monodex import spool
+    from monodex.runner import spool
     from monodex.settings import config
 
     repo = _repo(git_repo)

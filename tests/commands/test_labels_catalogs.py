@@ -9,7 +9,7 @@ from monodex.hooks.policy import Skip
 from monodex.hooks.run import decide
 
 from monodex.disk import paths
-from monodex.spool import Request
+from monodex.runner.spool import Request
 
 
 def _config() -> dict:  # type: ignore[type-arg]
@@ -115,8 +115,8 @@ def test_a_request_queued_before_labels_rm_does_not_bring_the_label_back(monorep
     from monodex.scheduler import jobs
 
     from monodex.labels import known_labels
+    from monodex.runner.spool import Spool
     from monodex.settings import config
-    from monodex.spool import Spool
 
     assert run_json("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD")[0] == 0
     queued = decide("post-commit", [], {}, monorepo.path)

@@ -10,8 +10,8 @@ from monodex.indexer.ops import background
 from monodex.indexer.session import Session
 from monodex.indexer.store import collections
 
-from monodex import spool
 from monodex.disk import paths
+from monodex.runner import spool
 from monodex.settings import config
 
 SEARCH = (

@@ -13,9 +13,9 @@ from monodex.indexer.ops import background
 from monodex.indexer.session import Session
 from monodex.scheduler import jobs
 
-from monodex import spool
 from monodex.disk import paths
 from monodex.main import main
+from monodex.runner import spool
 from monodex.settings import config
 
 TS = "export function feature%d(): string {\n  return 'feature number %d lives here';\n}\n"

@@ -16,9 +16,9 @@ import pytest
 from monodex.indexer.ops import background
 from monodex.scheduler import jobs
 
-from monodex import spool
 from monodex.disk import paths
 from monodex.main import main
+from monodex.runner import spool
 
 BASE = {"src/base.ts": "export const base = 'shared by every branch';\n"}
 UPPER = "export function upperWalk(): string {\n  return 'zebra crossing on the upper walk';\n}\n"

@@ -142,7 +142,7 @@ def test_search_fresh_waits_for_phase_one_and_wait_dense_for_the_vectors(monorep
 
 
 def test_the_runners_fill_job_yields_to_refreshes_and_status_shows_its_eta(monorepo, run_json) -> None:  # type: ignore[no-untyped-def]
-    from monodex import spool
+    from monodex.runner import spool
 
     run_json("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--no-wait-dense", "--json")
     p = paths.resolve()

@@ -12,9 +12,10 @@ from typing import Any
 from monodex.indexer.ops import background
 from monodex.scheduler import jobs
 
-from monodex import names, spool
+from monodex import names
 from monodex.disk import paths
 from monodex.labels import known_labels
+from monodex.runner import spool
 from monodex.settings import config
 
 TS = "export function feature%d(): string {\n  return 'feature number %d lives here';\n}\n"

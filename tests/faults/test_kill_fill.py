@@ -16,9 +16,10 @@ from monodex.indexer.points.payloads import stored_embed_text
 from monodex.indexer.session import Session
 from monodex.indexer.write import fill
 
-from monodex import names, rpc
+from monodex import names
 from monodex.disk import paths
 from monodex.main import main
+from monodex.runner import rpc
 from monodex.settings import config
 from tests.conftest import label_filter
 

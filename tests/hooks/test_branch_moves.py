@@ -21,8 +21,8 @@ from monodex.scheduler import jobs
 
 from monodex.disk import paths
 from monodex.main import main
+from monodex.runner.spool import Request, Spool, parse
 from monodex.settings import config
-from monodex.spool import Request, Spool, parse
 
 
 def spool() -> Spool:

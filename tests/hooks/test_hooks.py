@@ -15,7 +15,7 @@ from monodex.hooks.run import decide
 
 from monodex.disk import paths
 from monodex.main import main
-from monodex.spool import Request, Spool, parse
+from monodex.runner.spool import Request, Spool, parse
 
 
 def entries() -> list[dict[str, str]]:

@@ -13,7 +13,7 @@ from monodex.hooks.run import decide
 
 from monodex.disk import paths
 from monodex.main import main
-from monodex.spool import Spool, parse
+from monodex.runner.spool import Spool, parse
 
 
 def entries() -> list[dict[str, str]]:

@@ -5,7 +5,7 @@ import multiprocessing
 from dataclasses import asdict
 from pathlib import Path
 
-from monodex.spool import MAX_ATTEMPTS, MAX_BACKOFF_SECONDS, Request, Spool, backoff
+from monodex.runner.spool import MAX_ATTEMPTS, MAX_BACKOFF_SECONDS, Request, Spool, backoff
 
 
 def req(
@@ -233,7 +233,7 @@ def test_quarantine_is_pruned_by_age_and_count_keeping_the_newest(tmp_path: Path
     recent ones stay; a link's target is never touched."""
     import os
 
-    from monodex.spool import QUARANTINE_KEEP, QUARANTINE_MAX, QUARANTINE_MAX_AGE_SECONDS
+    from monodex.runner.spool import QUARANTINE_KEEP, QUARANTINE_MAX, QUARANTINE_MAX_AGE_SECONDS
 
     s = Spool(tmp_path)
     s.enqueue(req())  # creates the folders

@@ -13,12 +13,13 @@ from monodex.indexer.ops import answers, background
 from monodex.indexer.session import Session
 from monodex.scheduler import jobs
 
-from monodex import requests, rpc, runnerpid
+from monodex import requests
 from monodex.disk import paths
 from monodex.errors import UsageError
 from monodex.main import main
+from monodex.runner import rpc, runnerpid
+from monodex.runner.spool import Request, Spool
 from monodex.settings import config
-from monodex.spool import Request, Spool
 
 TS = "export function answer(): number {\n  return %d;\n}\n"
 
@@ -207,7 +208,7 @@ def test_a_dangling_link_in_the_spool_shows_in_status_and_doctor_then_is_set_asi
 
 def test_requests_that_can_never_run_end_in_quarantine(repo, capsys) -> None:  # type: ignore[no-untyped-def]
     """An unknown catalog and a commit that never resolves used to retry forever, hourly."""
-    from monodex.spool import MAX_ATTEMPTS
+    from monodex.runner.spool import MAX_ATTEMPTS
 
     s = Spool(paths.resolve().spool_dir)
     s.enqueue(Request("gone", "main", "/nowhere", "refs/heads/main", "a" * 40, "cli", created_at=1.0))

@@ -18,8 +18,8 @@ from monodex.scheduler.service import render
 
 from monodex.disk import paths
 from monodex.main import main
+from monodex.runner.spool import Spool
 from monodex.settings import config
-from monodex.spool import Spool
 
 TS = "export function answer(): number {\n  return %d;\n}\n"
 
@@ -325,7 +325,7 @@ def test_the_nightly_gc_job_prunes_old_quarantined_entries_and_keeps_recent_ones
     """Issue 35, item 6: the runner's gc job prunes spool/quarantine/ (the hook never does)."""
     from monodex.scheduler.runner import Runner
 
-    from monodex.spool import QUARANTINE_KEEP, QUARANTINE_MAX_AGE_SECONDS
+    from monodex.runner.spool import QUARANTINE_KEEP, QUARANTINE_MAX_AGE_SECONDS
 
     q = _spool().quarantine
     q.mkdir(parents=True, exist_ok=True)

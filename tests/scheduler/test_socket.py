@@ -16,10 +16,10 @@ import pytest
 from monodex.indexer.store.edge import EdgeStore
 from monodex.scheduler.server import wait_listening
 
-from monodex import rpc
 from monodex.disk import paths
 from monodex.errors import MonodexError, UsageError
 from monodex.main import main
+from monodex.runner import rpc
 from monodex.settings import config
 
 TS = "export function answer(): number {\n  return %d;\n}\n"

@@ -17,10 +17,11 @@ from pathlib import Path
 import pytest
 from monodex.scheduler import server
 
-from monodex import requests, rpc, runnerpid
+from monodex import requests
 from monodex.disk import paths
 from monodex.errors import MonodexError, UsageError
 from monodex.main import main
+from monodex.runner import rpc, runnerpid
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from monodex.scheduler.state import PROGRESS_EVERY_SECONDS, JobState
 
-from monodex.spool import Request
+from monodex.runner.spool import Request
 
 
 def test_refresh_progress_is_throttled_and_cleared(tmp_path: Path) -> None:

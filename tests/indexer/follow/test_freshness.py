@@ -8,8 +8,8 @@ import shutil
 from monodex.indexer.follow import freshness
 from monodex.indexer.points import labelmeta
 
-from monodex import spool
 from monodex.disk import paths
+from monodex.runner import spool
 
 TS = "export const answer = %d;\n"
 

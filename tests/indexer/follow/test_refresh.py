@@ -11,9 +11,10 @@ from monodex.indexer.points import labelmeta
 from monodex.indexer.write import fill
 from monodex.scheduler import jobs
 
-from monodex import names, spool
+from monodex import names
 from monodex.disk import paths
 from monodex.labels import known_labels
+from monodex.runner import spool
 
 TS = "export function feature%d(): string {\n  return 'feature number %d lives here';\n}\n"
 

@@ -18,11 +18,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, NotRequired, TypedDict
 
-from monodex import runnerpid
 from monodex.disk.paths import Paths
 from monodex.errors import MonodexError, UsageError
 from monodex.observe.progress import OnProgress
 from monodex.requests import FieldError
+from monodex.runner import runnerpid
 
 # 2: the arguments are a monodex/requests.py request (view by file_id/path + chunks).
 VERSION = 2
