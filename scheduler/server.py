@@ -1,6 +1,6 @@
 """The runner's unix socket: search, view and labels against the shard and model it keeps open,
 and crawls or GC handed over by the CLI (run one at a time with the runner's own jobs).
-Wire format: monodex/runner/rpc.py; each request is checked through the monodex/requests.py types the
+Wire format: monodex/runner/rpc.py; each request is checked through the monodex/requests/ types the
 CLI and MCP build, so a socket client gets the same errors. Connections are accepted and their
 requests read by listener.py; a fixed set of worker threads answers them (reads and writes apart,
 so queued crawls never hold up a search)."""

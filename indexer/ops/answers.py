@@ -1,4 +1,4 @@
-"""The answer to each of the front's requests (monodex/requests.py, validated there), run over a
+"""The answer to each of the front's requests (monodex/requests/, validated there), run over a
 Session: `run` is the door; a search is answered by ops/search.py."""
 
 from __future__ import annotations

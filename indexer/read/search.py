@@ -172,7 +172,7 @@ def search(
     """Hits ranked by `ranking.mode` (hybrid: Qdrant fuses dense and
     lexical by RRF), secondary files pushed down, at most per_file hits a file, the lower source
     hits re-ordered by what changed together with the top ones (`history`). The text, limit and
-    options come checked by monodex/requests.py. `scope` searches several labels at once (or a
+    options come checked by monodex/requests/. `scope` searches several labels at once (or a
     diff's side) instead of `label`: each chunk is one hit, whichever labels hold it."""
     # here, not at the top: chunkers load tree-sitter, and listing labels (status) must not
     from monodex.indexer.chunkers import LEXICAL_FORMAT

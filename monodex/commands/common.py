@@ -98,7 +98,7 @@ def crawl_command(cat: config.Catalog) -> str:
     return f"monodex crawl --catalog {cat.name} {label} --commit HEAD"
 
 
-# Request fields (monodex/requests.py) the CLI spells otherwise than --field-name.
+# Request fields (monodex/requests/) the CLI spells otherwise than --field-name.
 _FLAGS = {
     "paths": "--path",
     "file_id": "--id",

@@ -12,13 +12,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from monodex import questionfile
 from monodex import requests as rq
 from monodex.commands.common import add_json, add_target, scope
 from monodex.disk import paths
 from monodex.front import render_eval, route
 from monodex.observe import output
 from monodex.observe.progress import ProgressLine
+from monodex.requests import questionfile
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

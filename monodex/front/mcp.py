@@ -1,7 +1,7 @@
 """`monodex mcp`: the index as Model Context Protocol tools over stdio, for AI coding agents.
 
 Built on the official `mcp` SDK. Each tool builds the same request as the CLI command
-(monodex/requests.py) and runs it the same way (front/route.py): through the runner's socket when
+(monodex/requests/) and runs it the same way (front/route.py): through the runner's socket when
 it is up, else in this process with a model kept warm here and the shard opened only for the
 call, so a runner can start at any time. Every failure comes back in one shape, the SDK's
 is_error result whose text is the problem then `Next step: ...`, naming the tool's parameters

@@ -24,9 +24,9 @@ from monodex.observe.progress import OnProgress
 from monodex.requests import FieldError
 from monodex.runner import runnerpid
 
-# 2: the arguments are a monodex/requests.py request (view by file_id/path + chunks).
+# 2: the arguments are a monodex/requests/ request (view by file_id/path + chunks).
 VERSION = 2
-# A request is a few hundred bytes (a search text is capped in requests.py), so 1 MiB is
+# A request is a few hundred bytes (a search text is capped in requests/fields.py), so 1 MiB is
 # generous; before the bound a 10 MB query took the runner 30 s and 1.5 GB (issue 12).
 MAX_REQUEST = 1024 * 1024
 # How long a client keeps knocking while a live runner does not accept (a burst filled the

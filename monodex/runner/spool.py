@@ -56,7 +56,7 @@ class Quarantined:
 
 def parse(raw: bytes) -> Request:
     """A spool entry as a Request: the schema first (the envelope), then every field through
-    the same request type and checks as a socket call (monodex/requests.py)."""
+    the same request type and checks as a socket call (monodex/requests/)."""
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from monodex import questionfile
 from monodex import requests as rq
 from monodex.errors import UsageError
+from monodex.requests import questionfile
 
 BENCH_SET = Path(__file__).resolve().parents[2] / "bench" / "eval" / "sparo-hand.json"
 
