@@ -287,12 +287,69 @@ def test_only_paths_reads_the_xdg_folders_and_home() -> None:
     assert readers == {"monodex/disk/paths.py"}
 
 
+# The kernel's rooms (subpackages of monodex/ besides the front and the commands) and the rooms
+# each may import; errors.py and names.py, the vocabulary, any of them may. Stdlib (and structlog)
+# only, so the hook path and `status` stay light.
+KERNEL_BASE = {"errors", "names", "__init__"}
+KERNEL: dict[str, set[str]] = {
+    "schema": set(),  # what crosses a boundary: answers, payload keys, languages
+    "git": set(),  # every question to git
+    "disk": {"schema"},  # paths, JSON files, free space, writable folders, no links
+    "observe": {"disk", "schema"},  # output, logs, progress, a running crawl's figures
+    "labels": {"disk", "git"},  # a branch's label, the labels a catalog indexed, where you stand
+    "requests": {"schema"},  # one typed request per operation
+    "settings": {"disk", "git", "labels", "requests"},  # config.json, the default context
+    "runner": {"disk", "observe", "requests"},  # the runner's spool, socket and pid
+}
+OUTSIDE_KERNEL = ("commands", "front", "main", "__main__")
+
+
+def _kernel_room(file: str) -> str:
+    """monodex/disk/paths.py -> disk; monodex/errors.py -> errors."""
+    parts = Path(file).relative_to("monodex").parts
+    return parts[0] if len(parts) > 1 else Path(parts[0]).stem
+
+
+def _kernel_imports() -> set[tuple[str, str]]:
+    return {(f, m) for f, m in _imports(ROOT / "monodex") if _kernel_room(f) not in OUTSIDE_KERNEL}
+
+
+def test_every_kernel_module_is_in_a_room() -> None:
+    rooms = {_kernel_room(str(f.relative_to(ROOT))) for f in (ROOT / "monodex").rglob("*.py")}
+    assert rooms - set(OUTSIDE_KERNEL) - KERNEL_BASE <= KERNEL.keys()
+
+
+def test_kernel_rooms_import_only_rooms_below_them() -> None:
+    bad = []
+    for file, module in _kernel_imports():
+        parts = module.split(".")
+        if parts[0] != "monodex" or len(parts) < 2 or parts[1] in KERNEL_BASE | {"__version__"}:
+            continue
+        room, target = _kernel_room(file), parts[1]
+        if room in KERNEL_BASE or (target != room and target not in KERNEL[room]):
+            bad.append((file, module))
+    assert bad == []
+
+
+def test_kernel_room_rules_have_no_cycle() -> None:
+    seen: set[str] = set()
+
+    def visit(room: str, path: tuple[str, ...]) -> None:
+        assert room not in path, path + (room,)
+        if room not in seen:
+            for below in KERNEL[room]:
+                visit(below, path + (room,))
+            seen.add(room)
+
+    for room in KERNEL:
+        visit(room, ())
+
+
 def test_the_kernel_imports_no_component_and_no_sdk() -> None:
-    """monodex/*.py is the kernel every part may import: it reaches into none of them."""
-    banned = ("monodex.indexer", "monodex.scheduler", "monodex.front", "mcp", "pydantic")
-    kernel = {
-        (f, m) for f, m in _imports(ROOT / "monodex") if f.count("/") == 1 or f.startswith("monodex/git/")
-    }
+    """The kernel (monodex/ but its commands and its front; main.py too) is what every part may
+    import: it reaches into none of them."""
+    banned = ("monodex.indexer", "monodex.scheduler", "monodex.hooks", "monodex.front", "mcp", "pydantic")
+    kernel = {(f, m) for f, m in _imports(ROOT / "monodex") if _kernel_room(f) not in ("commands", "front")}
     bad = [(f, m) for f, m in kernel if any(m == b or m.startswith(b + ".") for b in banned)]
     assert bad == []
 
