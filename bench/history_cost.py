@@ -41,12 +41,11 @@ def main() -> None:
     args = ap.parse_args()
     with persistent_xdg(args.target):
         from monodex.indexer.git.source import open_source
+        from monodex.indexer.history import catchup, cochanges
         from monodex.indexer.ops import answers
         from monodex.indexer.points import filters, membership
         from monodex.indexer.read import search as searching
         from monodex.indexer.session import Session
-        from monodex.indexer.store import cochanges
-        from monodex.indexer.write import history
 
         from monodex.disk import paths
         from monodex.requests import SearchRequest
@@ -58,7 +57,7 @@ def main() -> None:
             source = open_source(s.config().catalog(args.target), s.paths)
             with tempfile.TemporaryDirectory() as tmp:
                 t0 = time.perf_counter()
-                n = history.update(
+                n = catchup.update(
                     Path(tmp) / "h.sqlite",
                     source.catalog.path,
                     source.repo.resolve("HEAD"),

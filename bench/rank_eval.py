@@ -32,16 +32,15 @@ from _common import persistent_xdg  # noqa: E402
 
 class History:
     """The co-change counts a query is ranked with (`--history`). `asof`: only the commits that
-    landed before the query's PR (its `date`), counted as indexer/write/history.py counts them
+    landed before the query's PR (its `date`), counted as indexer/history/catchup.py counts them
     (monodex eval's evaluate/past.py, which cuts by ancestry where this cuts by date), so a figure
     is what a user asking before that PR would have had; a query without a date (the hand-written
     ones) gets the whole history."""
 
     def __init__(self, s: Any, target: str, how: str) -> None:
         from monodex.indexer.evaluate import past
-        from monodex.indexer.git import history
         from monodex.indexer.git.source import open_source
-        from monodex.indexer.store import cochanges
+        from monodex.indexer.history import changed, cochanges
 
         self.how, self.full = how, None
         if how == "full":
@@ -50,9 +49,9 @@ class History:
                 raise SystemExit(f"no history counted for {target}: run `monodex crawl` on it first")
         elif how == "asof":
             source = open_source(s.config().catalog(target), s.paths)
-            text = history.log(source.catalog.path, source.repo.resolve("HEAD"))
+            text = changed.log(source.catalog.path, source.repo.resolve("HEAD"))
             # under today's names, as the index has them; then oldest first, to cut at a date
-            commits = sorted(history.follow_moves(history.parse_log(text)), key=lambda c: c.date)
+            commits = sorted(changed.follow_moves(changed.parse_log(text)), key=lambda c: c.date)
             self.dates = [c.date for c in commits]
             self.growing = past.Growing(commits, source.policy.should_crawl)
 
@@ -210,11 +209,11 @@ def cost(store: Any, emb: Any, target: str, qs: list[dict[str, Any]], w: Any, st
     what the re-ranking stage adds to a search. Not a figure on shared cores."""
     import copy
 
+    from monodex.indexer.history.cochanges import History
     from monodex.indexer.points import filters, lexical, membership
     from monodex.indexer.rank import candidates, cochange, kinds, named, ranking, signals
     from monodex.indexer.read.search import _candidates
     from monodex.indexer.store.base import RRF_K
-    from monodex.indexer.store.cochanges import History
 
     steps = {
         "store: dense + lexical lists (now)": None,

@@ -99,6 +99,8 @@ ROOMS: dict[str, set[str]] = {
     "points": {"store", "chunkers"},  # the point schema: ids, payloads, label metadata, filters
     "policy": set(),  # which files are source: the crawl policy and the markers of what is not
     "git": {"points", "policy"},  # reading git and planning what a label holds
+    # a catalog's history: which files each commit changed, their co-change counts kept current
+    "history": set(),
     "rank": {"points", "store"},  # what a question asks, the signals, the order of the results
     "read": {"rank", "points", "store", "chunkers"},  # search, view, token budgets
     "compare": {"points", "store"},  # questions across labels: holders, other versions, diff
@@ -114,6 +116,7 @@ ROOMS: dict[str, set[str]] = {
     # one file's chunks, payloads and lexical vectors, in the crawl's thread or worker processes
     "prepare": {"git", "points", "store", "chunkers"},
     "write": {
+        "history",
         "prepare",
         "git",
         "policy",
@@ -126,7 +129,7 @@ ROOMS: dict[str, set[str]] = {
         "members",
     },  # crawls, phase two
     # following branches: is a label fresh, the runner's refresh, a branch indexed on demand
-    "follow": {"write", "git", "points", "store", "chunkers", "embed", "engine", "session"},
+    "follow": {"write", "history", "git", "points", "store", "chunkers", "embed", "engine", "session"},
     # a worktree's uncommitted files over its branch's label: git status, stat cache, phase one
     "overlay": {
         "write",
@@ -142,6 +145,7 @@ ROOMS: dict[str, set[str]] = {
     },
     "upkeep": {
         "follow",
+        "history",
         "write",
         "members",
         "read",
@@ -153,9 +157,10 @@ ROOMS: dict[str, set[str]] = {
         "overlay",
     },  # gc, verify, removal
     # measuring search on a label: questions from its history, scores, a BM25 baseline
-    "evaluate": {"read", "rank", "git", "points", "store", "session"},
+    "evaluate": {"read", "rank", "history", "git", "points", "store", "session"},
     "ops": {
         "evaluate",
+        "history",
         "write",
         "follow",
         "read",

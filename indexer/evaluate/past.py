@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from monodex.indexer.git import history
-from monodex.indexer.git.history import Commit
-from monodex.indexer.store.cochanges import Counts
+from monodex.indexer.history import changed
+from monodex.indexer.history.changed import Commit
+from monodex.indexer.history.cochanges import Counts
 
 
 class Growing:
@@ -31,7 +31,7 @@ class Growing:
         if n < self.next:
             raise ValueError(f"counts of {self.next} commits asked for {n}: ask oldest first")
         while self.next < n:
-            files = history.counted(self.commits[self.next].files, self.keep)
+            files = changed.counted(self.commits[self.next].files, self.keep)
             if files is not None:
                 self.counts.add(files)
             self.next += 1
@@ -41,7 +41,7 @@ class Growing:
 def landed(newest_first: Sequence[Commit], tip: str) -> tuple[list[Commit], dict[str, int]]:
     """The commits in the order they landed on `tip`'s first-parent line, oldest first (each
     first-parent commit after the branch it merged), and for each first-parent commit how many
-    landed before it. Commits the walk did not read (history.MAX_COMMITS) are left out."""
+    landed before it. Commits the walk did not read (changed.MAX_COMMITS) are left out."""
     by_oid = {c.oid: c for c in newest_first}
     line: list[str] = []
     at: str | None = tip

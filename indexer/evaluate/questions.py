@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from monodex.indexer.git.history import MAX_FILES
+from monodex.indexer.history.changed import MAX_FILES
 
 from monodex.git import log as gitlog
 

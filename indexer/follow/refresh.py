@@ -204,8 +204,8 @@ def queue_uncounted_history(s: Session, queue: spool.Spool) -> list[str]:
     """For each catalog whose commit history was never counted (an index built by a monodex
     before the history signal, or counts deleted): a refresh of one of its labels, queued like a
     hook's. A refresh counts the history; a label already at its commit costs nothing more."""
+    from monodex.indexer.history import cochanges
     from monodex.indexer.points import labelmeta
-    from monodex.indexer.store import cochanges
 
     if s.store.info() is None:
         return []

@@ -32,10 +32,10 @@ def search(s: Session, r: rq.SearchRequest) -> SearchAnswer:
     it searches several labels at once: each hit says which of them hold it (issue 24)."""
     from monodex.indexer.compare import across
     from monodex.indexer.follow import freshness, ondemand
+    from monodex.indexer.history.cochanges import History
     from monodex.indexer.points import labelmeta
     from monodex.indexer.read import budget
     from monodex.indexer.read import search as searching
-    from monodex.indexer.store.cochanges import History
 
     cat = s.config().catalog(r.catalog)
     filters = searching.Filters(paths=r.paths, package=r.package, kind=r.kind, lang=r.lang)

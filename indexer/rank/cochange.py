@@ -8,7 +8,7 @@ score relative to the first hit's. Only hits the search found move, and only amo
 places: the first KEEP places, tests and other secondary files keep theirs. A lifted hit's score
 says how far its evidence lifted it, below the KEEP-th place's (`_held`): never a tie at that cap,
 where every lifted hit once read the same score (places 5-10 all 0.070 on vuejs/core). The counts come from
-the catalog's git history (store/cochanges.py, kept current by write/history.py); without one
+the catalog's git history (history/cochanges.py, kept current by history/catchup.py); without one
 the order is unchanged.
 """
 

@@ -59,9 +59,9 @@ def remove_label(
 def purge_catalog(store: Store, paths: Paths, catalog: str, *, now: float) -> PurgedCatalog:
     """Every label of the catalog removed (as `labels rm` does), then the chunks only it used and
     its crawl leftovers collected; hooks forget its labels, and its history counts go."""
+    from monodex.indexer.history import cochanges
     from monodex.indexer.overlay.update import drop
     from monodex.indexer.points import overlaymeta
-    from monodex.indexer.store import cochanges
     from monodex.indexer.upkeep import gc
 
     removed = [st.label for st in labelmeta.list_all(store, catalog)]

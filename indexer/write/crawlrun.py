@@ -14,12 +14,13 @@ from monodex.indexer.git import gitobjects
 from monodex.indexer.git.gitobjects import GitRepo
 from monodex.indexer.git.plan import Plan, commit_attributes
 from monodex.indexer.git.source import Source, open_source
+from monodex.indexer.history import catchup
+from monodex.indexer.history.cochanges import db_path
 from monodex.indexer.members import derive
 from monodex.indexer.points import filters, identity, labelmeta, membership
 from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.session import Session
-from monodex.indexer.store.cochanges import db_path
-from monodex.indexer.write import fill, history, policychange
+from monodex.indexer.write import fill, policychange
 from monodex.indexer.write.crawl import Crawl, CrawlSettings, file_info
 from monodex.indexer.write.memory import MemoryWatch
 from monodex.indexer.write.request import Request as Request  # crawlrun.crawl(s, crawlrun.Request(...))
@@ -263,7 +264,7 @@ def count_history(s: Session, source: Source, commit: str) -> None:
     """The commits up to `commit` counted for the search's co-change signal. Never fails a
     refresh: without the counts the search only loses that signal."""
     try:
-        added = history.update(
+        added = catchup.update(
             db_path(s.paths.state_dir, source.catalog.name),
             source.catalog.path,
             commit,

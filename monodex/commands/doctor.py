@@ -148,7 +148,7 @@ def _catalog(cat: config.Catalog) -> tuple[str, str, str]:
 
 
 def _history(p: paths.Paths, cat: config.Catalog) -> tuple[str, str, str]:
-    from monodex.indexer.store import cochanges
+    from monodex.indexer.history import cochanges
 
     counted = cochanges.summary(p.state_dir, cat.name)
     if counted is None:

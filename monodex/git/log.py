@@ -1,5 +1,5 @@
-"""`git log`: which files each commit touched, for the history signal (indexer/git/history.py
-parses it, write/history.py keeps the counts current) and the evaluation's questions
+"""`git log`: which files each commit touched, for the history signal (indexer/history/changed.py
+parses it, history/catchup.py keeps the counts current) and the evaluation's questions
 (indexer/evaluate/questions.py). Only paths and, for questions, titles are read."""
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from monodex.indexer.store.cochanges import db_path
+from monodex.indexer.history.cochanges import db_path
 
 from monodex.disk import paths
 from monodex.main import main

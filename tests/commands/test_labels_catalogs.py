@@ -95,7 +95,7 @@ def test_labels_of_a_removed_catalog_can_be_listed_removed_and_purged(monorepo, 
 
 
 def test_catalog_rm_purge_of_a_registered_catalog(monorepo, run_json) -> None:  # type: ignore[no-untyped-def]
-    from monodex.indexer.store.cochanges import db_path
+    from monodex.indexer.history.cochanges import db_path
 
     assert run_json("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD")[0] == 0
     history = db_path(paths.resolve().state_dir, "acme")

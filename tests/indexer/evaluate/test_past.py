@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from monodex.indexer.evaluate import past
-from monodex.indexer.git import history
+from monodex.indexer.history import changed
 
 
 def _ts(path: str) -> bool:
@@ -30,7 +30,7 @@ def test_a_merged_branch_lands_with_its_merge_not_before_it(git_repo) -> None:  
     )
     merge = repo.head()
 
-    commits = list(history.follow_moves(history.parse_log(history.log(repo.path, merge))))
+    commits = list(changed.follow_moves(changed.parse_log(changed.log(repo.path, merge))))
     order, before = past.landed(commits, merge)
     assert [c.oid for c in order][: before[merge]] == [
         repo.git("rev-parse", "HEAD~3"),  # initial
@@ -59,6 +59,6 @@ def test_parents_are_read_first_parent_first_and_a_root_has_none(git_repo) -> No
     repo.write("c.ts", "1\n")
     main = repo.commit("main")
     repo.git("merge", "-q", "--no-ff", "side", "-m", "merge side")
-    parsed = {c.oid: c.parents for c in history.parse_log(history.log(repo.path, repo.head()))}
+    parsed = {c.oid: c.parents for c in changed.parse_log(changed.log(repo.path, repo.head()))}
     assert parsed[repo.head()] == (main, side)
     assert parsed[root] == ()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from monodex.indexer.evaluate import questions
 from monodex.indexer.evaluate.questions import MAX_ANSWERS, Built, split_of
-from monodex.indexer.git.history import MAX_FILES
+from monodex.indexer.history.changed import MAX_FILES
 
 
 def _is_source(path: str) -> bool:

@@ -3,10 +3,10 @@ with the top ones rises, says why, and nothing else moves."""
 
 from __future__ import annotations
 
+from monodex.indexer.history.cochanges import Counts
 from monodex.indexer.rank import cochange, ranking
 from monodex.indexer.rank.candidates import Candidate
 from monodex.indexer.store.base import Scored
-from monodex.indexer.store.cochanges import Counts
 
 PATHS = [f"src/f{i}.ts" for i in range(1, 10)]  # f1 best ... f9 worst
 

@@ -1,4 +1,4 @@
-"""Co-change counts from a real git history (indexer/write/history.py): what counts, counted once
+"""Co-change counts from a real git history (indexer/history/catchup.py): what counts, counted once
 across branches and refreshes, started over when the crawl policy changes."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import sqlite3
 import subprocess
 from pathlib import Path
 
-from monodex.indexer.git.history import MAX_FILES
-from monodex.indexer.store.cochanges import History
-from monodex.indexer.write import history
+from monodex.indexer.history import catchup
+from monodex.indexer.history.changed import MAX_FILES
+from monodex.indexer.history.cochanges import History
 
 
 def _ts(path: str) -> bool:
@@ -40,7 +40,7 @@ def _history(git_repo):  # type: ignore[no-untyped-def]
 def test_counts_say_how_often_files_changed_together(git_repo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     repo = _history(git_repo)
     db = tmp_path / "h.sqlite"
-    assert history.update(db, repo.path, repo.head(), _ts, "p1") == 4
+    assert catchup.update(db, repo.path, repo.head(), _ts, "p1") == 4
     assert _files(db) == {"src/a.ts": 3, "src/b.ts": 2, "src/c.ts": 1}
     past = History(db)
     single, pair = past.counts(["src/b.ts", "src/c.ts", "src/bulk0.ts"], ["src/a.ts"])
@@ -55,37 +55,37 @@ def test_each_commit_is_counted_once_across_refreshes_and_branches(git_repo, tmp
     repo = _history(git_repo)
     db = tmp_path / "h.sqlite"
     main = repo.head()
-    history.update(db, repo.path, main, _ts, "p1")
-    assert history.update(db, repo.path, main, _ts, "p1") == 0  # nothing new
+    catchup.update(db, repo.path, main, _ts, "p1")
+    assert catchup.update(db, repo.path, main, _ts, "p1") == 0  # nothing new
     repo.git("checkout", "-q", "-b", "feature")
     repo.write("src/b.ts", "feature")
     repo.write("src/c.ts", "feature")
     repo.commit("b and c on a branch")
-    assert history.update(db, repo.path, repo.head(), _ts, "p1") == 1  # the shared past is not recounted
+    assert catchup.update(db, repo.path, repo.head(), _ts, "p1") == 1  # the shared past is not recounted
     repo.git("checkout", "-q", "main")
     repo.write("src/a.ts", "5")
     repo.commit("a on main")
-    assert history.update(db, repo.path, repo.head(), _ts, "p1") == 1
+    assert catchup.update(db, repo.path, repo.head(), _ts, "p1") == 1
     assert _files(db) == {"src/a.ts": 4, "src/b.ts": 3, "src/c.ts": 2}
 
 
 def test_a_walked_tip_that_is_gone_does_not_stop_counting(git_repo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     repo = _history(git_repo)
     db = tmp_path / "h.sqlite"
-    history.update(db, repo.path, repo.head(), _ts, "p1")
+    catchup.update(db, repo.path, repo.head(), _ts, "p1")
     with sqlite3.connect(db) as con:  # e.g. a branch deleted and its commits pruned by git gc
         con.execute("INSERT INTO tips VALUES (?, 99)", ("f" * 40,))
     repo.write("src/b.ts", "later")
     repo.commit("b later")
-    assert history.update(db, repo.path, repo.head(), _ts, "p1") == 1
+    assert catchup.update(db, repo.path, repo.head(), _ts, "p1") == 1
     assert _files(db)["src/b.ts"] == 3
 
 
 def test_another_crawl_policy_counts_again_from_nothing(git_repo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     repo = _history(git_repo)
     db = tmp_path / "h.sqlite"
-    history.update(db, repo.path, repo.head(), _ts, "p1")
-    assert history.update(db, repo.path, repo.head(), lambda p: p.endswith(".md"), "p2") == 4
+    catchup.update(db, repo.path, repo.head(), _ts, "p1")
+    assert catchup.update(db, repo.path, repo.head(), lambda p: p.endswith(".md"), "p2") == 4
     assert _files(db) == {"README.md": 1}
 
 
@@ -96,17 +96,17 @@ def test_no_history_yet_reads_as_none(tmp_path: Path) -> None:
 def test_a_renamed_file_keeps_its_past_under_its_new_name(git_repo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     repo = _history(git_repo)
     db = tmp_path / "h.sqlite"
-    history.update(db, repo.path, repo.head(), _ts, "p1")  # a: 3 commits, b: 2 (both together)
+    catchup.update(db, repo.path, repo.head(), _ts, "p1")  # a: 3 commits, b: 2 (both together)
     (repo.path / "lib").mkdir()
     repo.git("mv", "src/b.ts", "lib/b2.ts")
     repo.commit("move b")
-    history.update(db, repo.path, repo.head(), _ts, "p1")
+    catchup.update(db, repo.path, repo.head(), _ts, "p1")
     past = History(db)
     assert past.counts(["lib/b2.ts"], ["src/a.ts"]) == ({"src/a.ts": 3}, {("lib/b2.ts", "src/a.ts"): 2})
     past.close()
     # counted from nothing, the walk gives the same: the past of b is b2's
     fresh = tmp_path / "fresh.sqlite"
-    history.update(fresh, repo.path, repo.head(), _ts, "p1")
+    catchup.update(fresh, repo.path, repo.head(), _ts, "p1")
     assert _files(fresh)["lib/b2.ts"] == 3 and "src/b.ts" not in _files(fresh)
 
 
@@ -142,7 +142,7 @@ def test_a_partial_clone_is_never_made_to_fetch(git_repo, tmp_path: Path) -> Non
     missing = _missing(clone)
     assert missing  # the clone really lacks blobs
     db = tmp_path / "h.sqlite"
-    history.update(db, clone, "HEAD", _ts, "p1")
+    catchup.update(db, clone, "HEAD", _ts, "p1")
     assert _missing(clone) == missing  # nothing fetched
     files = _files(db)
     assert files["lib/exact.ts"] == 4 and "src/a.ts" not in files  # a's past, under its new name

@@ -87,7 +87,7 @@ class Counts:
 
 
 class Table:
-    """The catalog's counts open for one walk (write/history.py)."""
+    """The catalog's counts open for one walk (history/catchup.py)."""
 
     def __init__(self, db: Path, policy: str) -> None:
         """`policy`: the crawl policy's fingerprint; another policy counts other files, so the

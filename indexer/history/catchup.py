@@ -1,14 +1,14 @@
 """Keeping a catalog's co-change counts current: each crawl and refresh walks the commits not
 counted yet (usually a handful; the whole history the first time: rushstack's 23,157 commits in
-about 2 s) and adds them to `store/cochanges.py`'s table."""
+about 2 s) and adds them to `history/cochanges.py`'s table."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from monodex.indexer.git import history
-from monodex.indexer.store.cochanges import Counts, Table
+from monodex.indexer.history import changed
+from monodex.indexer.history.cochanges import Counts, Table
 
 from monodex.git import cli as gitcli
 
@@ -18,11 +18,11 @@ def update(db: Path, repo: Path, commit: str, keep: Callable[[str], bool], polic
     table = Table(db, policy)
     try:
         tips = table.tips()
-        tries: list[tuple[list[str], str]] = [(tips, r) for r in history.rename_options(repo)] if tips else []
-        tries += [([], r) for r in history.rename_options(repo)]  # a tip no longer there: walk it all
+        tries: list[tuple[list[str], str]] = [(tips, r) for r in changed.rename_options(repo)] if tips else []
+        tries += [([], r) for r in changed.rename_options(repo)]  # a tip no longer there: walk it all
         for n, (stop_at, renames) in enumerate(tries, start=1):
             try:
-                return _count(table, history.walk(repo, commit, stop_at, renames), keep, commit)
+                return _count(table, changed.walk(repo, commit, stop_at, renames), keep, commit)
             except gitcli.Error:
                 if n == len(tries):
                     raise
@@ -36,7 +36,7 @@ def update(db: Path, repo: Path, commit: str, keep: Callable[[str], bool], polic
 _FLUSH_COMMITS = 1000
 
 
-def _count(table: Table, walked: Iterator[history.Commit], keep: Callable[[str], bool], tip: str) -> int:
+def _count(table: Table, walked: Iterator[changed.Commit], keep: Callable[[str], bool], tip: str) -> int:
     """The walk's commits counted into the table, all or (git failed) none."""
     seen = table.seen()
     moved: dict[str, str] = {}
@@ -45,9 +45,9 @@ def _count(table: Table, walked: Iterator[history.Commit], keep: Callable[[str],
 
     def chunks() -> Iterator[Counts]:
         counts = Counts()
-        for n, c in enumerate(history.follow_moves((c for c in walked if c.oid not in seen), moved), start=1):
+        for n, c in enumerate(changed.follow_moves((c for c in walked if c.oid not in seen), moved), start=1):
             oids.append(c.oid)
-            files = history.counted(c.files, lambda f: kept[f] if f in kept else kept.setdefault(f, keep(f)))
+            files = changed.counted(c.files, lambda f: kept[f] if f in kept else kept.setdefault(f, keep(f)))
             if files is not None:
                 counts.add(files)
             if n % _FLUSH_COMMITS == 0:

@@ -1,8 +1,8 @@
 """A repository's commit history as lists of files (issue 14's history signal): which files each
 commit touched, under the names they have today.
 
-Only paths are read: no commit message or author. The counting is `store/cochanges.py`, the
-walk that keeps the counts current `write/history.py`.
+Only paths are read: no commit message or author. The counting is `history/cochanges.py`, the
+walk that keeps the counts current `history/catchup.py`.
 """
 
 from __future__ import annotations
