@@ -98,7 +98,8 @@ ROOMS: dict[str, set[str]] = {
     "models": set(),  # package data only
     "points": {"store", "chunkers"},  # the point schema: ids, payloads, label metadata, filters
     "policy": set(),  # which files are source: the crawl policy and the markers of what is not
-    "git": {"points", "policy"},  # reading git and planning what a label holds
+    "packages": set(),  # a manifest's package name, and which package a file belongs to
+    "git": {"packages", "points", "policy"},  # reading git and planning what a label holds
     # a catalog's history: which files each commit changed, their co-change counts kept current
     "history": set(),
     "rank": {"points", "store"},  # what a question asks, the signals, the order of the results
@@ -132,6 +133,7 @@ ROOMS: dict[str, set[str]] = {
     "follow": {"write", "history", "git", "points", "store", "chunkers", "embed", "engine", "session"},
     # a worktree's uncommitted files over its branch's label: git status, stat cache, phase one
     "overlay": {
+        "packages",
         "write",
         "members",
         "git",

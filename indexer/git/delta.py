@@ -3,7 +3,7 @@ new one, and, among them, the files the new commit should contribute (the same r
 plan.py, evaluated on those paths only, so the cost follows the change and not the repository).
 
 A path is in scope when it was added, modified, deleted or renamed, or when it lies under a
-package manifest (package.json, Cargo.toml, go.mod, ...: packages.py) that was added, removed,
+package manifest (package.json, Cargo.toml, go.mod, ...: packages/manifests.py) that was added, removed,
 renamed or edited (its files may now belong to another package), or under a `.gitattributes`
 that changed (its markers may now say otherwise of them). Files that enter or leave the crawl
 policy are among the changed paths: the policy itself is the same on both sides (otherwise the
@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 
 from monodex.indexer.git.gitobjects import Change, GitRepo, TreeEntry
 from monodex.indexer.git.plan import Plan, blob_reader, is_attributes, select
-from monodex.indexer.points.packages import MANIFESTS, _name, is_manifest, walk_up
+from monodex.indexer.packages.lookup import walk_up
+from monodex.indexer.packages.manifests import MANIFESTS, is_manifest, manifest_name
 from monodex.indexer.policy.attributes import FILE as ATTRIBUTES_FILE
 from monodex.indexer.policy.attributes import Attributes
 from monodex.indexer.policy.crawlpolicy import CrawlPolicy
@@ -49,7 +50,7 @@ class _Packages:
                 entry = None if eco in found else self.repo.entry_at(self.commit, manifest)
                 if entry is not None and entry.kind == "file":
                     _, content = next(self.repo.read_blobs([entry.blob_id]))
-                    if (name := _name(manifest, content)) is not None:
+                    if (name := manifest_name(manifest, content)) is not None:
                         found[eco] = name
             self.names[folder] = found
         return self.names[folder]
@@ -77,7 +78,7 @@ def _name_may_change(repo: GitRepo, ch: Change) -> bool:
         return True
     blobs = dict(repo.read_blobs([ch.old_blob, ch.new_blob]))
     path = ch.new_path or ""
-    return _name(path, blobs[ch.old_blob]) != _name(path, blobs[ch.new_blob])
+    return manifest_name(path, blobs[ch.old_blob]) != manifest_name(path, blobs[ch.new_blob])
 
 
 def plan_delta(

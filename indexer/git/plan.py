@@ -25,8 +25,9 @@ from typing import Any
 from monodex.indexer.git import worktree
 from monodex.indexer.git.gitobjects import GitRepo, TreeEntry
 from monodex.indexer.git.sources import SourceFile
+from monodex.indexer.packages.lookup import PackageIndex, PackageLookup, package_of
+from monodex.indexer.packages.manifests import is_manifest
 from monodex.indexer.points.identity import git_blob_sha1
-from monodex.indexer.points.packages import PackageIndex, PackageLookup, is_manifest, package_of
 from monodex.indexer.policy.attributes import FILE as ATTRIBUTES_FILE
 from monodex.indexer.policy.attributes import Attributes
 from monodex.indexer.policy.crawlpolicy import CrawlPolicy

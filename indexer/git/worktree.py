@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from monodex.indexer.git.gitobjects import TreeEntry, ignore_filter
+from monodex.indexer.packages.manifests import is_manifest
 from monodex.indexer.points.identity import git_blob_sha1
-from monodex.indexer.points.packages import is_manifest
 
 from monodex.disk import nolinks
 

@@ -28,11 +28,11 @@ from monodex.indexer.git.sources import SourceFile
 from monodex.indexer.git.worktree import read as read_file
 from monodex.indexer.members import keys as membership
 from monodex.indexer.overlay import statcache
+from monodex.indexer.packages.lookup import PackageIndex, package_of
 from monodex.indexer.points import filters, overlaymeta
 from monodex.indexer.points import membership as members
 from monodex.indexer.points.identity import git_blob_sha1
 from monodex.indexer.points.overlaymeta import OverlayFile, OverlayState
-from monodex.indexer.points.packages import PackageIndex, package_of
 from monodex.indexer.policy import crawlpolicy
 from monodex.indexer.policy.crawlpolicy import CrawlPolicy
 from monodex.indexer.session import Session

@@ -33,7 +33,7 @@ def _as_indexed(path: Path) -> tuple[str, str]:
     crawl's own rule (the nearest manifest of the file's ecosystem, else the catalog name: the
     registered one, or the folder's as a dry run names it). Outside a repository: the file name
     and the manifests above it."""
-    from monodex.indexer.points.packages import PackageIndex, package_of
+    from monodex.indexer.packages.lookup import PackageIndex, package_of
 
     path = path.resolve()
     top = standing.toplevel(path.parent)

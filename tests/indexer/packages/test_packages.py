@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 import structlog
-from monodex.indexer.points.packages import PackageIndex, is_manifest
+from monodex.indexer.packages.lookup import PackageIndex
+from monodex.indexer.packages.manifests import is_manifest
 from structlog.testing import capture_logs
 
 

@@ -1,4 +1,5 @@
-"""Which package a file belongs to: the name in the nearest ancestor folder's manifest.
+"""Which package a file belongs to: the name in the nearest ancestor folder's manifest
+(manifests.py reads a manifest's name).
 
 Every ecosystem that shares a monorepo with TypeScript names its packages in a manifest:
 package.json `name`, Cargo.toml `[package] name`, pyproject.toml `[project] name` (setup.cfg
@@ -17,35 +18,15 @@ file id).
 
 from __future__ import annotations
 
-import json
 import posixpath
-import re
-import tomllib
-import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Protocol
 
+from monodex.indexer.packages.manifests import ECOSYSTEMS, MANIFESTS, RANK, manifest_name
+
 from monodex.observe import logs
 
-MANIFEST = "package.json"
-
-# Manifest file name -> ecosystem; within one ecosystem the first listed file of a folder wins.
-MANIFESTS: dict[str, str] = {
-    "package.json": "npm",
-    "Cargo.toml": "cargo",
-    "pyproject.toml": "python",
-    "setup.cfg": "python",
-    "setup.py": "python",
-    "go.mod": "go",
-    "settings.gradle.kts": "gradle",
-    "settings.gradle": "gradle",
-    "build.gradle.kts": "gradle",
-    "build.gradle": "gradle",
-    "pom.xml": "maven",
-    "Package.swift": "swift",
-}
-ECOSYSTEMS = ("npm", "cargo", "python", "go", "gradle", "maven", "swift")
 # A source file's own ecosystem, by suffix (others prefer package.json).
 _OWN = {
     ".rs": ("cargo",),
@@ -74,7 +55,7 @@ class PackageIndex:
             if name is None:
                 continue
             base = posixpath.basename(path)
-            rank, eco = _RANK[base], MANIFESTS[base]
+            rank, eco = RANK[base], MANIFESTS[base]
             slot = found.setdefault(posixpath.dirname(path), {})
             if eco not in slot or rank < slot[eco][0]:
                 slot[eco] = (rank, name)
@@ -140,93 +121,3 @@ def choose(relative_path: str, names: dict[str, str]) -> str:
         if eco in names:
             return names[eco]
     raise ValueError(f"no known ecosystem in {names}")
-
-
-def is_manifest(path: str) -> bool:
-    return posixpath.basename(path) in MANIFESTS
-
-
-def manifest_name(path: str, content: bytes) -> str | None:
-    """The package name a manifest declares, or None (logged at debug) when it names none."""
-    base = posixpath.basename(path)
-    try:
-        text = content.decode("utf-8")
-        name = _READERS[base](text, path)
-    except (ValueError, UnicodeDecodeError, tomllib.TOMLDecodeError, ET.ParseError) as exc:
-        logs.get().debug("packages.malformed", path=path, error=str(exc))
-        return None
-    if not isinstance(name, str) or not name.strip():
-        logs.get().debug("packages.nameless", path=path)
-        return None
-    return name.strip()
-
-
-def _name(path: str, content: bytes) -> str | None:  # the name delta.py compares across an edit
-    return manifest_name(path, content)
-
-
-def _table(doc: object, *keys: str) -> object:
-    for key in keys:
-        doc = doc.get(key) if isinstance(doc, dict) else None
-    return doc
-
-
-def _npm(text: str, path: str) -> object:
-    return _table(json.loads(text), "name")
-
-
-def _cargo(text: str, path: str) -> object:
-    return _table(tomllib.loads(text), "package", "name")  # a bare [workspace] names nothing
-
-
-def _pyproject(text: str, path: str) -> object:
-    doc = tomllib.loads(text)
-    return _table(doc, "project", "name") or _table(doc, "tool", "poetry", "name")
-
-
-_SETUP_CFG = re.compile(r"^\[metadata\][^\[]*?^name\s*=\s*(\S+)", re.M | re.S)
-_SETUP_PY = re.compile(r"\bsetup\s*\([^)]*?\bname\s*=\s*['\"]([^'\"]+)['\"]", re.S)
-_GO_MOD = re.compile(r"^\s*module\s+\"?([^\s\"]+)", re.M)
-_GRADLE_ROOT = re.compile(r"rootProject\.name\s*=\s*['\"]([^'\"]+)['\"]")
-_SWIFT = re.compile(r"\bPackage\s*\(\s*name\s*:\s*\"([^\"]+)\"")
-
-
-def _match(pattern: re.Pattern[str]) -> Callable[[str, str], object]:
-    def read(text: str, path: str) -> object:
-        m = pattern.search(text)
-        return m.group(1) if m else None
-
-    return read
-
-
-def _gradle_settings(text: str, path: str) -> object:
-    m = _GRADLE_ROOT.search(text)
-    return m.group(1) if m else posixpath.basename(posixpath.dirname(path))
-
-
-def _gradle_build(text: str, path: str) -> object:
-    return posixpath.basename(posixpath.dirname(path))  # Gradle names a project after its folder
-
-
-def _maven(text: str, path: str) -> object:
-    root = ET.fromstring(text)
-    ns = root.tag[: root.tag.index("}") + 1] if root.tag.startswith("{") else ""
-    found = root.find(f"{ns}artifactId")  # the project's own, not its <parent>'s
-    return found.text if found is not None else None
-
-
-_READERS: dict[str, Callable[[str, str], object]] = {
-    "package.json": _npm,
-    "Cargo.toml": _cargo,
-    "pyproject.toml": _pyproject,
-    "setup.cfg": _match(_SETUP_CFG),
-    "setup.py": _match(_SETUP_PY),
-    "go.mod": _match(_GO_MOD),
-    "settings.gradle.kts": _gradle_settings,
-    "settings.gradle": _gradle_settings,
-    "build.gradle.kts": _gradle_build,
-    "build.gradle": _gradle_build,
-    "pom.xml": _maven,
-    "Package.swift": _match(_SWIFT),
-}
-_RANK = {name: i for i, name in enumerate(MANIFESTS)}
