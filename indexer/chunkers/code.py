@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from monodex.indexer.chunkers.base import Chunk, FileContext
 from monodex.indexer.chunkers.kinds import file_kind
 from monodex.indexer.chunkers.partition import chunk_parsed, tree_of
-from monodex.indexer.chunkers.tssplit import Budget
+from monodex.indexer.chunkers.tssplit import SizeBudget
 from monodex.indexer.syntax import grammars, keys
 from monodex.indexer.syntax.languages import VOCABULARIES
 from monodex.indexer.syntax.tree import Tree
@@ -26,7 +26,7 @@ class SyntaxChunker:
     grammar: str  # syntax/grammars.py's name
     vocab: Vocabulary
 
-    def parse(self, text: str, relative_path: str, budget: Budget) -> Tree | None:
+    def parse(self, text: str, relative_path: str, budget: SizeBudget) -> Tree | None:
         data = text.encode("utf-8", "surrogatepass")
         return tree_of(grammars.parse(data, self.grammar), budget, len(data), self.vocab)
 

@@ -19,16 +19,16 @@ from monodex.indexer.chunkers.base import Chunk, FileContext
 from monodex.indexer.chunkers.breadcrumb import breadcrumb
 from monodex.indexer.chunkers.lines import Lines, Range, greedy_windows, merge_blank
 from monodex.indexer.chunkers.tsmeta import describe
-from monodex.indexer.chunkers.tssplit import DEGRADED, FALLBACK, Budget, find_split
+from monodex.indexer.chunkers.tssplit import DEGRADED, FALLBACK, SizeBudget, find_split
 from monodex.indexer.syntax.tree import WORK_BASE, WORK_PER_BYTE, OutOfWork, Tree, imports_end
 from monodex.indexer.syntax.vocab import Vocabulary
 
 MARKERS = {DEGRADED: "degraded-ast-split", FALLBACK: "fallback-split"}
 
-Parse = Callable[[str, str, Budget], Tree | None]  # (text, relative path, budget) -> tree or None
+Parse = Callable[[str, str, SizeBudget], Tree | None]  # (text, relative path, budget) -> tree or None
 
 
-def partition(tree: Tree, lines: Lines, budget: Budget) -> list[Range]:
+def partition(tree: Tree, lines: Lines, budget: SizeBudget) -> list[Range]:
     """Split oversized ranges until every range fits or is a single line; when the tree's work
     allowance runs out, the ranges left split into line windows marked `fallback-split`."""
     done: list[Range] = []
@@ -74,7 +74,7 @@ def chunk_parsed(text: str, ctx: FileContext, *, parse: Parse, kind: str) -> lis
     if not text.strip():
         return []
     lines = Lines.of(text)
-    budget = Budget.of(ctx.budget)
+    budget = SizeBudget.of(ctx.budget)
     tree = None if minified(lines, ctx.budget) else parse(text, ctx.relative_path, budget)
     if tree is None:
         windows = greedy_windows(lines, 0, len(lines.lines) - 1, ctx.budget)
@@ -118,7 +118,7 @@ def _chunk(lines: Lines, ctx: FileContext, r: Range, about: tuple[str, str | Non
     )
 
 
-def tree_of(root: Any | None, budget: Budget, data_size: int, vocab: Vocabulary) -> Tree | None:
+def tree_of(root: Any | None, budget: SizeBudget, data_size: int, vocab: Vocabulary) -> Tree | None:
     """A Tree over a parsed root with the work allowance for a file of `data_size` bytes; None
     for a cancelled parse or a file with nothing in it the grammar names."""
     if root is None or not root.named_children:

@@ -21,14 +21,14 @@ SPLIT, DEGRADED, FALLBACK = "split", "degraded", "fallback"
 
 
 @dataclass(frozen=True)
-class Budget:
+class SizeBudget:
     target: int
     minimum: int  # 20% of target: a half smaller than this makes the split "degraded"
     small: int  # the original's 500 bytes at 6000; penalties start below 2 * small
     scale: float  # node size thresholds (50, 100, 200, 300, 400, 500 bytes at 6000) scale too
 
     @classmethod
-    def of(cls, target: int) -> Budget:
+    def of(cls, target: int) -> SizeBudget:
         return cls(target, target // 5, max(1, target * 500 // 6000), target / 6000)
 
 
@@ -50,7 +50,7 @@ class _Range:
     lines: Lines
     start: int
     end: int
-    budget: Budget
+    budget: SizeBudget
 
     def rate(self, ends: list[int], least_bad: _Best) -> _Best:
         """The most balanced usable candidate (both halves at least the minimum); every candidate
@@ -69,7 +69,7 @@ class _Range:
         return usable
 
 
-def find_split(tree: Tree, lines: Lines, start: int, end: int, budget: Budget) -> tuple[int, str] | None:
+def find_split(tree: Tree, lines: Lines, start: int, end: int, budget: SizeBudget) -> tuple[int, str] | None:
     """(last line of the first half, outcome) or None when the range cannot be split.
 
     Preference: a usable split between meaningful children (shallowest scope first), then one

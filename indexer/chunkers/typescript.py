@@ -12,7 +12,7 @@ from monodex.indexer.chunkers.kinds import file_kind
 from monodex.indexer.chunkers.partition import MARKERS as MARKERS  # re-exported: tests, bench
 from monodex.indexer.chunkers.partition import chunk_parsed, tree_of
 from monodex.indexer.chunkers.partition import partition as partition
-from monodex.indexer.chunkers.tssplit import Budget
+from monodex.indexer.chunkers.tssplit import SizeBudget
 from monodex.indexer.syntax import grammars
 from monodex.indexer.syntax.tree import Tree
 from monodex.indexer.syntax.tsnodes import TYPESCRIPT
@@ -22,7 +22,7 @@ name = "typescript"
 version = "v3"
 
 
-def parse(text: str, relative_path: str, budget: Budget) -> Tree | None:
+def parse(text: str, relative_path: str, budget: SizeBudget) -> Tree | None:
     tsx = posixpath.splitext(relative_path)[1].lower() in (".tsx", ".jsx")
     data = text.encode("utf-8", "surrogatepass")
     root = grammars.parse(data, "tsx" if tsx else "typescript")

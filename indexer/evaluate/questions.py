@@ -82,7 +82,7 @@ class Question:
 
 
 @dataclass(frozen=True)
-class Change:
+class Landed:
     """One commit of the first-parent line: what landed, with the files it changed."""
 
     oid: str
@@ -122,7 +122,7 @@ def skip_reason(title: str) -> str | None:
     return "short title" if len(text.split()) < MIN_WORDS else None
 
 
-def first_parent(repo: Path, commit: str, *, max_commits: int) -> Iterator[Change]:
+def first_parent(repo: Path, commit: str, *, max_commits: int) -> Iterator[Landed]:
     """The first-parent line from `commit` back, newest first, each commit with the files it
     changed against its first parent (a merge: what the merge brought in)."""
     fmt = "%x00%H%x1f%ct%x1f%P%x1f%s%x1f%b%x1e"
@@ -131,11 +131,11 @@ def first_parent(repo: Path, commit: str, *, max_commits: int) -> Iterator[Chang
         head, _, names = record.partition("\x1e")
         oid, stamp, parents, subject, body = head.split("\x1f", 4)
         files = tuple(n for n in names.splitlines() if n)
-        yield Change(oid, int(stamp), tuple(parents.split()), subject, body, files)
+        yield Landed(oid, int(stamp), tuple(parents.split()), subject, body, files)
 
 
 def from_history(
-    changes: Iterator[Change],
+    changes: Iterator[Landed],
     *,
     indexed: Collection[str],
     is_answer: Callable[[str], bool],
@@ -160,7 +160,7 @@ def from_history(
     return built
 
 
-def _question(c: Change, indexed: Collection[str], is_answer: Callable[[str], bool]) -> Question | str:
+def _question(c: Landed, indexed: Collection[str], is_answer: Callable[[str], bool]) -> Question | str:
     """The change's question, or why it gives none."""
     pr = pull_request(c.subject, c.body)
     if pr is None and len(c.parents) > 1:

@@ -8,14 +8,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from monodex.indexer.history import changed
-from monodex.indexer.history.cochanges import Counts, Table
+from monodex.indexer.history.cochanges import Counts, CountTable
 
 from monodex.git import cli as gitcli
 
 
 def update(db: Path, repo: Path, commit: str, keep: Callable[[str], bool], policy: str) -> int:
     """Counts the commits reachable from `commit` that are not counted yet; returns how many."""
-    table = Table(db, policy)
+    table = CountTable(db, policy)
     try:
         tips = table.tips()
         tries: list[tuple[list[str], str]] = [(tips, r) for r in changed.rename_options(repo)] if tips else []
@@ -36,7 +36,7 @@ def update(db: Path, repo: Path, commit: str, keep: Callable[[str], bool], polic
 _FLUSH_COMMITS = 1000
 
 
-def _count(table: Table, walked: Iterator[changed.Commit], keep: Callable[[str], bool], tip: str) -> int:
+def _count(table: CountTable, walked: Iterator[changed.Commit], keep: Callable[[str], bool], tip: str) -> int:
     """The walk's commits counted into the table, all or (git failed) none."""
     seen = table.seen()
     moved: dict[str, str] = {}

@@ -86,7 +86,7 @@ class Counts:
         return single, pair
 
 
-class Table:
+class CountTable:
     """The catalog's counts open for one walk (history/catchup.py)."""
 
     def __init__(self, db: Path, policy: str) -> None:

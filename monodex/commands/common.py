@@ -34,7 +34,7 @@ def add_target(parser: argparse.ArgumentParser, *, worktree: bool = False) -> No
         action=Once,
         help="catalog name (default: the repository you stand in, else 'monodex use')",
     )
-    add_label(
+    add_label_flags(
         parser,
         help="label name, usually a branch (default: the branch checked out where you stand, "
         "else 'monodex use')",
@@ -56,7 +56,7 @@ def scope(p: Paths, args: argparse.Namespace) -> context.Scope:
     return context.scope(p, args.catalog, args.label, branch=branch, here=Path.cwd(), worktree=worktree)
 
 
-def add_label(parser: argparse.ArgumentParser, *, help: str) -> None:  # noqa: A002 - argparse's word
+def add_label_flags(parser: argparse.ArgumentParser, *, help: str) -> None:  # noqa: A002 - argparse's word
     """--label, or --branch NAME mapped to its label the way the hooks map it."""
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--label", action=Once, help=help)

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from monodex import requests as rq
-from monodex.commands.common import add_json, add_label, label_of
+from monodex.commands.common import add_json, add_label_flags, label_of
 from monodex.disk import paths
 from monodex.errors import UsageError
 from monodex.front import render, route
@@ -28,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--catalog",
         help="only this catalog (rm, --containing: default the repository you stand in, else 'use')",
     )
-    add_label(
+    add_label_flags(
         parser,
         help="rm: the label to remove; --containing PATH: whose version of PATH is meant (default: "
         "the label of the branch checked out where you stand, when it holds one)",

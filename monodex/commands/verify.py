@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from monodex import requests as rq
-from monodex.commands.common import add_json, add_label, label_of
+from monodex.commands.common import add_json, add_label_flags, label_of
 from monodex.disk import paths
 from monodex.front import route
 from monodex.observe import output
@@ -16,7 +16,7 @@ from monodex.settings import context
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--catalog", help="only this catalog (default: every catalog)")
-    add_label(
+    add_label_flags(
         parser,
         help="only this label (its catalog from --catalog, else the repository you stand in, else "
         "'monodex use')",

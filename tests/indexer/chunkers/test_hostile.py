@@ -14,7 +14,7 @@ from monodex.indexer.chunkers import budget_for, chunk_file, typescript
 from monodex.indexer.chunkers.base import Chunk, FileContext
 from monodex.indexer.chunkers.lines import Lines
 from monodex.indexer.chunkers.pieces import cut_line
-from monodex.indexer.chunkers.tssplit import Budget
+from monodex.indexer.chunkers.tssplit import SizeBudget
 from monodex.indexer.syntax.tree import MAX_DEPTH
 
 BUDGET = budget_for(256)
@@ -110,7 +110,7 @@ def test_out_of_work_degrades_the_rest_of_the_file_to_line_windows(
     ts_sources: dict[str, str], tiles: Tiles
 ) -> None:
     text = ts_sources["JsonFile.ts"]
-    lines, budget = Lines.of(text), Budget.of(BUDGET)
+    lines, budget = Lines.of(text), SizeBudget.of(BUDGET)
     tree = typescript.parse(text, "src/JsonFile.ts", budget)
     assert tree is not None
     normal = typescript.partition(tree, lines, budget)
@@ -129,7 +129,7 @@ def test_out_of_work_degrades_the_rest_of_the_file_to_line_windows(
 
 def test_realistic_files_stay_far_from_the_work_allowance(ts_sources: dict[str, str]) -> None:
     for name, text in ts_sources.items():
-        budget = Budget.of(BUDGET)
+        budget = SizeBudget.of(BUDGET)
         tree = typescript.parse(text, f"src/{name}", budget)
         assert tree is not None and tree.allowance is not None
         typescript.partition(tree, Lines.of(text), budget)

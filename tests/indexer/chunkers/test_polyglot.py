@@ -9,7 +9,7 @@ import pytest
 from monodex.indexer.chunkers import CHUNKERS, chunk_file
 from monodex.indexer.chunkers.base import Chunk, FileContext
 from monodex.indexer.chunkers.lines import Lines
-from monodex.indexer.chunkers.tssplit import Budget
+from monodex.indexer.chunkers.tssplit import SizeBudget
 
 from tests.indexer.chunkers.configs import CONFIGS
 from tests.indexer.chunkers.polyglot import SOURCES
@@ -95,7 +95,7 @@ def test_realistic_samples_split_on_syntax_without_falling_back(lang: str) -> No
 def test_realistic_files_stay_far_from_the_work_allowance(lang: str) -> None:
     path, text = SOURCES[lang]
     text = text * 20  # ~20-30 KB (repeated headers make some of it invalid: still bounded)
-    budget = Budget.of(802)
+    budget = SizeBudget.of(802)
     chunker = CHUNKERS[lang]
     tree = chunker.parse(text, path, budget)  # type: ignore[attr-defined]
     assert tree is not None and tree.allowance is not None

@@ -14,7 +14,7 @@ from monodex.indexer.chunkers import CHUNKERS, budget_for, chunk_file
 from monodex.indexer.chunkers.base import Chunk, FileContext
 from monodex.indexer.chunkers.lines import Lines
 from monodex.indexer.chunkers.partition import partition
-from monodex.indexer.chunkers.tssplit import Budget
+from monodex.indexer.chunkers.tssplit import SizeBudget
 from monodex.indexer.syntax.tree import MAX_DEPTH, OutOfWork
 
 from tests.indexer.chunkers.conftest import nested
@@ -67,7 +67,7 @@ def _deep(lang: str) -> tuple[str, str]:
 @pytest.mark.parametrize("lang", sorted([*BRACES, "python", "yaml", "toml"]))
 def test_deep_nesting_is_bounded_tiles_and_is_marked(lang: str, tiles: Tiles) -> None:
     path, text = _deep(lang)
-    budget = Budget.of(BUDGET)
+    budget = SizeBudget.of(BUDGET)
     tree = CHUNKERS[lang].parse(text, path, budget)  # type: ignore[attr-defined]
     if tree is not None:  # the grammar's parse may be cancelled: then it is all line windows
         try:
