@@ -198,18 +198,22 @@ def test_rooms_import_only_rooms_below_them() -> None:
     assert bad == []
 
 
-def test_room_rules_have_no_cycle() -> None:
+def _assert_no_cycle(rules: dict[str, set[str]]) -> None:
     seen: set[str] = set()
 
     def visit(room: str, path: tuple[str, ...]) -> None:
         assert room not in path, path + (room,)
         if room not in seen:
-            for below in ROOMS[room]:
+            for below in rules[room]:
                 visit(below, path + (room,))
             seen.add(room)
 
-    for room in ROOMS:
+    for room in rules:
         visit(room, ())
+
+
+def test_room_rules_have_no_cycle() -> None:
+    _assert_no_cycle(ROOMS)
 
 
 def test_each_room_reads_in_one_sitting() -> None:
@@ -345,17 +349,7 @@ def test_kernel_rooms_import_only_rooms_below_them() -> None:
 
 
 def test_kernel_room_rules_have_no_cycle() -> None:
-    seen: set[str] = set()
-
-    def visit(room: str, path: tuple[str, ...]) -> None:
-        assert room not in path, path + (room,)
-        if room not in seen:
-            for below in KERNEL[room]:
-                visit(below, path + (room,))
-            seen.add(room)
-
-    for room in KERNEL:
-        visit(room, ())
+    _assert_no_cycle(KERNEL)
 
 
 def test_the_kernel_imports_no_component_and_no_sdk() -> None:
