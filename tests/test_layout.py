@@ -445,9 +445,6 @@ SAME_NAME_ALLOWED = {
     # different things, left to rename (issue 37) where other work is under way or was not reached
     "coverage": "rank/filenames (a file name's words) vs read/search (dense vectors): rank/ in rework",
     "prepare": "prepare/files (a file's job) vs write/fill (phase two's batch): prepare/ in rework",
-    "describe": "chunkers/tsmeta (a chunk's type and symbol) vs follow/freshness (a label's)",
-    "resolve": "disk/paths (every location) vs settings/context (the catalog and label asked for)",
-    "select": "compare/across (labels by glob) vs git/plan (a tree's files by policy)",
 }
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from monodex.indexer.chunkers.base import Chunk, FileContext
 from monodex.indexer.chunkers.breadcrumb import breadcrumb
 from monodex.indexer.chunkers.lines import Lines, Range, greedy_windows, merge_blank
-from monodex.indexer.chunkers.tsmeta import describe
+from monodex.indexer.chunkers.tsmeta import kind_and_symbol
 from monodex.indexer.chunkers.tssplit import DEGRADED, FALLBACK, SizeBudget, find_split
 from monodex.indexer.syntax.tree import WORK_BASE, WORK_PER_BYTE, OutOfWork, Tree, imports_end
 from monodex.indexer.syntax.vocab import Vocabulary
@@ -100,7 +100,7 @@ def _imports_end(tree: Tree) -> int:
 
 def _describe(tree: Tree, lines: Lines, r: Range) -> tuple[str, str | None]:
     try:
-        return describe(tree, lines, r[0], r[1])
+        return kind_and_symbol(tree, lines, r[0], r[1])
     except OutOfWork:
         return "code", None
 

@@ -12,7 +12,7 @@ from monodex.indexer.chunkers.lines import Lines
 from monodex.indexer.syntax.tree import Tree
 
 
-def describe(tree: Tree, lines: Lines, start: int, end: int) -> tuple[str, str | None]:
+def kind_and_symbol(tree: Tree, lines: Lines, start: int, end: int) -> tuple[str, str | None]:
     """(chunk_type, qualified symbol) of the chunk covering lines [start, end] (0-based)."""
     vocab = tree.vocab
     start, end = _core(lines, start, end, vocab.comment_prefixes)

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from monodex.indexer.git.gitobjects import Change, GitRepo, TreeEntry
-from monodex.indexer.git.plan import Plan, blob_reader, is_attributes, select
+from monodex.indexer.git.plan import Plan, blob_reader, is_attributes, select_files
 from monodex.indexer.packages.lookup import walk_up
 from monodex.indexer.packages.manifests import MANIFESTS, is_manifest, manifest_name
 from monodex.indexer.policy.attributes import FILE as ATTRIBUTES_FILE
@@ -118,7 +118,7 @@ def plan_delta(
     sizes = repo.blob_sizes(e.blob_id for e in wanted)
     sized = [TreeEntry(e.path, e.blob_id, e.mode, sizes.get(e.blob_id)) for e in entries]
     packages = _Packages(repo, target)
-    files, skipped = select(sized, policy, packages, catalog, attrs)
+    files, skipped = select_files(sized, policy, packages, catalog, attrs)
 
     plan = Plan(files, packages, skipped, blob_reader(repo))
     return Delta(scope=scope, plan=plan, changed_paths=changed, package_paths=len(scope) - changed)

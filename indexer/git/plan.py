@@ -149,7 +149,7 @@ def _surrogates(path: str) -> bool:
     return False
 
 
-def select(
+def select_files(
     entries: Sequence[TreeEntry],
     policy: CrawlPolicy,
     packages: PackageLookup,
@@ -192,7 +192,7 @@ def plan_commit(repo: GitRepo, commit: str, policy: CrawlPolicy, catalog: str) -
     wanted = [e for e in entries if e.kind == "file" and policy.should_crawl(e.path, attrs)]
     sizes = repo.blob_sizes(e.blob_id for e in wanted)
     sized = [TreeEntry(e.path, e.blob_id, e.mode, sizes.get(e.blob_id)) for e in entries]
-    files, skipped = select(sized, policy, packages, catalog, attrs)
+    files, skipped = select_files(sized, policy, packages, catalog, attrs)
 
     return Plan(files, packages, skipped, blob_reader(repo))
 
@@ -220,7 +220,7 @@ def plan_working_dir(
     wanted = lambda path: policy.should_crawl(path, attrs)  # noqa: E731
     tree = worktree.scan(root, wanted, max_bytes=policy.max_file_bytes, cache=cache)
     packages = PackageIndex.from_working_dir(root, tree.manifests)
-    files, skipped = select(tree.entries, policy, packages, catalog, attrs)
+    files, skipped = select_files(tree.entries, policy, packages, catalog, attrs)
     skipped.update(tree.skipped)
 
     def read_raw(chosen: Sequence[SourceFile]) -> Iterator[tuple[SourceFile, bytes | None]]:

@@ -85,7 +85,7 @@ def scope(
         catalog = stand.catalog
         label = label or stand.label()
     try:
-        catalog, label = resolve(paths, catalog, label)
+        catalog, label = catalog_and_label(paths, catalog, label)
     except FieldError as exc:
         top = standing.toplevel(here) if exc.field == "catalog" and here is not None else None
         if top is None:
@@ -155,7 +155,7 @@ def _label_or_none(stand: standing.Standing) -> str | None:
         return None
 
 
-def resolve(paths: Paths, catalog: str | None, label: str | None) -> tuple[str, str]:
+def catalog_and_label(paths: Paths, catalog: str | None, label: str | None) -> tuple[str, str]:
     """Explicit values win; otherwise the `monodex use` context; otherwise a usage error."""
     ctx = load(paths) if catalog is None or label is None else Context(None, None)
     catalog = catalog or ctx.catalog

@@ -28,14 +28,14 @@ def test_use_writes_context_under_xdg_config(registered: None, capsys: pytest.Ca
 
 def test_flags_override_context(registered: None) -> None:
     context.save(paths.resolve(), catalog="web", label="main")
-    assert context.resolve(paths.resolve(), None, None) == ("web", "main")
-    assert context.resolve(paths.resolve(), None, "feature/x") == ("web", "feature/x")
-    assert context.resolve(paths.resolve(), "other", "dev") == ("other", "dev")
+    assert context.catalog_and_label(paths.resolve(), None, None) == ("web", "main")
+    assert context.catalog_and_label(paths.resolve(), None, "feature/x") == ("web", "feature/x")
+    assert context.catalog_and_label(paths.resolve(), "other", "dev") == ("other", "dev")
 
 
 def test_missing_context_names_monodex_use() -> None:
     with pytest.raises(UsageError) as info:
-        context.resolve(paths.resolve(), None, None)
+        context.catalog_and_label(paths.resolve(), None, None)
     assert "monodex use" in info.value.hint
 
 
@@ -55,7 +55,7 @@ def test_a_missing_catalog_is_named_as_each_surface_spells_it() -> None:
     from monodex.requests import FieldError
 
     with pytest.raises(FieldError) as caught:
-        context.resolve(paths.resolve(), None, None)
+        context.catalog_and_label(paths.resolve(), None, None)
     cli = caught.value.spelled(flag)
     mcp = caught.value.spelled(lambda field: field, joiner="=")
     assert cli.problem.startswith("no --catalog given (nor the label)") and "pass --catalog" in cli.hint
