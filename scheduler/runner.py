@@ -61,6 +61,7 @@ class Runner:
         self.state = jobs.JobState(paths.state_dir / "runner-state.json")
         self.log = logs.get("monodex.runner")
         self._last_failure: dict[str, str] = {}
+        self._crashed = False  # requests a crash left claimed were recovered: collect after them
         self.scheduler = BlockingScheduler(job_defaults={"coalesce": True, "max_instances": 1})
 
     def _timed(self, name: str, fn: Callable[[], Mapping[str, object]], *, hold: bool = True) -> None:
@@ -114,6 +115,18 @@ class Runner:
         # No wake of the fill job from here: while APScheduler shuts down it holds its job store
         # lock waiting for this very thread, so a get_job() now would never return.
         self._timed("drain", work)
+        if self._crashed and not self.spool.pending() and not self.stop.is_set():
+            # A crash leaves what only gc collects (verify reports it as drift until then):
+            # collected once the requests it interrupted are served, not at night.
+            self._crashed = False
+            self._timed("gc", lambda: background.collect_after_crash(self.session))
+
+    def recover(self) -> int:
+        """Requests a crashed runner left claimed go back to the queue (at start-up): how many.
+        Any means a crash, whose garbage is collected once they are served (drain_once)."""
+        recovered = self.spool.recover()
+        self._crashed = self._crashed or recovered > 0
+        return recovered
 
     def wake_drain(self) -> None:
         """Run the drain job now (a caller waits for a fresh label), not at its next interval."""
@@ -215,7 +228,7 @@ class Runner:
             self.session.close()
             raise
         try:
-            recovered = self.spool.recover()
+            recovered = self.recover()
         except OSError as exc:  # still serve searches; each drain records the failure, status shows it
             recovered = 0
             hint = writable.hint(self.spool.root)

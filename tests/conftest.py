@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -242,3 +242,32 @@ def label_filter(store, label_id: str, *more):  # type: ignore[no-untyped-def]
     from monodex.indexer.points import filters, membership
 
     return filters.label_chunks(membership.of(store, label_id), *more)
+
+
+class Killed(BaseException):
+    """A SIGKILL at a chosen write: nothing after it runs (not an Exception: no handler catches it)."""
+
+
+class KilledAt:
+    """The real store, killed at its n-th write (upsert, set_payload or delete)."""
+
+    def __init__(self, store: Any, n: int) -> None:
+        self.store, self.left = store, n
+
+    def _write(self, name: str, *args: Any) -> Any:
+        self.left -= 1
+        if self.left < 0:
+            raise Killed(name)
+        return getattr(self.store, name)(*args)
+
+    def upsert(self, points: Sequence[Any]) -> None:
+        self._write("upsert", points)
+
+    def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
+        self._write("set_payload", ids, payload)
+
+    def delete(self, ids: Sequence[str]) -> None:
+        self._write("delete", ids)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)

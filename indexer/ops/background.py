@@ -69,6 +69,14 @@ def nightly_gc(s: Session) -> NightlyGc:
     return nightly.gc_every_catalog(s)
 
 
+def collect_after_crash(s: Session) -> NightlyGc:
+    """Garbage a crash left (a killed refresh's files that its retry, at a newer commit, does
+    not hold) collected in every catalog, without the nightly compaction: it runs by day."""
+    from monodex.indexer.upkeep import nightly
+
+    return nightly.gc_every_catalog(s, optimize=False)
+
+
 def nightly_verify(s: Session, stop: threading.Event) -> VerifyAnswer:
     """Labels whose branch is gone dropped (catalogs with prune_labels), every label verified and
     its drift repaired."""

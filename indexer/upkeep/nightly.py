@@ -13,13 +13,14 @@ from monodex.errors import MonodexError
 from monodex.schema.labels import NightlyGc, VerifyAnswer
 
 
-def gc_every_catalog(s: Session) -> NightlyGc:
+def gc_every_catalog(s: Session, *, optimize: bool = True) -> NightlyGc:
     cfg = s.config()
     reports = {
         name: gc.collect(s.store, name, dry_run=False, now=time.time()).as_json() for name in cfg.catalogs
     }
     started = time.monotonic()
-    s.store.optimize()  # Edge builds its HNSW and merges segments only when asked; nights are idle
+    if optimize:  # Edge builds its HNSW and merges segments only when asked; nights are idle
+        s.store.optimize()
     return {"catalogs": reports, "optimize_seconds": round(time.monotonic() - started, 2)}
 
 

@@ -365,3 +365,42 @@ def test_the_signal_handler_takes_no_lock_the_interrupted_code_may_hold() -> Non
     finally:
         runner._ended.set()
         runner.session.close()
+
+
+def test_a_runner_that_finds_a_crash_collects_what_it_left_once_its_queue_is_empty(repo, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A refresh killed after storing new files, then the branch moved on without them while
+    the runner was down: the retry goes to the new head, and the versions the killed refresh
+    stored are held by nothing. verify reports them (orphan_chunks) until the nightly gc; a
+    runner that recovered a claimed request collects them once its queue is empty."""
+    from monodex.indexer.write import crawlrun
+    from monodex.scheduler.runner import Runner
+
+    from tests.conftest import Killed, KilledAt
+
+    for i in range(6):
+        repo.write(f"src/gen/file{i}.ts", TS % (i + 100))
+    sha = repo.commit("new files")
+    p = paths.resolve()
+    cfg = config.load(p)
+    spool = _spool()
+    [entry] = wait_until(spool.pending)
+    (spool.claimed / entry.name).parent.mkdir(parents=True, exist_ok=True)
+    os.replace(entry, spool.claimed / entry.name)  # claimed by the runner that dies below
+    with Session(cfg, p) as s:
+        killed = Session(cfg, p, store=KilledAt(s.store, 2), engine=s.engine)  # chunks stored, no delta
+        with pytest.raises(Killed):
+            crawlrun.crawl(killed, crawlrun.Request(cfg.catalogs["acme"], "main", sha), dense="later")
+    for i in range(6):
+        repo.remove(f"src/gen/file{i}.ts")
+    head = repo.commit("the new files go again")
+    runner = Runner(p)
+    try:
+        assert runner.recover() == 1
+        runner.drain_once()
+    finally:
+        runner.session.close()
+    assert _labels(capsys)["main"]["commit_oid"] == head
+    capsys.readouterr()
+    code = main(["verify", "--json"])
+    rows = json.loads(capsys.readouterr().out)["labels"]
+    assert code == 0 and [r["drift"]["orphan_chunks"] for r in rows] == [0], rows

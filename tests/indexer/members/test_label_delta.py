@@ -25,7 +25,7 @@ from monodex.disk import paths
 from monodex.schema.payload import Key
 from monodex.settings import config
 from monodex.settings.config import Catalog
-from tests.conftest import label_filter
+from tests.conftest import Killed, KilledAt, label_filter
 
 FILES = 40
 
@@ -287,35 +287,6 @@ def test_an_index_from_before_migrates_without_a_reembed(world) -> None:  # type
     after = labelmeta.read(live, "acme:main")
     assert after is not None and after.extra[Key.MEMBERSHIP_BASE] == "acme:main"  # the old key is its base
     assert files_of(live, "acme:main") == reference(edited)
-
-
-class Killed(BaseException):
-    """A SIGKILL at a chosen write: nothing after it runs (not an Exception: no handler catches it)."""
-
-
-class KilledAt:
-    """The real store, killed at its n-th write (upsert, set_payload or delete)."""
-
-    def __init__(self, store: EdgeStore, n: int) -> None:
-        self.store, self.left = store, n
-
-    def _write(self, name: str, *args: Any) -> Any:
-        self.left -= 1
-        if self.left < 0:
-            raise Killed(name)
-        return getattr(self.store, name)(*args)
-
-    def upsert(self, points: Sequence[Point]) -> None:
-        self._write("upsert", points)
-
-    def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
-        self._write("set_payload", ids, payload)
-
-    def delete(self, ids: Sequence[str]) -> None:
-        self._write("delete", ids)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.store, name)
 
 
 def test_a_refresh_killed_at_any_write_and_retried_leaves_no_orphan(world) -> None:  # type: ignore[no-untyped-def]
