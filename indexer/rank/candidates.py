@@ -20,6 +20,7 @@ class Weights:
     # Set by hand on the tune half of bench/eval/ (sparo and rushstack, bench/rank_eval.py),
     # round values on a plateau; docs/benchmarks.md has what each did on tune and on test.
     docs: float = 0.5  # a prose page (Markdown, text) that is not code: x this
+    docs_question: float = 0.3  # ... when the query is a question about the code (query.Query.question)
     config: float = 0.5  # a config file (JSON, YAML, TOML; not a manifest) the query does not name: x this
     config_down: bool = True  # and moved down as tests are (ranking.DEMOTION places)
     site: float = 0.5  # a documentation site's code (website/, docusaurus config, sidebars) not named: x this
@@ -38,7 +39,7 @@ class Weights:
 
 
 OFF: dict[str, dict[str, Any]] = {
-    "docs": {"docs": 1.0},
+    "docs": {"docs": 1.0, "docs_question": 1.0},
     "config": {"config": 1.0, "config_down": False},
     "site": {"site": 1.0},
     "definition": {"definition": 1.0},

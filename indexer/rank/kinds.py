@@ -34,9 +34,16 @@ def is_prose(path: str, lang: str | None) -> bool:
 def apply_docs(cands: list[Candidate], q: Query, w: Weights) -> None:
     if "docs" in q.asks:
         return  # the question asks for the pages
+    # a question about how the code works ("how does X work", "where is Y") is answered by the
+    # code, which a page describes in the question's words; a change request may edit a page
+    # without saying so ("Add mention of why/how we use WRY"): its pages go down less
+    if q.question:
+        factor, why = w.docs_question, "a prose page, and the question asks about code"
+    else:
+        factor, why = w.docs, "a prose page, not code"
     for c in cands:
         if is_prose(c.path, c.hit.payload.get("lang")):
-            c.scale("docs", w.docs, "a prose page, not code")
+            c.scale("docs", factor, why)
 
 
 _CONFIG_LANGS = frozenset({"json", "yaml", "toml"})

@@ -46,6 +46,13 @@ _TYPE_ASKS = {
     "tests": "test",
     "bench": "benchmark",
 }
+# A question about how the code works ("how does ...", "where is ...", "which component ...")
+# against a change request ("Add mention of why/how we use WRY", `feat(cli): ...`) or a phrase.
+_QUESTION = re.compile(
+    r"^\s*(how|where|what|which|why|when|who|whose|does|do|is|are|can|could|should|would)\b"
+    r"|\b(how|where|why|which|what|when)\s+(does|do|is|are|can|could|should|would|will)\b|\?\s*$",
+    re.IGNORECASE,
+)
 # What a file name may be called in a question: words of 3+ letters that are not question words.
 _FILE_STOP = lexical.QUERY_STOPWORDS | frozenset(
     "not are all get set new use add fix file files code does work works way also only into make "
@@ -60,6 +67,7 @@ class Query:
     names: frozenset[str]  # the code names it spells (the symbol's parts included)
     words: frozenset[str]  # lowercased words that may name a file or folder
     asks: frozenset[str]  # test, example, benchmark, docs: what it asks for on purpose
+    question: bool = False  # asked as a question ("how does ...", "where is ...?"), not a change
 
     @property
     def is_symbol(self) -> bool:
@@ -88,4 +96,5 @@ def read(text: str) -> Query:
                 asks.add(kind)
     if symbol:
         asks = set()  # `TestClient` names a class; it does not ask for tests
-    return Query(text, symbol, frozenset(names), frozenset(words), frozenset(asks))
+    question = symbol is None and bool(_QUESTION.search(stripped))
+    return Query(text, symbol, frozenset(names), frozenset(words), frozenset(asks), question)

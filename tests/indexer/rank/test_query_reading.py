@@ -46,6 +46,24 @@ def test_what_a_question_asks_for_on_purpose(text: str, asks: set[str]) -> None:
     assert set(query.read(text).asks) == asks
 
 
+@pytest.mark.parametrize(
+    ("text", "question"),
+    [
+        ("how does coercing a string into a number work", True),
+        ("where is the router", True),
+        ("in tests, how can I modify the session", True),
+        ("which component owns the URLSession", True),
+        ("retries after a timeout?", True),
+        ("Add mention of why/how we use WRY", False),  # a change request
+        ("feat(cli): what the publish step checks", False),
+        ("Router", False),
+        ("retry with backoff", False),
+    ],
+)
+def test_a_question_about_the_code_or_a_change_request(text: str, question: bool) -> None:
+    assert query.read(text).question is question
+
+
 def test_the_words_that_may_name_a_file_leave_question_words_out() -> None:
     q = query.read("fix(cli): validate publish-effective exports in threadless wasi pre-publish")
     assert {"publish", "validate", "exports", "wasi", "pre-publish"} <= q.words

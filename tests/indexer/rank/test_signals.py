@@ -44,7 +44,7 @@ def test_fuse_is_qdrants_rrf_and_keeps_each_lists_rank() -> None:
 def test_docs_move_below_code_of_similar_score_but_stay_when_nothing_else_answers() -> None:
     w = Weights(docs=0.5, name_coverage=0.0)
     cands = [_cand("docs/guide/profiles.md", 0.30), _cand("src/ProfileService.ts", 0.20)]
-    assert _order(signals.apply(cands, "where is the profile applied", w)) == [
+    assert _order(signals.apply(cands, "apply the profile on checkout", w)) == [
         "src/ProfileService.ts",
         "docs/guide/profiles.md",
     ]

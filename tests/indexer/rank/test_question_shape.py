@@ -1,0 +1,61 @@
+"""A question about how the code works against a change request (issue 34), on a real index: a
+question ("how does ... ?") is answered by the code, which a page describes in its words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+SEARCH = ("search", "--catalog", "acme", "--label", "main", "--json", "--explain", "--limit", "5")
+
+# The guide says the question's words; the code answers it in words of its own (no lexical match):
+# ranked second by the model alone, below the guide before the page moved down.
+GUIDE = """# Retrying requests
+
+The client retries a failed request. When a request fails, the client waits and retries the
+request again, with a backoff that doubles after each failed request. Retries stop after the
+configured number of retries; the last failed request's error is raised.
+"""
+RETRY = """export interface BackoffOptions {
+  attempts: number;
+  delayMs: number;
+}
+
+// Sends again until it succeeds or the attempts run out; the delay doubles each time.
+export async function sendWithBackoff<T>(send: () => Promise<T>, options: BackoffOptions): Promise<T> {
+  let delay = options.delayMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send();
+    } catch (error) {
+      if (attempt >= options.attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay *= 2;
+    }
+  }
+}
+"""
+OTHER = {
+    f"src/feature{n}.ts": f"// feature {n}: formats the report of section {n}\n"
+    f"export function format{n}(rows: string[]): string {{\n  return rows.join(', ');\n}}\n"
+    for n in range(8)
+}
+
+
+def _paths(found: Any) -> list[str]:
+    return [r["relative_path"] for r in found["results"]]
+
+
+def test_a_question_about_the_code_puts_the_page_that_describes_it_below_it(crawl_files, run_json) -> None:  # type: ignore[no-untyped-def]
+    crawl_files({"docs/retries.md": GUIDE, "src/backoff.ts": RETRY, **OTHER})
+    code, found, err = run_json(*SEARCH, "--text", "how does the client retry a failed request?")
+    assert code == 0, err
+    order = _paths(found)
+    assert order.index("src/backoff.ts") < order.index("docs/retries.md"), order
+    page = found["results"][order.index("docs/retries.md")]
+    docs = [m for m in page["explain"]["signals"] if m["signal"] == "docs"]
+    assert [m["why"] for m in docs] == ["a prose page, and the question asks about code"]
+    # the same words as a change request: a page it may edit goes down less
+    code, found, err = run_json(*SEARCH, "--text", "retry a failed request in the client")
+    assert code == 0, err
+    page = next(r for r in found["results"] if r["relative_path"] == "docs/retries.md")
+    assert [m["why"] for m in page["explain"]["signals"] if m["signal"] == "docs"] == ["a prose page, not code"]
