@@ -50,7 +50,7 @@ _ROLES = (
     # a question is about is the source it was copied from
     ("copy", re.compile(r"(^|/)(single_include|amalgamat(ed|ion))/|[-_.]amalgamat(ed|ion)\.[a-z]+$")),
     # benchmarks name what they measure as often as tests do (vuejs/core's __benchmarks__/*.bench.ts)
-    ("benchmark", re.compile(r"(^|/)(__benchmarks__|benchmarks?)/|\.bench\.[a-z]+$")),
+    ("benchmark", re.compile(r"(^|/)(__benchmarks__|benchmarks?|benches|bench)/|\.bench\.[a-z]+$")),
     # recorded output a test compares against: it repeats every message the code prints
     ("test-output", re.compile(r"(^|/)(__expected__|expected(-output)?|__fixtures__|golden)/")),
     ("api-report", re.compile(r"(^|/)common/reviews/api/|\.api\.md$")),

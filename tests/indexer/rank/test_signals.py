@@ -188,6 +188,8 @@ def test_benchmarks_are_secondary_like_tests() -> None:
     assert ranking.role_of("packages/reactivity/__benchmarks__/computed.bench.ts") == "benchmark"
     assert ranking.role_of("packages/server-renderer/src/unrollBuffer.bench.ts") == "benchmark"
     assert ranking.role_of("benchmarks/startup.ts") == "benchmark"
+    assert ranking.role_of("benches/with_capacity.rs") == "benchmark"  # cargo's layout
+    assert ranking.role_of("bench/bench.cpp") == "benchmark"  # spdlog's, fmt's
     assert ranking.role_of("packages/runtime-core/__tests__/apiWatch.bench.ts") == "test"
     assert ranking.role_of("packages/reactivity/src/computed.ts") == ranking.SOURCE
     assert ranking.role_of("src/benchmarking.ts") == ranking.SOURCE
