@@ -23,6 +23,7 @@ class Weights:
     docs_question: float = 0.3  # ... when the query is a question about the code (query.Query.question)
     config: float = 0.5  # a config file (JSON, YAML, TOML; not a manifest) the query does not name: x this
     config_down: bool = True  # and moved down as tests are (ranking.DEMOTION places)
+    older: float = 0.5  # under an older version's folder (src/v3/ beside src/v4/): x this
     site: float = 0.5  # a documentation site's code (website/, docusaurus config, sidebars) not named: x this
     definition: float = 1.5  # the chunk or file that defines an identifier the query names: x this
     package: float = 1.3  # a file of a package or project the query names: x this
@@ -42,6 +43,7 @@ OFF: dict[str, dict[str, Any]] = {
     "docs": {"docs": 1.0, "docs_question": 1.0},
     "config": {"config": 1.0, "config_down": False},
     "site": {"site": 1.0},
+    "older": {"older": 1.0},
     "definition": {"definition": 1.0},
     "package": {"package": 1.0},
     "file": {"file_evidence": 0.0},

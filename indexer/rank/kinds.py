@@ -118,3 +118,33 @@ def apply_site(cands: list[Candidate], text: str, w: Weights) -> None:
         stem = c.path.rsplit("/", 1)[-1].lower().split(".")[0]
         if _SITE.search(c.path) and not is_prose(c.path, c.hit.payload.get("lang")) and stem not in lowered:
             c.scale("site", w.site, "a documentation site's code, not the product's")
+
+
+
+# A folder named for a version (`v3`, `v1.8`): zod's src/v3/ beside src/v4/, a manual's v1.7/
+# beside v1.8/. The newest is what the repository develops; an older one is a copy kept for
+# users of that version, in the same words.
+_VERSION = re.compile(r"^v(\d+)(?:\.(\d+))?$")
+
+
+def apply_older(cands: list[Candidate], text: str, w: Weights) -> None:
+    """A hit under an older version's folder when a newer one of the same parent folder is among
+    the candidates (`src/v3/types.ts` beside `src/v4/...`) scores x `older`, unless the query
+    names its version ("v3")."""
+    if w.older == 1.0:
+        return
+    newest: dict[str, tuple[tuple[int, int], str]] = {}  # parent folder -> its newest version
+    versioned: list[tuple[Candidate, str, tuple[int, int]]] = []
+    for c in cands:
+        parts = c.path.split("/")
+        for i, part in enumerate(parts[:-1]):
+            if m := _VERSION.match(part):
+                parent, version = "/".join(parts[:i]), (int(m.group(1)), int(m.group(2) or 0))
+                versioned.append((c, parent, version))
+                newest[parent] = max(newest.get(parent, (version, part)), (version, part))
+                break
+    lowered = text.lower()
+    for c, parent, version in versioned:
+        latest, name = newest[parent]
+        if version < latest and not re.search(rf"\bv{version[0]}\b", lowered):
+            c.scale("older", w.older, f"an older version's copy: {name} is beside it")

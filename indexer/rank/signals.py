@@ -16,7 +16,7 @@ from typing import Any
 
 from monodex.indexer.rank import query
 from monodex.indexer.rank.candidates import Candidate, Weights
-from monodex.indexer.rank.kinds import apply_ci, apply_config, apply_docs, apply_site
+from monodex.indexer.rank.kinds import apply_ci, apply_config, apply_docs, apply_older, apply_site
 from monodex.indexer.rank.named import apply_definition, apply_filename, apply_package
 
 # --- file-level evidence ---------------------------------------------------------------------
@@ -89,6 +89,7 @@ def apply(cands: list[Candidate], text: str, w: Weights) -> list[Candidate]:
     apply_ci(cands, q, w)
     apply_config(cands, text, w)
     apply_site(cands, text, w)
+    apply_older(cands, text, w)
     apply_package(cands, text, w)
     apply_definition(cands, q, w)
     apply_filename(cands, q, w)
