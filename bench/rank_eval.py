@@ -153,7 +153,7 @@ def main() -> None:
                     history=past.before(q.get("date")),
                 )
                 times.append(time.perf_counter() - t0)
-                ranked = [r["relative_path"] for r in found["results"]]
+                ranked = [r["relative_path"] for r in found.results]
                 m = quality.metrics(ranked, q["relevant"])
                 rows.append(m)
                 if args.explain is not None and args.explain.lower() in q["query"].lower():
