@@ -34,6 +34,8 @@ _DECLARED = re.compile(
 # `pub static BAR`, `var H = ...`); inside a function it is a local the question does not mean.
 _TOP_LEVEL = re.compile(
     r"^(?:export\s+(?:default\s+)?|pub(?:\([^)]*\))?\s+)?(?:const|let|var|static|val)\s+(?:mut\s+)?"
+    # ... and not C's next keyword: `static struct bytecode *optimize(...)`, `static const char`
+    r"(?!(?:struct|union|enum|const|inline|unsigned|signed|volatile|void|char|int|long|short)\b)"
     # ... not an import under another name: `var compileTrust = require('./utils').compileTrust;`
     r"([A-Za-z_$][\w$]*)\b(?!\s*=\s*(?:require\(|[A-Za-z_$][\w$]*(?:\.[\w$]+)*\s*;))",
     re.MULTILINE,
@@ -53,11 +55,26 @@ _ASSIGNED = re.compile(r"^(?:module\.)?(?:[A-Za-z_$][\w$]*\.)+([A-Za-z_$][\w$]*)
 _TYPEDEF = re.compile(r"^typedef\s[^;{}]*?\b([A-Za-z_]\w*)\s*;|^\}\s*([A-Za-z_]\w*)\s*;", re.MULTILINE)
 
 
+# C names a type by its keyword where it uses it too: `struct bytecode *bc`, `struct frame fr;`,
+# `(struct bytecode*)x`, `struct X make(void)`. What follows the name tells a use from a definition
+# (`struct X {`, `struct X : Base`, Rust's `struct Unit;` and `struct Pair(u8)`).
+_TAGGED = re.compile(r"(?:struct|union|enum)\s+\w+$")
+_USED = re.compile(r"\s*[*&),]|\s+[A-Za-z_]\w*\s*[;,=)\[(]")
+
+
+def _definitions(text: str) -> list[str]:
+    return [
+        m.group(1)
+        for m in _DECLARED.finditer(text)
+        if not (_TAGGED.search(m.group(0)) and _USED.match(text, m.end()))
+    ]
+
+
 def declared(text: str) -> list[str]:
     """The names declarations in `text` introduce, as written: its declarations, its top-level
     variables and constants, and C's typedefs."""
     typedefs = [a or b for a, b in _TYPEDEF.findall(text)]
-    return _DECLARED.findall(text) + _TOP_LEVEL.findall(text) + typedefs + _ASSIGNED.findall(text)
+    return _definitions(text) + _TOP_LEVEL.findall(text) + typedefs + _ASSIGNED.findall(text)
 
 
 def symbol_parts(symbol: str | None) -> list[str]:

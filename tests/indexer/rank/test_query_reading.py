@@ -127,6 +127,23 @@ def test_a_file_named_by_part_of_the_question() -> None:
             "namespace detail {\nenum class value_t : std::uint8_t { null, object };\nenum struct mode { a };\n}\n",
             {"detail", "valuet", "mode", "kinds"},
         ),
+        (  # C uses a struct by its keyword too: a pointer, a variable, a cast, a return type
+            "src/execute.c",
+            None,
+            "text",
+            "static struct bytecode *optimize(struct bytecode *bc) {\n  struct frame fr;\n"
+            "  return (struct bytecode*)x;\n}\nstruct jq_state {\n  int n;\n};\n"
+            "struct inst\n{\n  int op;\n};\nunion jvp_u { int i; };\n",
+            {"jqstate", "inst", "jvpu", "execute"},
+        ),
+        (  # ... while every language's own struct, enum and union definitions still count
+            "src/lib.rs",
+            None,
+            "text",
+            "pub struct Unit;\npub struct Pair(u8, u8);\nstruct Map<K, V> where K: Eq {\n}\nenum E { A }\n",
+            {"unit", "pair", "map", "e", "lib"},
+        ),
+        ("Sources/Model.swift", None, "text", "struct Model: Codable {\n}\n", {"model"}),
         ("docs/Structs/Empty.html", None, "text", "<h1>class Empty</h1>", set()),  # a page documents
         ("README.md", None, "text", "class Router", set()),
         ("src/Foo.test.ts", None, "text", "describe('x')", set()),  # tests Foo, names nothing
