@@ -19,6 +19,20 @@ def rename_options(repo: Path) -> list[str]:
     return ["-M100%"] if _partial_clone(repo) else ["-M", "-M100%"]
 
 
+# git's memory while it walks a history, bounded: its defaults (a 96 MB cache of delta bases, pack
+# windows mapped up to 8 GB) made the first walk of rushstack's 23,157 commits a 322 MB process
+# (95 MB anonymous, 227 MB of mapped pack) beside the crawl that started it, at the crawl's own peak:
+# 777 MB summed against 455 MB for the crawl alone. With these, 54 MB at the same CPU (1.2 s user).
+BOUNDED = (
+    "-c",
+    "core.deltaBaseCacheLimit=16m",
+    "-c",
+    "core.packedGitLimit=64m",
+    "-c",
+    "core.packedGitWindowSize=16m",
+)
+
+
 def files_per_commit_lines(
     repo: Path, commit: str, *, stop_at: Sequence[str] = (), max_commits: int, renames: str = "-M"
 ) -> Iterator[str]:
@@ -28,7 +42,8 @@ def files_per_commit_lines(
     holds one line at a time (babel's 18,609 commits at once were 89 MB of Python). Raises
     cli.Error at the end when git failed (what was yielded is then incomplete)."""
     env = {**os.environ, "GIT_NO_LAZY_FETCH": "1"}  # honoured by recent git; older: -M100% after -M
-    args = ["log", f"--max-count={max_commits}", "--format=%x00%H %ct %P", "--name-status", renames, commit]
+    args = [*BOUNDED, "log", f"--max-count={max_commits}", "--format=%x00%H %ct %P", "--name-status", renames]
+    args.append(commit)
     if stop_at:
         args += ["--not", *stop_at]
     return lines(repo, *args, env=env)
@@ -60,6 +75,6 @@ def first_parent(repo: Path, commit: str, *, max_commits: int, fmt: str) -> byte
     """`git log --first-parent` from `commit` back, newest first, in `fmt`, each commit with the
     names of the files it changed against its first parent (a merge: what the merge brought in).
     Raises cli.Failed."""
-    args = ["-c", "core.quotePath=false", "log", "--first-parent", "--diff-merges=first-parent"]
+    args = [*BOUNDED, "-c", "core.quotePath=false", "log", "--first-parent", "--diff-merges=first-parent"]
     args += ["--no-renames", "--name-only", f"--max-count={max_commits}", f"--format={fmt}", commit, "--"]
     return run_bytes(repo, *args, timeout=600).stdout
