@@ -8,6 +8,7 @@ change between grammar releases, and the vocabularies (tsnodes, languages, keys)
 from __future__ import annotations
 
 import importlib
+import threading
 import time
 from functools import cache
 from typing import Any
@@ -43,6 +44,36 @@ def _parser(grammar: str) -> Parser:
     return Parser(Language(getattr(importlib.import_module(module), function)()))
 
 
+_buffers = threading.local()
+
+
+class _Source:
+    """The parse's read callback, which serves every `node.text` afterwards too (8 KiB a read:
+    returning the rest of the file copied it once per symbol name, quadratic: 4.1 s of 6 s for
+    20,000 nested objects; 8 KiB parses as fast).
+
+    While parsing, what it returns is always the same buffer (one per thread): tree-sitter
+    0.26.1's parser never releases a read callback's return value (parser_read_wrapper keeps a
+    reference after PyObject_GetBuffer), so a new slice per read kept every file's text for the
+    life of the process (a crawl's worker grew ~6 MB per 1,000 files). The wrapper releases its
+    view of the last read before it asks for the next, so the buffer is free to refill. After
+    the parse, node.text gets bytes (0.26.1 reads them as bytes, and releases them)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.parsing = True
+
+    def __call__(self, offset: int, _point: object) -> bytes | bytearray:
+        piece = self.data[offset : offset + 8192]
+        if not self.parsing:
+            return piece
+        buf: bytearray | None = getattr(_buffers, "buf", None)
+        if buf is None:
+            buf = _buffers.buf = bytearray()
+        buf[:] = piece
+        return buf
+
+
 def parse(data: bytes, grammar: str) -> Any | None:
     """The root node of `data` parsed with `grammar`, or None when the parse was cancelled or
     the input would crash the grammar (YAML nested past its scanner's limit: yamldepth.py)."""
@@ -53,16 +84,12 @@ def parse(data: bytes, grammar: str) -> Any | None:
     # only honoured with a read callback, which measured no slower). Parsing measured ~13 MB/s
     # (270 KB in 0.02 s), so this deadline only ever stops a runaway.
     deadline = time.monotonic() + 1.0 + len(data) / 200_000
-    # The read callback also serves every `node.text` later: returning the rest of the file copied
-    # it once per symbol name (quadratic: 4.1 s of 6 s for 20,000 nested objects). 8 KiB a read
-    # parses as fast.
-    parser = _parser(grammar)
+    parser, source = _parser(grammar), _Source(data)
     try:
-        tree = parser.parse(
-            lambda offset, _point: data[offset : offset + 8192],
-            progress_callback=lambda _offset, _has_error: time.monotonic() > deadline,
-        )
+        tree = parser.parse(source, progress_callback=lambda _offset, _has_error: time.monotonic() > deadline)
     except (ValueError, RuntimeError):  # cancelled ("Parsing failed"): fall back to line windows
         parser.reset()  # else the next parse would resume this one
         return None
+    finally:
+        source.parsing = False
     return tree.root_node
