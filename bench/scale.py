@@ -28,9 +28,12 @@ For each repository, in an installation of its own (the real CLI, `python -m mon
 crawl policy, default config):
 - cold crawl `monodex crawl --commit HEAD --no-wait-dense` (phase one; no runner): its own
   seconds (`searchable_seconds`) and the command's; files (indexed / in the tree) and chunks per
-  second of phase one; peak RSS of the crawl's process and its worker processes summed (sampled
-  from /proc every 50 ms; the compaction it starts at its end is counted apart) and the store's
-  rolls under crawl.max_memory_mb (its log);
+  second of phase one; peak memory of the crawl's process and its child processes (workers,
+  git) summed, sampled from /proc/PID/smaps_rollup every 50 ms (the compaction it starts at its
+  end counted apart): RSS, which counts a page they share once in each, and beside it PSS
+  (shared pages divided between them: the honest sum) and anonymous memory (what the kernel
+  cannot reclaim; the rest is the index's mapped files and the libraries, which it can); and the
+  store's rolls under crawl.max_memory_mb (its log);
 - the compaction it leaves running: seconds after the command returned (waited for);
 - index on disk: allocated blocks of its data folder after that compaction (as `du`);
 - search p50: lexical, in one long-lived process and as a new `monodex search` process
@@ -243,6 +246,24 @@ def tree_pids(pid: int) -> list[int]:
     return out
 
 
+def memory_mb(pid: int) -> tuple[float, float, float]:
+    """(RSS, PSS, anonymous) of `pid` now, from /proc/PID/smaps_rollup (Linux; zeros when gone).
+    RSS counts a page shared with another process in each (the crawl and its workers share the
+    interpreter's and the libraries' pages), PSS divides it between them; anonymous memory is
+    what the kernel cannot take back without swap, where file-backed pages (the index's mapped
+    files, clean once written back) it can."""
+    fields = {"Rss:": 0.0, "Pss:": 0.0, "Anonymous:": 0.0}
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as f:
+            for line in f:
+                name, _, rest = line.decode().partition(" ")
+                if name in fields:
+                    fields[name] = int(rest.split()[0]) / 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return fields["Rss:"], fields["Pss:"], fields["Anonymous:"]
+
+
 def running(pid: int) -> bool:
     """Alive and not a zombie (a container's first process may never reap the orphan)."""
     try:
@@ -255,7 +276,7 @@ def cold_crawl(s: Subject, work: Path) -> None:
     """Phase one from nothing, sampled; then the compaction it started, waited for."""
     b, log = s.build, work / f"{s.build.name}-crawl.log"
     argv = [b.python, "-m", "monodex", "crawl", "--catalog", CATALOG, "--label", "main", "--commit", "HEAD"]
-    samples: list[dict[int, float]] = []
+    samples: list[dict[int, tuple[float, float, float]]] = []
     with open(log, "wb") as err, tempfile.TemporaryFile() as out:
         t0 = time.perf_counter()
         proc = subprocess.Popen(
@@ -265,7 +286,7 @@ def cold_crawl(s: Subject, work: Path) -> None:
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
             if pid:
                 break
-            samples.append({p: rss.resident_mb(p) or 0.0 for p in tree_pids(proc.pid)})
+            samples.append({p: memory_mb(p) for p in tree_pids(proc.pid)})
             time.sleep(0.05)
         s.figures["command_s"] = time.perf_counter() - t0
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -275,7 +296,9 @@ def cold_crawl(s: Subject, work: Path) -> None:
         raise SystemExit(f"{s.name}: the crawl failed ({proc.returncode}); see {log}")
     s.out = json.loads(text)
     compactor = int((s.out.get("compaction") or {}).get("pid") or 0)
-    s.figures["peak_mb"] = max((sum(v for p, v in x.items() if p != compactor) for x in samples), default=0.0)
+    for i, name in enumerate(("peak_mb", "peak_pss_mb", "peak_anon_mb")):
+        sums = (sum(v[i] for p, v in x.items() if p != compactor) for x in samples)
+        s.figures[name] = max(sums, default=0.0)
     s.figures["crawl_process_peak_mb"] = usage.ru_maxrss / 1024
     s.figures["rolls"] = log.read_bytes().count(b"crawl.rolled")
     t0, peak = time.perf_counter(), 0.0
@@ -336,6 +359,7 @@ def row(s: Subject, baseline: Subject) -> list[object]:
         f"{out['files_total'] / phase_one:,.0f}",
         f"{chunks(out) / phase_one:,.0f}",
         f"{f['peak_mb']:.0f} ({f['rolls']:.0f})",
+        f"{f['peak_pss_mb']:.0f} / {f['peak_anon_mb']:.0f}",
         compaction,
         f"{f['index_mb']:.0f}",
         f"{f['p50_ms']:.1f}{ratio} / {f['cli_p50_ms']:.0f}",
@@ -352,6 +376,7 @@ HEADER = [
     "files/s",
     "chunks/s",
     "peak RSS MB (rolls)",
+    "peak PSS / anonymous MB",
     "compaction after s (peak)",
     "index MB",
     "search p50 ms in-process (x baseline) / CLI",
