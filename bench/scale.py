@@ -41,7 +41,9 @@ crawl policy, default config):
   figure the median of five runs), and its ratio to the baseline's;
 - a new label one commit away (a commit changing one file on top of HEAD): wall seconds of
   `monodex crawl --no-wait-dense` (and the crawl's own), the median of --label-rounds, each on a
-  fresh copy of the installation at one label (labels.py's method).
+  fresh copy of the installation at one label (labels.py's method), the crawl opening the index
+  itself; and the same handed to a runner that holds the index open (a hook's refresh, or any
+  crawl while the runner is up), --label-rounds new labels in a row after one that warms it.
 Run it alone on the machine for figures: --record appends its rows to docs/benchmarks.md
 ("Monorepo scale"). 100,000 files take about 600 MB of repository and several GB of index in
 --work (default: the system's temp folder).
@@ -310,17 +312,37 @@ def cold_crawl(s: Subject, work: Path) -> None:
     s.figures["index_mb"] = b.size_mb()
 
 
+def trial_copy(s: Subject, work: Path) -> Build:
+    trial = Build(f"{s.build.name}-trial", s.build.python, work, s.build.repo, catalog=CATALOG)
+    sparse_copy(work / s.build.name, work / trial.name)
+    os.sync()  # the copy's dirty pages written back during the timed crawl cost it (labels.py)
+    return trial
+
+
 def new_label(s: Subject, work: Path, rounds: int) -> None:
-    """A label one commit away, each round on a fresh copy of the one-label installation."""
+    """A label one commit away, each round on a fresh copy of the one-label installation, by a
+    crawl of its own that opens the index (no runner); then, on one more copy, handed to a runner
+    that holds the index open already (what a hook's refresh does), one new label a round."""
     trials = []
     for k in range(rounds):
         commit = edit_commit(s.build.repo, k)
-        trial = Build(f"{s.build.name}-trial", s.build.python, work, s.build.repo, catalog=CATALOG)
-        sparse_copy(work / s.build.name, work / trial.name)
-        os.sync()  # the copy's dirty pages written back during the timed crawl cost it (labels.py)
+        trial = trial_copy(s, work)
         trials.append(trial.crawl(f"edit-{k}", commit))
         shutil.rmtree(work / trial.name)
     s.figures["away_s"], s.figures["away_crawl_s"] = (statistics.median(x) for x in zip(*trials, strict=True))
+    trial, served = trial_copy(s, work), []
+    runner = trial.runner()
+    try:
+        trial.crawl("edit-warm", edit_commit(s.build.repo, rounds))  # the runner's first request
+        for k in range(rounds):
+            served.append(trial.crawl(f"edit-runner-{k}", edit_commit(s.build.repo, rounds + 1 + k)))
+    finally:
+        runner.terminate()
+        runner.wait()
+        shutil.rmtree(work / trial.name)
+    s.figures["runner_away_s"], s.figures["runner_away_crawl_s"] = (
+        statistics.median(x) for x in zip(*served, strict=True)
+    )
 
 
 def searches(subjects: list[Subject], rounds: int) -> None:
@@ -364,6 +386,7 @@ def row(s: Subject, baseline: Subject) -> list[object]:
         f"{f['index_mb']:.0f}",
         f"{f['p50_ms']:.1f}{ratio} / {f['cli_p50_ms']:.0f}",
         f"{f['away_s']:.2f} ({f['away_crawl_s']:.2f})",
+        f"{f['runner_away_s']:.2f} ({f['runner_away_crawl_s']:.2f})",
     ]
 
 
@@ -381,6 +404,7 @@ HEADER = [
     "index MB",
     "search p50 ms in-process (x baseline) / CLI",
     "1 commit away s (crawl)",
+    "1 commit away through a runner s (crawl)",
 ]
 
 
