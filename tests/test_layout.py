@@ -115,7 +115,6 @@ ROOMS: dict[str, set[str]] = {
     # who holds what: base keys written in chunks, a commit label derived from the nearest base
     "members": {"git", "points", "store"},
     # one file's chunks, payloads and lexical vectors, in the crawl's thread or worker processes
-    "prepare": {"git", "points", "store", "chunkers"},
     "write": {
         "history",
         "prepare",
@@ -442,9 +441,6 @@ SAME_NAME_ALLOWED = {
     "Overlay": "schema/search.Overlay is read/search.Overlay as a search answers it",
     "PlannedFile": "schema/crawl.PlannedFile is git/plan.PlannedFile as a dry run prints it",
     "Runner": "schema/status.Runner is scheduler/runner.Runner as status prints it",
-    # different things, left to rename (issue 37) where other work is under way or was not reached
-    "coverage": "rank/filenames (a file name's words) vs read/search (dense vectors): rank/ in rework",
-    "prepare": "prepare/files (a file's job) vs write/fill (phase two's batch): prepare/ in rework",
 }
 
 

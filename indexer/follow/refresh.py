@@ -250,7 +250,7 @@ def fill_round(
     takes it, so a refresh or a handed-over command never waits for the model."""
     t0 = time.monotonic()
     report = fill.FillReport(label_id, pending_before=fill.pending(s.store, label_id))
-    prepared = fill.prepare(s.store, s.engine, label_id, should_stop=should_stop)
+    prepared = fill.prepare_round(s.store, s.engine, label_id, should_stop=should_stop)
     if prepared is not None:
         with lock:
             prepared.write(s.store, report)

@@ -64,7 +64,7 @@ def _wanted(query_words: frozenset[str]) -> frozenset[str]:
     return frozenset(_singular(w) for w in query_words)
 
 
-def coverage(query_words: frozenset[str], path: str) -> tuple[float, frozenset[str]]:
+def name_coverage(query_words: frozenset[str], path: str) -> tuple[float, frozenset[str]]:
     """The share of the file name's words the question says, and those words: `fetch.ts` is
     wholly named by "sparo fetch ...", `GitRemoteFetchConfigService.ts` by two fifths of it."""
     own = name_words(path)

@@ -84,7 +84,7 @@ def apply_config(cands: list[Candidate], text: str, w: Weights) -> None:
         return
     lowered = text.lower()
     ci = _asks_about_ci(text)
-    said = {c.path: filenames.coverage(q.words, c.path) for c in cands}
+    said = {c.path: filenames.name_coverage(q.words, c.path) for c in cands}
     named: Counter[str] = Counter(word for _, words in said.values() for word in words)
     for c in cands:
         name = c.path.rsplit("/", 1)[-1].lower()

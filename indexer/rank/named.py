@@ -153,7 +153,7 @@ def apply_filename(cands: list[Candidate], q: Query, w: Weights) -> None:
     of its words on: once per file, whatever else matches (filenames.py)."""
     if q.is_symbol or not q.words or not w.name_coverage:
         return
-    said = {c.path: filenames.coverage(q.words, c.path) for c in cands}
+    said = {c.path: filenames.name_coverage(q.words, c.path) for c in cands}
     named: Counter[str] = Counter(word for share, words in said.values() for word in words)
     top = max((c.score for c in cands), default=0.0)
     for c in cands:

@@ -107,7 +107,7 @@ def fill(
         if should_stop():
             report.stopped = True
             break
-        prepared = prepare(store, embedder, label_id, round_size=round_size)
+        prepared = prepare_round(store, embedder, label_id, round_size=round_size)
         if prepared is None:
             break
         prepared.write(store, report)
@@ -138,7 +138,7 @@ class Round:
         report.reused += sum(1 for rec in records if rec.payload[Key.EMBEDDED_TEXT_HASH] not in self.embedded)
 
 
-def prepare(
+def prepare_round(
     store: Store,
     embedder: Embeds,
     label_id: str,

@@ -81,13 +81,13 @@ def test_the_words_that_may_name_a_file_leave_question_words_out() -> None:
 )
 def test_how_much_of_a_file_name_a_question_says(path: str, share: float) -> None:
     q = query.read("validate exports before pre-publish")
-    assert filenames.coverage(q.words, path)[0] == share
+    assert filenames.name_coverage(q.words, path)[0] == share
 
 
 def test_a_file_named_by_part_of_the_question() -> None:
     q = query.read("sparo fetch behaves like git fetch")
-    assert filenames.coverage(q.words, "apps/lib/src/cli/commands/fetch.ts")[0] == 1.0
-    share, said = filenames.coverage(q.words, "src/services/GitRemoteFetchConfigService.ts")
+    assert filenames.name_coverage(q.words, "apps/lib/src/cli/commands/fetch.ts")[0] == 1.0
+    share, said = filenames.name_coverage(q.words, "src/services/GitRemoteFetchConfigService.ts")
     assert share == pytest.approx(2 / 5) and said == {"git", "fetch"}
 
 
