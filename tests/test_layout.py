@@ -115,6 +115,7 @@ ROOMS: dict[str, set[str]] = {
     # who holds what: base keys written in chunks, a commit label derived from the nearest base
     "members": {"git", "points", "store"},
     # one file's chunks, payloads and lexical vectors, in the crawl's thread or worker processes
+    "prepare": {"git", "points", "store", "chunkers"},
     "write": {
         "history",
         "prepare",
