@@ -82,7 +82,17 @@ def drift(paths: Paths, repos: list[Path]) -> list[str]:
         return {ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")}
 
     have, want = lines(target.read_text()), lines(render(paths, repos))
-    return sorted(want - have)
+    keys = [ln.partition("=")[0] for ln in have]
+    installed_words = {ln.partition("=")[0]: set(ln.partition("=")[2].split()) for ln in have}
+    out = []
+    for line in sorted(want - have):
+        key, _, value = line.partition("=")
+        # A list of one line (ReadWritePaths): only the entries the unit lacks, so that doctor's
+        # 400 characters name a new repository however long the folders it already has are.
+        lacking = [w for w in value.split() if w not in installed_words.get(key, ())]
+        one_list = keys.count(key) == 1 and len(value.split()) > 1
+        out.append(f"{key}={' '.join(lacking)}" if one_list and lacking else line)
+    return out
 
 
 def uninstall(paths: Paths | None = None) -> Path | None:
