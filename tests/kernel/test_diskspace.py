@@ -32,7 +32,8 @@ def test_holes_count_what_a_sparse_file_has_not_allocated(tmp_path: Path) -> Non
 
 def test_a_missing_folder_is_checked_on_its_nearest_ancestor(tmp_path: Path) -> None:
     assert diskspace.existing(tmp_path / "not" / "yet") == tmp_path
-    assert diskspace.free_bytes(tmp_path / "not" / "yet") == diskspace.free_bytes(tmp_path)
+    # the same filesystem, whose free space other processes (a second test worker) change meanwhile
+    assert abs(diskspace.free_bytes(tmp_path / "not" / "yet") - diskspace.free_bytes(tmp_path)) < 1 << 30
     assert diskspace.mount_point(tmp_path / "not") == diskspace.mount_point(tmp_path)
 
 
