@@ -11,6 +11,7 @@ import socket
 import stat
 import subprocess
 import sys
+import time
 
 import pytest
 from monodex.indexer.store.edge import EdgeStore
@@ -32,7 +33,15 @@ def repo(crawl_files):  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def runner(repo, start_runner) -> subprocess.Popen[str]:  # type: ignore[no-untyped-def]
-    return start_runner(0.3)  # type: ignore[no-any-return]
+    proc = start_runner(0.3)
+    # It listens before its start-up refs check: a commit a test makes on main before that check
+    # would be refreshed by the runner itself (and a crawl handed to it then finds nothing to embed).
+    state = paths.resolve().state_dir / "runner-state.json"
+    deadline = time.monotonic() + 60
+    while not (state.exists() and "refs" in json.loads(state.read_text())):
+        assert time.monotonic() < deadline, "the runner never ran its start-up refs check"
+        time.sleep(0.05)
+    return proc  # type: ignore[no-any-return]
 
 
 def _cli(capsys, *args: str) -> tuple[int, dict[str, object], str]:  # type: ignore[no-untyped-def]
