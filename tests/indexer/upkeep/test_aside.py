@@ -15,7 +15,7 @@ from monodex.indexer.store.base import Filter
 from monodex.indexer.store.edge import META, SWAP, EdgeStore
 from monodex.indexer.upkeep import aside, compaction, compactor
 
-from tests.indexer.store.test_compaction import DIM, _pt, _segments, _top
+from tests.indexer.upkeep.test_compaction import DIM, _pt, _segments, _top
 
 
 def _written(tmp_path: Path, n: int = 900) -> list[str]:
@@ -68,7 +68,7 @@ def test_a_writer_killed_after_its_first_write_still_drops_the_copy(tmp_path: Pa
     code = (
         "import os, random, sys; sys.path.insert(0, '.');"
         "from monodex.indexer.store.edge import EdgeStore;"
-        "from tests.indexer.store.test_compaction import _pt;"
+        "from tests.indexer.upkeep.test_compaction import _pt;"
         f"s = EdgeStore(__import__('pathlib').Path({str(tmp_path)!r}), 'monodex');"
         "s.upsert([_pt(7000, random.Random(2))]); os._exit(9)"  # no close: killed
     )
