@@ -102,7 +102,9 @@ ROOMS: dict[str, set[str]] = {
     "git": {"packages", "points", "policy"},  # reading git and planning what a label holds
     # a catalog's history: which files each commit changed, their co-change counts kept current
     "history": set(),
-    "rank": {"points", "store"},  # what a question asks, the signals, the order of the results
+    # what a question asks, the signals, the order of the results (packages: which files are
+    # manifests, for a dependency update)
+    "rank": {"points", "store", "packages"},
     "read": {"rank", "points", "store", "chunkers"},  # search, view, token budgets
     "compare": {"points", "store"},  # questions across labels: holders, other versions, diff
     "engine": {"chunkers", "embed"},  # the chunkers and the model as one implementation

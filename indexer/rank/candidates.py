@@ -37,6 +37,7 @@ class Weights:
     name_coverage: float = 0.2  # + this x the best x the share of the file name's words the question says
     name_min: float = 0.5  # ... counted from this share on
     name_rare: bool = True  # ... each word as 1 / the candidate files whose names have it
+    dependency: float = 1.0  # a dependency update: each manifest chunk declaring it + this x the best
 
 
 OFF: dict[str, dict[str, Any]] = {
@@ -52,6 +53,7 @@ OFF: dict[str, dict[str, Any]] = {
     "symbol": {"symbol": 0.0},
     "pipeline": {"pipeline": 0.0},
     "filename": {"name_coverage": 0.0},
+    "dependency": {"dependency": 0.0},
 }
 
 

@@ -7,6 +7,7 @@ import re
 from collections import Counter
 from typing import Any
 
+from monodex.indexer.packages.manifests import is_manifest
 from monodex.indexer.points import defined
 from monodex.indexer.points.defined import squash
 from monodex.indexer.points.langs import lang_of
@@ -165,3 +166,40 @@ def apply_filename(cands: list[Candidate], q: Query, w: Weights) -> None:
         if weight > 0:
             why = f"the query says {share:.0%} of its name ({', '.join(sorted(words))})"
             c.add("filename", w.name_coverage * weight * top, why)
+
+
+# --- a dependency the question updates -------------------------------------------------------
+
+
+def declares(text: str, name: str) -> bool:
+    """Whether a manifest's chunk declares `name` as a key (package.json `"ctor": "^1"`,
+    Cargo.toml `ctor = "1"` / `ctor.workspace = true` / `[dependencies.ctor]`, pom.xml
+    `<artifactId>ctor<`, go.mod `ctor v1.2`): a script that runs it does not count."""
+    n = re.escape(name)
+    return bool(
+        re.search(
+            rf"[\"']{n}[\"']\s*:|^\s*[\"']?{n}[\"']?\s*[=.]|\.{n}\]|\[{n}\]|>{n}<|(?<![\w@/.-]){n}\s+v?\d",
+            text,
+            re.MULTILINE,
+        )
+    )
+
+
+def manifest_declares(payload: dict[str, Any], name: str) -> bool:
+    """Whether the chunk is a package manifest's and declares `name` (`declares`)."""
+    path = str(payload.get("relative_path", ""))
+    return is_manifest(path) and declares(str(payload.get("text") or ""), name)
+
+
+def apply_dependency(cands: list[Candidate], q: Query, w: Weights) -> None:
+    """A dependency update ("update rust crate ctor to v1", "bump rollup from 4.21 to 4.22") is
+    answered by the manifests that declare it: each of their chunks declaring it gains
+    `dependency` x the best score (the manifests are fetched when neither list ranked them:
+    read/search.py)."""
+    if not q.dependencies or not w.dependency:
+        return
+    top = max((c.score for c in cands), default=0.0)
+    for c in cands:
+        name = next((n for n in sorted(q.dependencies) if manifest_declares(c.hit.payload, n)), None)
+        if name is not None:
+            c.add("dependency", w.dependency * top, f"declares {name}, the dependency the query updates")

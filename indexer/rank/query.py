@@ -60,6 +60,17 @@ _FILE_STOP = lexical.QUERY_STOPWORDS | frozenset(
 )
 
 
+# A dependency update (Renovate's "update dependency @emnapi/core to v1.11.0", "update rust crate
+# ctor to v1", Dependabot's "bump rollup from 4.21.0 to 4.22.4", "upgrade minimatch to v10"): the
+# name between the verb and `to`/`from` is a package the manifests declare.
+_DEPENDENCY = re.compile(
+    r"\b(?:update|upgrade|bump)s?\s+(?:the\s+)?"
+    r"(?:(?:rust\s+)?crate|(?:dev[- ]?)?dependency|package|module|gem)?\s*"
+    r"`?(?P<name>@?[A-Za-z0-9][\w.-]*(?:/[\w.-]+)*)`?\s+(?:to|from)\b",
+    re.IGNORECASE,
+)
+
+
 @dataclass(frozen=True)
 class Query:
     text: str
@@ -68,6 +79,7 @@ class Query:
     words: frozenset[str]  # lowercased words that may name a file or folder
     asks: frozenset[str]  # test, example, benchmark, docs: what it asks for on purpose
     question: bool = False  # asked as a question ("how does ...", "where is ...?"), not a change
+    dependencies: frozenset[str] = frozenset()  # packages a dependency update names (`ctor`)
 
     @property
     def is_symbol(self) -> bool:
@@ -97,4 +109,7 @@ def read(text: str) -> Query:
     if symbol:
         asks = set()  # `TestClient` names a class; it does not ask for tests
     question = symbol is None and bool(_QUESTION.search(stripped))
-    return Query(text, symbol, frozenset(names), frozenset(words), frozenset(asks), question)
+    dependencies = (
+        frozenset(m.group("name") for m in _DEPENDENCY.finditer(text)) if not symbol else frozenset()
+    )
+    return Query(text, symbol, frozenset(names), frozenset(words), frozenset(asks), question, dependencies)

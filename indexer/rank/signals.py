@@ -17,7 +17,7 @@ from typing import Any
 from monodex.indexer.rank import query
 from monodex.indexer.rank.candidates import Candidate, Weights
 from monodex.indexer.rank.kinds import apply_ci, apply_config, apply_docs, apply_older, apply_site
-from monodex.indexer.rank.named import apply_definition, apply_filename, apply_package
+from monodex.indexer.rank.named import apply_definition, apply_dependency, apply_filename, apply_package
 
 # --- file-level evidence ---------------------------------------------------------------------
 
@@ -93,6 +93,7 @@ def apply(cands: list[Candidate], text: str, w: Weights) -> list[Candidate]:
     apply_package(cands, text, w)
     apply_definition(cands, q, w)
     apply_filename(cands, q, w)
+    apply_dependency(cands, q, w)
     apply_file_evidence(cands, w)
     apply_tested(cands, w)
     return cands

@@ -245,7 +245,9 @@ def search(
             candidates.Candidate(h, h.score, None, i)
             for i, h in enumerate(store.search_sparse(sparse, flt, limit=n), 1)
         ]
-    cands += _definers(store, flt, query.read(text), ranking, known={c.hit.id for c in cands})
+    known = {c.hit.id for c in cands}
+    cands += _definers(store, flt, query.read(text), ranking, known=known)
+    cands += _manifests(store, flt, query.read(text), ranking, known=known)
     fused_order = {
         id(c): i
         for i, c in enumerate(sorted(cands, key=lambda c: (-c.fused, c.path, ranking_._ordinal(c.hit))), 1)
@@ -303,11 +305,7 @@ def _definers(
         return []
     out: list[candidates.Candidate] = []
     for name in sorted(q.names)[:3]:
-        wanted = Filter(
-            must=(*flt.must, Match(defined.DEFINES, defined.squash(name))),
-            must_not=flt.must_not,
-            should=flt.should,
-        )
+        wanted = _narrowed(flt, Match(defined.DEFINES, defined.squash(name)))
         # the scroll's order is the ids' (arbitrary): of a name declared in many chunks
         # (`value_t`, aliased in every class), the surest few are kept, not the first few
         found = [r for r in itertools.islice(store.scroll(wanted, batch=DEFINERS_READ), DEFINERS_READ)]
@@ -316,6 +314,35 @@ def _definers(
             if record.id not in known:
                 known.add(record.id)
                 out.append(candidates.Candidate(Scored(record.id, 0.0, record.payload), 0.0, None, None))
+    return out
+
+
+# A dependency update's manifests: the lexical hits of the dependency's name among the files a
+# manifest can be (package.json, Cargo.toml, pyproject.toml, go.mod, pom.xml, build.gradle), of
+# which those declaring it join the candidates (named.apply_dependency scores them). Code and
+# docs name a dependency far more often than the one line that declares it.
+MANIFEST_LANGS = ("json", "toml", "cfg", "mod", "gradle", "xml")
+MANIFESTS_READ = 50
+
+
+def _manifests(
+    store: Store, flt: Filter, q: query.Query, ranking: Ranking, *, known: set[str]
+) -> list[candidates.Candidate]:
+    """The manifest chunks of the searched labels declaring a package a dependency update names,
+    less those already candidates (they join with no rank in either list)."""
+    if not ranking.signals.dependency or not q.dependencies:
+        return []
+    out: list[candidates.Candidate] = []
+    wanted = _narrowed(flt, MatchAny(Key.LANG, MANIFEST_LANGS))
+    for name in sorted(q.dependencies)[:3]:
+        sparse = lexical.query_vector(name)
+        if not sparse.indices:
+            continue
+        for hit in store.search_sparse(sparse, wanted, limit=MANIFESTS_READ):
+            if hit.id in known or not named.manifest_declares(hit.payload, name):
+                continue
+            known.add(hit.id)
+            out.append(candidates.Candidate(Scored(hit.id, 0.0, hit.payload), 0.0, None, None))
     return out
 
 
@@ -331,9 +358,14 @@ def coverage(
 
 def _coverage(store: Store, flt: Filter) -> tuple[float, int, int]:
     total = store.count(flt)
-    pending = Filter(must=(*flt.must, Match(PENDING, True)), must_not=flt.must_not, should=flt.should)
+    pending = _narrowed(flt, Match(PENDING, True))
     waiting = store.count(pending) if total else 0
     return (1.0 if not total else round((total - waiting) / total, 4)), waiting, total
+
+
+def _narrowed(flt: Filter, *more: Condition) -> Filter:
+    """`flt` with `more` conditions that must hold too."""
+    return Filter(must=(*flt.must, *more), must_not=flt.must_not, should=flt.should)
 
 
 def _ranks(

@@ -1,6 +1,7 @@
 """The answer a question names (issue 34), end to end on a real index: a bare symbol finds the
 file that defines it however many files use the name (or however short the name is), a CI
-question finds the pipeline, and a hit's rank does not depend on --limit (issue 35)."""
+question finds the pipeline, a dependency update finds the manifests that declare it, and a hit's
+rank does not depend on --limit (issue 35)."""
 
 from __future__ import annotations
 
@@ -96,6 +97,7 @@ def test_a_name_declared_everywhere_keeps_its_own_file(crawl_files, run_json) ->
     assert len(paths_kept) == searching.DEFINERS
     assert "core/option.go" in paths_kept, paths_kept
 
+
 WORKFLOW = """name: release
 on:
   push:
@@ -137,6 +139,59 @@ def test_a_ci_question_finds_the_pipeline(crawl_files, run_json) -> None:  # typ
     assert paths[0] == ".github/workflows/release.yml", paths
     why = {m["signal"] for m in found["results"][0]["explain"]["signals"]}
     assert "pipeline" in why
+
+
+# A dependency the code calls everywhere and one manifest line declares: the words of an update
+# ("update dependency emnapi to v1.1.1") match every caller before the line that changes.
+LOADER = """import {{ instantiate{n} }} from 'emnapi'
+
+// Load module {n} through emnapi: emnapi instantiates the wasm module and emnapi's context
+// keeps its handles; version updates of emnapi change nothing here.
+export function load{n}(bytes: Uint8Array) {{
+  return instantiate{n}(bytes, {{ emnapi: true }})
+}}
+"""
+PACKAGE = """{
+  "name": "@acme/cli",
+  "version": "1.0.0",
+  "scripts": {
+    "build": "tsc && node emnapi-build.js"
+  },
+  "dependencies": {
+    "emnapi": "^1.1.0",
+    "semver": "^7.6.0"
+  }
+}
+"""
+CARGO = '[package]\nname = "acme-macro"\nversion = "0.1.0"\n\n[dependencies]\nctor = "0.2"\nquote = "1"\n'
+CTOR_RS = """/// Runs at load time: ctor registers the module before main (the ctor crate's attribute).
+#[ctor::ctor]
+fn register{n}() {{
+    // ctor ordering: ctor functions run in link order
+    crate::modules::register({n});
+}}
+"""
+
+
+def test_a_dependency_update_finds_the_manifests_that_declare_it(crawl_files, run_json) -> None:  # type: ignore[no-untyped-def]
+    files = {"cli/package.json": PACKAGE, "crates/macro/Cargo.toml": CARGO}
+    files |= {f"cli/src/load{n}.ts": LOADER.format(n=n) for n in range(60)}
+    files |= {f"crates/macro/src/register{n}.rs": CTOR_RS.format(n=n) for n in range(30)}
+    crawl_files(files)
+    for text, manifest in (
+        ("fix(deps): update dependency emnapi to v1.1.1", "cli/package.json"),
+        ("fix(deps): update rust crate ctor to v1", "crates/macro/Cargo.toml"),
+    ):
+        code, found, err = run_json(*SEARCH, "--text", text, "--explain")
+        assert code == 0, err
+        first = found["results"][0]
+        assert first["relative_path"] == manifest, [r["relative_path"] for r in found["results"]]
+        moved = {m["signal"]: m for m in first["explain"]["signals"]}
+        assert moved["dependency"]["why"].startswith("declares "), moved
+    # the same words without an update: the manifest is no answer, the code is
+    code, found, err = run_json(*SEARCH, "--text", "load a module through emnapi")
+    assert code == 0, err
+    assert found["results"][0]["relative_path"].startswith("cli/src/load")
 
 
 @pytest.mark.parametrize("query", ["route handler JSON body", "filter flags", "H"])

@@ -64,6 +64,23 @@ def test_a_question_about_the_code_or_a_change_request(text: str, question: bool
     assert query.read(text).question is question
 
 
+@pytest.mark.parametrize(
+    ("text", "dependencies"),
+    [
+        ("fix(deps): update dependency @emnapi/core to v1.11.0", {"@emnapi/core"}),
+        ("fix(deps): update rust crate convert_case to 0.7", {"convert_case"}),
+        ("build(deps-dev): bump rollup from 4.21.0 to 4.22.4 in /packages/api", {"rollup"}),
+        ("feat: upgrade minimatch to v10.0.3", {"minimatch"}),
+        ("Update how cobuilds cache builds that succeed with warnings", set()),
+        ("Update the `rush-pnpm patch` output to reference `rush-pnpm patch-commit`", set()),
+        ("Upgrade pnpm-sync-lib and fix an edge case", set()),
+        ("fix(covector): asset configuration, update action", set()),
+    ],
+)
+def test_the_package_a_dependency_update_names(text: str, dependencies: set[str]) -> None:
+    assert set(query.read(text).dependencies) == dependencies
+
+
 def test_the_words_that_may_name_a_file_leave_question_words_out() -> None:
     q = query.read("fix(cli): validate publish-effective exports in threadless wasi pre-publish")
     assert {"publish", "validate", "exports", "wasi", "pre-publish"} <= q.words

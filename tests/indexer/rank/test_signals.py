@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from monodex.indexer.rank import candidates, named, ranking, signals
 from monodex.indexer.rank.candidates import Candidate, Weights
 from monodex.indexer.store.base import Scored
@@ -440,3 +441,21 @@ def test_a_single_header_copy_moves_down_like_a_test() -> None:
         _cand("include/nlohmann/detail/input/lexer.hpp", 0.3),
     ]
     assert _order(signals.apply(cands, "where are comments skipped", Weights()))[0].startswith("include/")
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "declared"),
+    [
+        ("emnapi", '  "dependencies": {\n    "emnapi": "^1.1.0",\n', True),
+        ("emnapi", '  "devDependencies": {\n    "@emnapi/core": "^1.1.0",\n', False),  # another package
+        ("emnapi", '  "scripts": {\n    "build": "emnapi build --release"\n', False),  # runs it
+        ("ctor", '[dependencies]\nctor = "0.2"\n', True),
+        ("ctor", "[dependencies]\nctor.workspace = true\n", True),
+        ("ctor", '[dependencies.ctor]\nversion = "0.2"\n', True),
+        ("ctor", '[dependencies]\nctor-lite = "0.1"\n', False),
+        ("github.com/spf13/cobra", "require (\n\tgithub.com/spf13/cobra v1.8.0\n)\n", True),
+        ("jsoup", "<dependency>\n  <artifactId>jsoup</artifactId>\n", True),
+    ],
+)
+def test_what_a_manifest_chunk_declares(name: str, text: str, declared: bool) -> None:
+    assert named.declares(text, name) is declared
