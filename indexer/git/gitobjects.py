@@ -28,6 +28,8 @@ from monodex.errors import MonodexError, UsageError
 _SHA = re.compile(r"^[0-9a-f]{40}$")
 _SUFFIX = re.compile(r"^(.+?)((?:[~^]\d*)+)$")
 _GITLINK = 0o160000
+# Bytes of blobs read between two releases of the pack pages read (release_pages).
+RELEASE_EVERY = 32 << 20
 _LOG_HINT = "pass a branch, tag or commit SHA that exists (see 'git log --oneline')"
 
 
@@ -93,6 +95,7 @@ class GitRepo:
         self.repo: Any = repo
         self.workdir = Path(repo.path)
         self._maps: dict[str, mmap.mmap] = {}
+        self._read = 0  # bytes of blobs read since the pack pages were last released
         # A GitRepo nobody closed is closed at exit, before interpreter teardown: otherwise
         # dulwich's pack __del__ methods print "Exception ignored ... sys.meta_path is None"
         # tracebacks on stderr (seen with any packed repository).
@@ -225,7 +228,25 @@ class GitRepo:
                 _type, raw = store.get_raw(blob_id.encode())
             except KeyError:
                 raise _missing(blob_id) from None
+            self._read += len(raw)
+            if self._read >= RELEASE_EVERY:
+                self.release_pages()
             yield blob_id, raw
+
+    def release_pages(self) -> None:
+        """Take the pack pages this process has read out of its resident memory. dulwich maps
+        each pack whole, and every page a read touched stayed resident: a 100,000-file crawl held
+        201 MB of its pack that way, counted against its memory ceiling. The pages stay in the
+        page cache (the mappings are shared and read-only), so reading them again costs a fault,
+        not a disk read."""
+        self._read = 0
+        maps: list[object] = list(self._maps.values())
+        for pack in self.repo.object_store.packs:
+            # dulwich keeps a pack's mapping in `_contents` of its data and index (dulwich 1.2)
+            maps += [getattr(part, "_contents", None) for part in (pack._data, pack._idx)]
+        for m in maps:
+            if isinstance(m, mmap.mmap) and not m.closed:
+                m.madvise(mmap.MADV_DONTNEED)
 
     def blob_sizes(self, blob_ids: Iterable[str]) -> dict[str, int]:
         """Sizes from pack/loose headers without inflating contents (see packsizes.py)."""

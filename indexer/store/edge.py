@@ -64,6 +64,11 @@ INDEXING_KB = 1_000
 # (roll) cost more at each step (5.8, 12.8, 27.8, 40 s of CPU for 4 x 25,600 points) and its
 # memory grew; at 8 each step converts only what was written since the last one (~7-8 s each).
 SEGMENTS = 8
+# ... and while a crawl rolls (roll): so many that Edge never merges, only converts what was
+# written. Merging in every roll rewrote segments that grow with the index: at 100,000 files
+# each late roll merged ~180 MB segments (38-62 s, the crawl's peak 2.2 GB); converting only,
+# a roll costs what it rolls. The compaction after the crawl merges down to SEGMENTS.
+ROLL_SEGMENTS = 10_000
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -172,7 +177,7 @@ def _vector(p: Point) -> dict[str, list[float] | qe.SparseVector | list[list[flo
     return vec
 
 
-def _config(dim: int) -> Any:
+def _config(dim: int, segments: int = SEGMENTS) -> Any:
     cold = qe.Memory.Cold
     return qe.EdgeConfig(
         vectors={
@@ -183,7 +188,7 @@ def _config(dim: int) -> Any:
         },
         # Qdrant's defaults (m 16, ef_construct 100, full scan below 10,000 KB), only kept on disk
         hnsw_config=qe.HnswIndexConfig(16, 100, 10_000, on_disk=True, memory=cold),
-        optimizers=qe.EdgeOptimizersConfig(indexing_threshold=INDEXING_KB, default_segment_number=SEGMENTS),
+        optimizers=qe.EdgeOptimizersConfig(indexing_threshold=INDEXING_KB, default_segment_number=segments),
         payload_memory=cold,
         id_tracker_memory=cold,
     )
@@ -487,14 +492,27 @@ class EdgeStore:
 
     @_locked
     def roll(self) -> bool:
-        """Compact what was written since the last compaction, then reopen the shard: Edge keeps
-        its appendable segment (~9 KB a point written, payload indexes and written pages) in this
-        process until then, so a large crawl rolls to stay under its memory ceiling
-        (write/memory.py). Blocking, ~0.27 ms of CPU a point rolled; whether it rolled."""
-        if self._open() is None:
+        """Convert what was written since the last roll into a segment on disk, then reopen the
+        shard: Edge keeps its appendable segment (~9 KB a point written, payload indexes and
+        written pages) in this process until then, so a large crawl rolls to stay under its
+        memory ceiling (write/memory.py). Nothing is merged (ROLL_SEGMENTS) and the writes still
+        count as uncompacted, so the compaction after the crawl merges (optimize). Blocking;
+        whether it rolled."""
+        shard = self._open()
+        if shard is None:
             return False
-        self.optimize()
-        self._reload(read_meta(self.dir) or {})
+        diskspace.require(self.dir, need=diskspace.need_to_compact(self.dir), doing="compacting the index")
+        self._touch()
+        meta = read_meta(self.dir) or {}
+        if meta.get("layout") != LAYOUT:
+            self.optimize()  # a shard made before LAYOUT is moved to it once, merged as it was
+            meta = read_meta(self.dir) or {}
+        if meta.get("segments") != ROLL_SEGMENTS:
+            # marked first: the next optimize() sees a config other than SEGMENTS and reloads
+            jsonfile.write_atomic(self.dir / META, {**meta, "segments": ROLL_SEGMENTS})
+            shard = self._reload(meta, segments=ROLL_SEGMENTS)
+        self._call(shard.optimize)
+        self._reload(meta, segments=ROLL_SEGMENTS)
         return True
 
     def _relayout(self) -> Any:
@@ -514,12 +532,12 @@ class EdgeStore:
         jsonfile.write_atomic(self.dir / META, {**(read_meta(self.dir) or meta), **done})
         return self._shard
 
-    def _reload(self, meta: dict[str, Any]) -> Any:
+    def _reload(self, meta: dict[str, Any], *, segments: int = SEGMENTS) -> Any:
         """Close and open again with today's config, which Edge persists in the shard."""
         shard, self._shard = self._shard, None
         self._call(shard.flush)
         self._call(shard.close)
-        self._shard = self._call(qe.EdgeShard.load, str(self.dir), _config(int(meta["dim"])))
+        self._shard = self._call(qe.EdgeShard.load, str(self.dir), _config(int(meta["dim"]), segments))
         return self._shard
 
     @_locked

@@ -5,10 +5,11 @@ crawl writes into (its payload indexes, and the pages it wrote) in the process u
 is compacted, about 9 KB a point (measured: 314 MB for rushstack's 34,045 points, 710 MB for
 babel's 78,794). Everything else is bounded by design: files stream through queues of fixed
 length in batches (prepare/pool.py, write/produce.py, write/pipeline.py), and what is kept per
-file is its path and ids. So the crawl rolls the store (store/edge.py: compact what was written,
-reopen) before going on would pass the ceiling, leaving room for the roll itself, which holds
-about as much again while it runs. A crawl that will end under the ceiling never rolls: it is
-compacted after it ends, in another process (upkeep/compaction.py)."""
+file is its path and ids. So the crawl rolls the store (store/edge.py: convert what was written
+into a segment on disk, merging nothing, and reopen) before going on would pass the ceiling,
+leaving room for the roll itself, which holds about as much again while it runs. Whether it
+rolled or not, the crawl is compacted (its segments merged) after it ends, in another process
+(upkeep/compaction.py)."""
 
 from __future__ import annotations
 
