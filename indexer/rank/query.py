@@ -62,11 +62,12 @@ _FILE_STOP = lexical.QUERY_STOPWORDS | frozenset(
 
 # A dependency update (Renovate's "update dependency @emnapi/core to v1.11.0", "update rust crate
 # ctor to v1", Dependabot's "bump rollup from 4.21.0 to 4.22.4", "upgrade minimatch to v10"): the
-# name between the verb and `to`/`from` is a package the manifests declare.
+# name between the verb and `to`/`from` is a package the manifests declare, and a version follows
+# (`^8.5.19`, `v10`, `0.7`); "update iterator to check for completion" changes code, not a package.
 _DEPENDENCY = re.compile(
     r"\b(?:update|upgrade|bump)s?\s+(?:the\s+)?"
     r"(?:(?:rust\s+)?crate|(?:dev[- ]?)?dependency|package|module|gem)?\s*"
-    r"`?(?P<name>@?[A-Za-z0-9][\w.-]*(?:/[\w.-]+)*)`?\s+(?:to|from)\b",
+    r"`?(?P<name>@?[A-Za-z0-9][\w.-]*(?:/[\w.-]+)*)`?\s+(?:to|from)\s+`?[\^~>=<]*v?\d",
     re.IGNORECASE,
 )
 

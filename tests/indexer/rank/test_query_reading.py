@@ -75,6 +75,10 @@ def test_a_question_about_the_code_or_a_change_request(text: str, question: bool
         ("Update the `rush-pnpm patch` output to reference `rush-pnpm patch-commit`", set()),
         ("Upgrade pnpm-sync-lib and fix an edge case", set()),
         ("fix(covector): asset configuration, update action", set()),
+        ("fix(deps): update dependency postcss to ^8.5.19", {"postcss"}),
+        # a change of code that says "update X to": no version follows, no dependency is named
+        ("fix(reactivity): update iterator to check for completion instead of value presence", set()),
+        ("chore: update docs to mention the new flag", set()),
     ],
 )
 def test_the_package_a_dependency_update_names(text: str, dependencies: set[str]) -> None:
