@@ -9,7 +9,7 @@ file is its path and ids. So the crawl rolls the store (store/edge.py: convert w
 into a segment on disk, merging nothing, and reopen) before going on would pass the ceiling,
 leaving room for the roll itself, which holds about as much again while it runs. Whether it
 rolled or not, the crawl is compacted (its segments merged) after it ends, in another process
-(upkeep/compaction.py)."""
+(upkeep/compaction.py), or, for a crawl the runner ran, by the runner's nightly compaction."""
 
 from __future__ import annotations
 
