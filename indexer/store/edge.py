@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import functools
 import json
@@ -72,6 +73,40 @@ ROLL_SEGMENTS = 10_000
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+
+# Shards a process that ends with its command flushed and left open for its exit (leaving()), by
+# folder, each with the descriptor holding its lock: a store opening that folder again in this
+# process takes it back instead of loading it.
+_LEFT: dict[Path, tuple[Any, int | None]] = {}
+_leaving = False
+
+
+@contextlib.contextmanager
+def leaving() -> Iterator[None]:
+    """Within: close() flushes a shard and leaves it, and its lock, to the process's exit.
+
+    Closing drops every segment, and Qdrant's segment drops its files from the page cache as it
+    goes (fadvise DONTNEED of vectors, payloads, indexes): at 100,000 files a label one commit
+    away spent 0.21 s of its 1.24 s closing, and the next command read cold pages. Only for a
+    process that exits when its command returns (the `monodex` CLI: front/route.py): another
+    process waiting for the lock gets it at that exit, as it got it at close before."""
+    global _leaving
+    before, _leaving = _leaving, True
+    try:
+        yield
+    finally:
+        _leaving = before
+
+
+def release_left() -> None:
+    """Close the shards left for the exit (before this process waits on another that needs one)."""
+    while _LEFT:
+        _, (shard, fd) = _LEFT.popitem()
+        try:
+            shard.close()
+        finally:
+            if fd is not None:
+                os.close(fd)
 
 
 def _locked(method: _F) -> _F:
@@ -290,6 +325,8 @@ class EdgeStore:
 
     # --- lifecycle -------------------------------------------------------------------------
     def _open(self) -> Any:
+        if self._shard is None and self.dir in _LEFT:  # left by a close in this process: still ours
+            self._shard, self._lock_fd = _LEFT.pop(self.dir)
         if self._shard is None and read_meta(self.dir) is not None:
             # Opening writes (a WAL replay, rewritten structures) and, on tmpfs, allocates every
             # page it reads: on a full disk that was a SIGBUS in labels, status and verify too.
@@ -545,7 +582,11 @@ class EdgeStore:
         try:
             if self._shard is not None:
                 shard, self._shard = self._shard, None
-                self._call(shard.close)  # Edge flushes as it closes: a flush before cost ~10 ms more
+                if _leaving:
+                    self._call(shard.flush)  # durable now: the exit only has to let go of it
+                    _LEFT[self.dir], self._lock_fd = (shard, self._lock_fd), None
+                else:
+                    self._call(shard.close)  # Edge flushes as it closes: a flush before cost ~10 ms more
                 meta = read_meta(self.dir)
                 if self._written and meta is not None:
                     written = int(meta.get("written", 0)) + self._written

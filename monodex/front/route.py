@@ -19,6 +19,16 @@ from monodex.settings import config
 
 A = TypeVar("A")
 
+# Set by the `monodex` CLI (main.cli), which exits when its command returns: a request it runs
+# here leaves the shard it opened to that exit rather than closing it (store/edge.py leaving()).
+_ends_with_command = False
+
+
+def ends_with_command() -> None:
+    global _ends_with_command
+    _ends_with_command = True
+
+
 if TYPE_CHECKING:
     from monodex.indexer.engine import Engine
 
@@ -66,7 +76,14 @@ def execute(
             sys.stderr.write(f"monodex: {text}\n")
 
     typed = cast(Request, request)
+    if "monodex.indexer.store.edge" in sys.modules:  # a runner starting now must get the shard
+        sys.modules["monodex.indexer.store.edge"].release_left()
     answer = rpc.call(paths, typed.OP, to_wire(typed), on_progress=progress, on_waiting=waiting)
     if answer is not None:  # the runner's JSON of the same typed answer (schema/wire.py)
         return cast(A, answer)
+    if local is None and _ends_with_command:
+        from monodex.indexer.store.edge import leaving
+
+        with leaving():
+            return Local().run(paths, request, progress)
     return (local or Local()).run(paths, request, progress)
