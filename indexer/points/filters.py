@@ -29,6 +29,13 @@ def label_chunks(label: Held, *more: Condition) -> Filter:
     return chunks(membership.held_by(label), *more)
 
 
+def label_pending(label: Held) -> Filter:
+    """The chunks of one label still waiting for their dense vector. Only a chunk is ever stored
+    with dense_pending true (write/pipeline.py), so the source_type condition is left out: it
+    cost a third of the count (0.15 -> 0.10 s with 673,358 chunks waiting, every crawl's last step)."""
+    return Filter(must=(membership.held_by(label), Match(Key.DENSE_PENDING, True)))
+
+
 def labels_chunks(labels: Sequence[Held], *more: Condition, without: Sequence[Held] = ()) -> Filter:
     """The chunks held by any of `labels` and by none of `without` (a diff's side: "in A and
     not in B"), narrowed by `more`. One label and no `without` is label_chunks' filter."""

@@ -74,7 +74,7 @@ class FillReport:
 
 
 def pending(store: Store, label_id: str) -> int:
-    return store.count(filters.label_chunks(membership.of(store, label_id), Match(Key.DENSE_PENDING, True)))
+    return store.count(filters.label_pending(membership.of(store, label_id)))
 
 
 def labels_waiting(store: Store) -> list[str]:
