@@ -45,9 +45,10 @@ class _Packages:
     def _at(self, folder: str) -> dict[str, str]:
         if folder not in self.names:
             found: dict[str, str] = {}
+            files = self.repo.files_in(self.commit, folder)
             for base, eco in MANIFESTS.items():  # in rank order: the first of an ecosystem wins
                 manifest = posixpath.join(folder, base) if folder else base
-                entry = None if eco in found else self.repo.entry_at(self.commit, manifest)
+                entry = None if eco in found else files.get(base)
                 if entry is not None and entry.kind == "file":
                     _, content = next(self.repo.read_blobs([entry.blob_id]))
                     if (name := manifest_name(manifest, content)) is not None:

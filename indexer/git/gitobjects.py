@@ -326,6 +326,26 @@ class GitRepo:
             return None
         return TreeEntry(path, sha.decode(), mode)
 
+    def files_in(self, commit_sha: str, folder: str) -> dict[str, TreeEntry]:
+        """The non-tree entries directly in folder ("" = the root), by name: one tree read where
+        an entry_at per name walks down from the root each time."""
+        tree_id = self._commit(commit_sha).tree
+        if folder:
+            try:
+                mode, tree_id = tree_lookup_path(
+                    self.repo.object_store.__getitem__, tree_id, folder.encode("utf-8", "surrogateescape")
+                )
+            except (KeyError, NotTreeError):
+                return {}
+            if not stat.S_ISDIR(mode):
+                return {}
+        prefix = f"{folder}/" if folder else ""
+        return {
+            name: TreeEntry(prefix + name, e.sha.decode(), e.mode)
+            for e in self._object(tree_id).iteritems()
+            if not stat.S_ISDIR(e.mode) and (name := _text(e.path))
+        }
+
     def entries_under(self, commit_sha: str, folder: str) -> list[TreeEntry]:
         """Every non-tree entry below folder ("" = the whole tree), paths from the repo root."""
         if not folder:

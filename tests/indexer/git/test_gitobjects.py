@@ -91,6 +91,18 @@ def test_tree_entries_kinds_ids_and_sizes(repo) -> None:  # type: ignore[no-unty
     assert g.tree_entries(g.resolve("HEAD"))[0].size is None
 
 
+def test_files_in_lists_a_folders_own_files_like_entry_at(repo) -> None:  # type: ignore[no-untyped-def]
+    repo.write("docs/deep/c.md", "# C\n")
+    repo.commit("deep")
+    g = open_repo(repo.path)
+    head = g.resolve("HEAD")
+    root, docs = g.files_in(head, ""), g.files_in(head, "docs")
+    assert sorted(root) == ["a.ts", "c.ts"] and sorted(docs) == ["b.md"]  # folders are not files
+    assert docs["b.md"] == g.entry_at(head, "docs/b.md") and root["a.ts"] == g.entry_at(head, "a.ts")
+    assert g.files_in(head, "docs/deep")["c.md"].path == "docs/deep/c.md"
+    assert g.files_in(head, "nowhere") == {} and g.files_in(head, "a.ts") == {}
+
+
 def test_read_blobs_and_sizes_loose_and_packed_with_deltas(git_repo) -> None:  # type: ignore[no-untyped-def]
     r = git_repo({"big.ts": "".join(f"export const v{i} = {i};\n" for i in range(400))})
     for n in range(1, 6):
