@@ -275,7 +275,8 @@ def count_history(s: Session, source: Source, commit: str) -> None:
         logs.get("monodex.history").warning("history.not_counted", catalog=source.catalog.name, error=str(e))
         return
     if added:
-        logs.get("monodex.history").info("history.counted", catalog=source.catalog.name, commits=added)
+        # debug: routine bookkeeping after every refresh; at INFO a command's stderr repeated it
+        logs.get("monodex.history").debug("history.counted", catalog=source.catalog.name, commits=added)
 
 
 def fill_label(

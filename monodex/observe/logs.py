@@ -21,6 +21,9 @@ from monodex.observe import logrotate
 EventDict = MutableMapping[str, Any]
 
 _pending: dict[str, Any] | None = None  # configure()'s settings until structlog is imported
+_level: int | None = None  # configure()'s level: an event below it needs no structlog at all
+# structlog's method names by level ("exception" logs at error)
+_LEVELS = {"debug": 10, "info": 20, "warning": 30, "warn": 30, "error": 40, "exception": 40, "critical": 50}
 _ready = False  # structlog imported whole and _pending applied
 _applying = threading.RLock()  # reentrant: a signal handler may log in the middle of the loading
 _here = threading.local()  # .loading: this thread is inside the import or the applying
@@ -31,8 +34,8 @@ def configure(
     *, verbose: bool = False, json_lines: bool | None = None, log_file: Path | None = None, cli: bool = False
 ) -> None:
     """stderr always; with log_file also a rotating file of JSON lines (the runner's). A `cli`
-    command on a terminal shows warnings and errors only (its INFO events, `history.counted`,
-    `label.removed`, repeat what its result says and break its progress line); -v shows all."""
+    command on a terminal shows warnings and errors only (its INFO events, `label.removed`, repeat
+    what its result says and break its progress line); -v shows all."""
     if log_file is not None:
         from logging.handlers import RotatingFileHandler  # the runner's only: ~5 ms of imports
 
@@ -47,8 +50,9 @@ def configure(
     if json_lines is None:
         json_lines = not tty
     level = logging.DEBUG if verbose else logging.WARNING if cli and tty else logging.INFO
-    global _pending
+    global _pending, _level
     _pending = {"json_lines": json_lines, "level": level, "tee": log_file is not None}
+    _level = level
     if "structlog" in sys.modules:  # already loaded (a test, the runner): take effect now
         _structlog()
     _route_stdlib("apscheduler")
@@ -94,7 +98,13 @@ class _Logger:
             # A signal handler run inside the loading (SIGTERM on the runner's first event) would
             # get a half-imported structlog: its event waits for the loading instead.
             return lambda *args, **kwargs: _deferred.append((self._name, attr, args, kwargs))
+        if _level is not None and _LEVELS.get(attr, logging.CRITICAL) < _level:
+            return _dropped  # filtered out anyway: importing structlog for it was 33 ms of a command
         return getattr(_structlog().get_logger(self._name), attr)
+
+
+def _dropped(*_args: Any, **_kwargs: Any) -> None:
+    return None
 
 
 def _structlog() -> Any:
