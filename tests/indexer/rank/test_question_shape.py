@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-SEARCH = ("search", "--catalog", "acme", "--label", "main", "--json", "--explain", "--limit", "5")
+SEARCH = ("search", "--catalog", "acme", "--label", "main", "--json", "--explain", "--limit", "15")
 
 # The guide says the question's words; the code answers it in words of its own (no lexical match):
 # ranked second by the model alone, below the guide before the page moved down.
@@ -59,3 +59,26 @@ def test_a_question_about_the_code_puts_the_page_that_describes_it_below_it(craw
     assert code == 0, err
     page = next(r for r in found["results"] if r["relative_path"] == "docs/retries.md")
     assert [m["why"] for m in page["explain"]["signals"] if m["signal"] == "docs"] == ["a prose page, not code"]
+
+
+# More pages in the question's words: the model ranks all four above the code (fifth), and the
+# guide is first in both lists (fused 0.4, where the code's is 1/9).
+PAGES = {
+    "docs/faq.md": "# Frequently asked\n\nWhy was my failed request retried? The client retries a "
+    "failed request a few times before it gives up.\n",
+    "docs/errors.md": "# Errors\n\nWhen a request fails for good, the client raises the error of "
+    "the last failed request.\n",
+    "docs/changes.md": "# Changes\n\n## 2.0\n\nRetried requests wait longer: the client's retry "
+    "backoff doubles.\n",
+}
+
+
+def test_a_question_puts_the_code_first_even_below_a_page_both_lists_rank_first(crawl_files, run_json) -> None:  # type: ignore[no-untyped-def]
+    crawl_files({"docs/retries.md": GUIDE, **PAGES, "src/backoff.ts": RETRY, **OTHER})
+    code, found, err = run_json(*SEARCH, "--text", "how does the client retry a failed request?")
+    assert code == 0, err
+    first = found["results"][0]
+    assert first["relative_path"] == "src/backoff.ts", _paths(found)
+    assert (first["explain"]["dense_rank"], first["explain"]["lexical_rank"]) == (5, None)
+    guide = next(r for r in found["results"] if r["relative_path"] == "docs/retries.md")
+    assert (guide["explain"]["dense_rank"], guide["explain"]["lexical_rank"]) == (1, 1)
