@@ -28,9 +28,12 @@ _QUOTED = re.compile(r"`([^`\s]+)`")
 # Words that say the question wants what is usually moved down: then it is not moved down.
 _ASKS = {
     "test": re.compile(r"\b(tests?|testing|tested|specs?|unit[- ]tests?|fixtures?|mocks?)\b", re.I),
-    "example": re.compile(r"\b(examples?|samples?|demos?|playground|tutorials?)\b", re.I),
+    # "for example" introduces a case of the question's own ("ordered when compared, for example
+    # null versus a number"), not a wish for the examples folder
+    "example": re.compile(r"(?<!for )\b(examples?|samples?|demos?|playground|tutorials?)\b", re.I),
     "benchmark": re.compile(r"\b(bench(mark)?s?|benchmarking|perf(ormance)? tests?)\b", re.I),
-    "docs": re.compile(r"\b(docs?|documentation|readme|guides?|website|site)\b", re.I),
+    # a site, not a "cross-site" request or a "same-site" cookie
+    "docs": re.compile(r"\b(docs?|documentation|readme|guides?|website)\b|(?<![-\w])sites?\b", re.I),
     "ci": re.compile(r"\b(ci|workflows?|pipelines?|github actions?|continuous integration)\b", re.I),
 }
 # A change request's conventional-commit type says what kind of file it touches:

@@ -40,6 +40,13 @@ def test_one_name_or_a_sentence(text: str, symbol: str | None, names: set[str]) 
         ("where are the unit tests for the router", {"test"}),
         ("how is the route tree matched", set()),
         ("TestClient", set()),  # a name: it asks for the class, not for tests
+        ("example of an error handling middleware", {"example"}),
+        # a case of the question's own, not the examples folder
+        ("how are values ordered when compared, for example null versus a number", set()),
+        ("For example, how is a timeout retried?", set()),
+        ("where are the documentation site's settings", {"docs"}),
+        # a request from another site, not the docs site
+        ("how does the CSRF protection block a cross-site form submission", set()),
     ],
 )
 def test_what_a_question_asks_for_on_purpose(text: str, asks: set[str]) -> None:

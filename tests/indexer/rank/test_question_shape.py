@@ -82,3 +82,25 @@ def test_a_question_puts_the_code_first_even_below_a_page_both_lists_rank_first(
     assert (first["explain"]["dense_rank"], first["explain"]["lexical_rank"]) == (5, None)
     guide = next(r for r in found["results"] if r["relative_path"] == "docs/retries.md")
     assert (guide["explain"]["dense_rank"], guide["explain"]["lexical_rank"]) == (1, 1)
+
+
+# An example the question's words describe: both lists rank it first.
+EXAMPLE = """// Retrying a failed request: the client retries after a timeout, for example.
+import { sendWithBackoff } from "../../src/backoff";
+
+const request = () => fetch("https://example.com/api");
+// the client retries the failed request three times, 100 ms apart at first
+sendWithBackoff(request, { attempts: 3, delayMs: 100 }).then(console.log);
+"""
+
+
+def test_for_example_in_a_question_asks_for_no_example(crawl_files, run_json) -> None:  # type: ignore[no-untyped-def]
+    crawl_files({"examples/retry/main.ts": EXAMPLE, "src/backoff.ts": RETRY, **OTHER})
+    code, found, err = run_json(
+        *SEARCH, "--text", "how does the client retry a failed request, for example after a timeout?"
+    )
+    assert code == 0, err
+    order = _paths(found)
+    assert order[0] == "src/backoff.ts", order
+    example = found["results"][order.index("examples/retry/main.ts")]
+    assert example["explain"]["fused_rank"] == 1 and example["explain"]["demoted"], example["explain"]
