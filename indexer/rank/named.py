@@ -4,7 +4,7 @@ in a sentence, the words of a file's name. The hit that is what the question nam
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from typing import Any
 
 from monodex.indexer.packages.manifests import is_manifest
@@ -123,23 +123,35 @@ def _named_by_file(payload: dict[str, Any], name: str) -> bool:
     return squash(defined.file_stem(str(payload.get("relative_path", "")))) == squash(name)
 
 
+# A name that more candidate files than this declare is no one place (hashbrown's try_reserve,
+# wrapped by map.rs, set.rs and table.rs over raw.rs): a sentence naming it asks about something
+# else ("where are the errors from try_reserve produced"), and its definitions are not lifted
+# (issue 34: three hand-written tune questions better, none worse; a header and its source are two).
+DEFINED_IN = 2
+
+
 def apply_definition(cands: list[Candidate], q: Query, w: Weights) -> None:
     """The chunk that declares a name the question spells comes before the chunks that use it.
     A question that is one name (`Router`, `super_len`) asks where it is defined: its definition
     gains `symbol` x the best score x how surely it defines it (x 1.5 in a file named after it,
-    which puts it first); a sentence naming a name scales the definition by `definition`."""
+    which puts it first); a sentence naming a name scales the definition by `definition`, unless
+    more than DEFINED_IN candidate files declare it."""
     if not q.names:
         return
     top = max((c.score for c in cands), default=0.0)
-    for c in cands:
-        found = definition(c.hit.payload, q.names)
+    found_in = [(c, definition(c.hit.payload, q.names)) for c in cands]
+    files: dict[str, set[str]] = defaultdict(set)
+    for c, found in found_in:
+        if found is not None:
+            files[found[0]].add(c.path)
+    for c, found in found_in:
         if found is None:
             continue
         name, _ = found
         if q.is_symbol and w.symbol:
             tier = sureness(c.hit.payload, name)
             c.add("definition", w.symbol * tier * top, f"defines {name}, the name the query asks for")
-        else:
+        elif len(files[name]) <= DEFINED_IN:
             c.scale("definition", w.definition, f"defines {name}, which the query names")
 
 

@@ -92,3 +92,34 @@ def test_the_text_output_says_what_each_signal_did(crawled, capsys) -> None:  # 
     out = capsys.readouterr().out
     assert "also in other languages: website/i18n/" in out
     assert "docs -" in out and "(a prose page, not code)" in out
+
+
+# A name every collection wraps: three files declare try_reserve, none of them says why it fails.
+RESERVE_ERRORS = """// The errors a reservation reports: the capacity overflowed, or the allocator failed.
+export class ReserveError extends Error {
+  static capacityOverflow(): ReserveError {
+    return new ReserveError("capacity overflow: the requested capacity does not fit");
+  }
+  static allocationFailure(bytes: number): ReserveError {
+    return new ReserveError(`allocation failure: could not allocate ${bytes} bytes`);
+  }
+}
+"""
+WRAPPER = """import {{ table }} from './raw';
+
+// Reserves room for `additional` more entries of the {kind}: see try_reserve of the raw table.
+export function try_reserve(additional: number): void {{
+  table.try_reserve(additional);
+}}
+"""
+
+
+def test_a_name_many_files_declare_lifts_none_of_them(crawl_files, run_json) -> None:  # type: ignore[no-untyped-def]
+    wrappers = {f"src/{kind}.ts": WRAPPER.format(kind=kind) for kind in ("map", "set", "table")}
+    crawl_files({"src/raw.ts": RESERVE_ERRORS, **wrappers})
+    question = "where are capacity overflow and allocation failure errors from try_reserve produced"
+    code, found, err = run_json(*SEARCH, "--text", question, "--explain")
+    assert code == 0, err
+    assert found["results"][0]["relative_path"] == "src/raw.ts", [r["relative_path"] for r in found["results"]]
+    signals = {m["signal"] for r in found["results"] for m in r["explain"]["signals"]}
+    assert "definition" not in signals
