@@ -63,8 +63,12 @@ INDEXING_KB = 1_000
 # How many segments Edge keeps before it merges the smallest: its default (0) is one per CPU, and
 # at 2 a compaction merged every segment into one each time, so compacting a large crawl in steps
 # (roll) cost more at each step (5.8, 12.8, 27.8, 40 s of CPU for 4 x 25,600 points) and its
-# memory grew; at 8 each step converts only what was written since the last one (~7-8 s each).
-SEGMENTS = 8
+# memory grew; at 8 each step converted only what was written since the last one (~7-8 s each).
+# Since crawls roll without merging (ROLL_SEGMENTS) and the compaction after them merges, 4: each
+# segment costs every process that opens the shard (its payload indexes' null flags, its sparse
+# index's term map): at 100,000 files opening took 0.584 s at 8 segments and 0.448 s at 4, a CLI
+# search 1.03 s and 0.94 s (in-process 10.2 and 9.7 ms); merging 8 into 4 took 23 s more.
+SEGMENTS = 4
 # ... and while a crawl rolls (roll): so many that Edge never merges, only converts what was
 # written. Merging in every roll rewrote segments that grow with the index: at 100,000 files
 # each late roll merged ~180 MB segments (38-62 s, the crawl's peak 2.2 GB); converting only,
