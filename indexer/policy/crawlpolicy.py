@@ -75,9 +75,16 @@ _FILE_TYPES = {
             *".ini .cfg .conf .properties .editorconfig .gradle .groovy .bzl .bazel .nix .tf .hcl".split(),
             *".cmake .mk .ps1 .psm1 .bat .cmd .fish .rb .rake .gemspec .php .lua .scala .sbt".split(),
             *".dart .ex .exs .erl .hs .ml .clj .r .jl .pl .pm .m .mm .zig .sol .vim .patch".split(),
+            # more languages' source (jq's own builtins are `src/builtin.jq`), shaders, GPU and
+            # assembly code, autotools input, templates
+            *".jq .awk .tcl .nim .cr .elm .purs .hx .gd .fs .fsi .fsx .vb .pas .adb .ads .mli".split(),
+            *".hrl .cljs .cljc .edn .el .lisp .rkt .scm .pyx .pxd .f .f90 .f95 .cabal .bats".split(),
+            *".s .S .asm .cu .cuh .glsl .vert .frag .comp .wgsl .hlsl .metal .sv .svh .vhd .vhdl".split(),
+            *".ac .am .tex .jinja .jinja2 .j2 .erb .haml .slim .pug .mustache .twig".split(),
             # build and ownership files known by their whole name
             *"Dockerfile .Dockerfile .dockerfile Containerfile Makefile GNUmakefile Jenkinsfile".split(),
             *"Gemfile Rakefile Podfile Procfile Brewfile Vagrantfile BUILD WORKSPACE CODEOWNERS".split(),
+            *"makefile Justfile justfile meson.build BUCK Tiltfile Earthfile SConstruct SConscript".split(),
         ),
         "lineBased",
     ),

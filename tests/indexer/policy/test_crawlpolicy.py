@@ -119,6 +119,11 @@ def test_builtin_defaults() -> None:
         ("apps/x/CHANGELOG.json", "generated: CHANGELOG.json"),
         ("pkg/src/node_modules/a.ts", None),  # keep (src/) beats every exclude
         ("rush.json", None),
+        ("src/builtin.jq", None),  # a language without a chunker here: by lines (issue 34)
+        ("kernels/reduce.cu", None),
+        ("shaders/light.frag", None),
+        ("configure.ac", None),
+        ("justfile", None),
     ],
 )
 def test_skip_reason_names_the_rule(path: str, reason: str | None) -> None:
