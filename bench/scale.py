@@ -319,6 +319,21 @@ def trial_copy(s: Subject, work: Path) -> Build:
     return trial
 
 
+def remove(folder: Path) -> None:
+    """A trial's installation removed; when something wrote into it meanwhile (a compaction the
+    trial's crawl started), what and who are printed, and it is removed once that is done."""
+    try:
+        shutil.rmtree(folder)
+        return
+    except OSError as exc:
+        left = sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))[:20]
+        procs = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
+        mine = [line for line in procs.splitlines() if "monodex" in line and "scale.py" not in line]
+        print(f"removing {folder}: {exc}; left {left}; processes {mine}", file=sys.stderr, flush=True)
+    time.sleep(5)
+    shutil.rmtree(folder)
+
+
 def new_label(s: Subject, work: Path, rounds: int) -> None:
     """A label one commit away, each round on a fresh copy of the one-label installation, by a
     crawl of its own that opens the index (no runner); then, on one more copy, handed to a runner
@@ -328,7 +343,7 @@ def new_label(s: Subject, work: Path, rounds: int) -> None:
         commit = edit_commit(s.build.repo, k)
         trial = trial_copy(s, work)
         trials.append(trial.crawl(f"edit-{k}", commit))
-        shutil.rmtree(work / trial.name)
+        remove(work / trial.name)
     s.figures["away_s"], s.figures["away_crawl_s"] = (statistics.median(x) for x in zip(*trials, strict=True))
     trial, served = trial_copy(s, work), []
     runner = trial.runner()
@@ -339,7 +354,7 @@ def new_label(s: Subject, work: Path, rounds: int) -> None:
     finally:
         runner.terminate()
         runner.wait()
-        shutil.rmtree(work / trial.name)
+        remove(work / trial.name)
     s.figures["runner_away_s"], s.figures["runner_away_crawl_s"] = (
         statistics.median(x) for x in zip(*served, strict=True)
     )
