@@ -17,10 +17,9 @@ from typing import NoReturn
 
 from monodex import __version__
 from monodex.commands import REGISTRY
-from monodex.commands.common import flag
+from monodex.commands.common import ends_with_command, flag
 from monodex.disk import paths
 from monodex.errors import MonodexError, UsageError
-from monodex.front import route
 from monodex.observe import logs
 from monodex.requests import FieldError
 from monodex.settings import config
@@ -155,9 +154,9 @@ def cli() -> NoReturn:
     """The `monodex` command: main(), then exit without tearing the interpreter down. Finalizing
     the modules a command loaded (numpy, the Edge shard's bindings, dulwich) took ~30 ms of every
     command's ~0.6 s; the shard is flushed and stdout too by then, and the shard is left to the
-    exit rather than closed (route.ends_with_command). With a thread still running Python's own
+    exit rather than closed (front/route.py ends_with_command). With a thread still running Python's own
     exit waits for it as before."""
-    route.ends_with_command()
+    ends_with_command()
     code = main()
     try:
         sys.stdout.flush()

@@ -9,6 +9,7 @@ from monodex import names
 from monodex.disk.paths import Paths
 from monodex.disk.paths import resolve as resolve_paths
 from monodex.errors import UsageError
+from monodex.front.route import ends_with_command as ends_with_command
 from monodex.labels import standing
 from monodex.settings import config, context
 

@@ -98,8 +98,14 @@ class _Logger:
             # A signal handler run inside the loading (SIGTERM on the runner's first event) would
             # get a half-imported structlog: its event waits for the loading instead.
             return lambda *args, **kwargs: _deferred.append((self._name, attr, args, kwargs))
-        if _level is not None and _LEVELS.get(attr, logging.CRITICAL) < _level:
-            return _dropped  # filtered out anyway: importing structlog for it was 33 ms of a command
+        if (
+            _level is not None
+            and _LEVELS.get(attr, logging.CRITICAL) < _level
+            and "structlog" not in sys.modules
+        ):
+            # filtered out anyway: importing structlog for it was 33 ms of a command. Once it is
+            # loaded (the runner, a test capturing events), it decides as configured.
+            return _dropped
         return getattr(_structlog().get_logger(self._name), attr)
 
 

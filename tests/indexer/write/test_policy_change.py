@@ -189,7 +189,20 @@ BUILTIN_V2_EXCLUDE = [
     *"**/*.lock **/package-lock.json **/npm-shrinkwrap.json **/pnpm-lock.yaml **/yarn.lock".split(),
     *"**/go.sum **/Package.resolved **/CHANGELOG.json **/*.tsbuildinfo".split(),
 ]
-BUILTIN_V2 = {**crawlpolicy.BUILTIN, "patternsToExclude": BUILTIN_V2_EXCLUDE, "gitattributes": False}
+# File types the built-in gained after v2 (jq, shaders, autotools, ...): v2 did not know them.
+NEWER_TYPES = {
+    *".jq .awk .tcl .nim .cr .elm .purs .hx .gd .fs .fsi .fsx .vb .pas .adb .ads .mli".split(),
+    *".hrl .cljs .cljc .edn .el .lisp .rkt .scm .pyx .pxd .f .f90 .f95 .cabal .bats".split(),
+    *".s .S .asm .cu .cuh .glsl .vert .frag .comp .wgsl .hlsl .metal .sv .svh .vhd .vhdl".split(),
+    *".ac .am .tex .jinja .jinja2 .j2 .erb .haml .slim .pug .mustache .twig".split(),
+    *"makefile Justfile justfile meson.build BUCK Tiltfile Earthfile SConstruct SConscript".split(),
+}
+BUILTIN_V2 = {
+    **crawlpolicy.BUILTIN,
+    "fileTypes": {k: v for k, v in crawlpolicy.BUILTIN["fileTypes"].items() if k not in NEWER_TYPES},
+    "patternsToExclude": BUILTIN_V2_EXCLUDE,
+    "gitattributes": False,
+}
 BUILTIN_V2_FINGERPRINT = "beb1bcf35d7b1493d69e757894ca4df52bcca4fc02aeb581a89bac6f24bdacc6"
 
 
