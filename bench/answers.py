@@ -4,7 +4,7 @@ symbol questions) and on pull-request titles (a small and a large Rush monorepo,
 monorepos, a pnpm workspace), against a baseline build in the same run.
 
 Usage: .venv/bin/python bench/answers.py [--baseline REV] [--split tune|test|all] [--only NAME ...]
-                                         [--crawl] [--json OUT]
+                                         [--history off|asof] [--crawl] [--json OUT]
 
 - Every repository is crawled once (both phases) into bench/.work/xdg-<name> (`--crawl` crawls
   what is missing); a label whose dense vectors are not all there is named under the table.
@@ -17,9 +17,11 @@ Usage: .venv/bin/python bench/answers.py [--baseline REV] [--split tune|test|all
 - `--baseline REV` evaluates a checkout of REV (bench/.work/baseline-<rev>, its own venv) over the
   same indexes, in a subprocess after this build's run, and prints both side by side; the
   latency column is each build's in-process search p50 (query embedding included).
-- The co-change (history) signal is off for both builds: a question from a pull request must not
-  learn from its own commit, and the signal is the same in both (it adds about +0.01 R@10 on
-  pull-request titles, docs/benchmarks.md "Round three").
+- The co-change (history) signal: `--history off` (the default, comparable with earlier figures)
+  ranks without it; `--history asof` ranks as a user gets it, each pull-request question with the
+  commits that landed before its own change (cut by ancestry, as `monodex eval` cuts it:
+  indexer/evaluate/past.py; none learns from its own commit), each hand-written one with the
+  catalog's whole history (its crawl's counts, as a search has them). Both builds take the same.
 """
 
 from __future__ import annotations
@@ -142,7 +144,59 @@ def crawl(name: str, t: dict[str, Any]) -> None:
         print(f"{name}: crawled in {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
 
 
-def evaluate(name: str, t: dict[str, Any], split: str) -> dict[str, Any]:
+class History:
+    """The co-change counts each question of a target is ranked with (`--history`, above): none,
+    the catalog's whole history (`full`), or counts that grow as the questions' changes landed."""
+
+    def __init__(self, full: Any = None, growing: Any = None, landed: dict[str, int] | None = None) -> None:
+        self.full, self.growing, self.landed = full, growing, landed or {}
+
+    @classmethod
+    def of_target(cls, s: Any, t: dict[str, Any], how: str) -> History:
+        from monodex.indexer.git.source import open_source
+        from monodex.indexer.history import cochanges
+
+        if how == "off":
+            return cls()
+        if t["group"] == "hand":
+            full = cochanges.History.open(s.paths.state_dir, t["catalog"])
+            if full is None:
+                raise SystemExit(f"{t['catalog']}: no history counted: crawl it first (--crawl)")
+            return cls(full=full)
+        source = open_source(s.config().catalog(t["catalog"]), s.paths)
+        return cls.as_of(source.catalog.path, t["commit"], source.policy.should_crawl)
+
+    @classmethod
+    def as_of(cls, repo: Path, tip: str, keep: Any) -> History:
+        """Each question's counts as of its own change on `tip`'s first-parent line."""
+        from monodex.indexer.evaluate import past
+
+        growing, before = past.as_of(repo, tip, keep)
+        return cls(growing=growing, landed={oid[:SHORT]: n for oid, n in before.items()})
+
+    def at(self, q: dict[str, Any]) -> int:
+        """How many commits landed before the question's change (its origin's short oid); every
+        question of a set comes from a change on the first-parent line (bench/eval/build_prs.py)."""
+        if self.growing is None:
+            return 0
+        oid = q["origin"].split()[-1][:SHORT]
+        if oid not in self.landed:
+            raise SystemExit(f"{q['id']}: its change {oid} is not on the set's first-parent line")
+        return self.landed[oid]
+
+    def of(self, q: dict[str, Any]) -> Any:
+        """The counts to rank `q` with; ask in `at` order (the as-of counts only grow)."""
+        return self.full if self.growing is None else self.growing.upto(self.at(q))
+
+    def close(self) -> None:
+        if self.full is not None:
+            self.full.close()
+
+
+SHORT = 10  # hex digits of a change's oid in a question's origin ("#99 6ae3958a42")
+
+
+def evaluate(name: str, t: dict[str, Any], split: str, history: str = "off") -> dict[str, Any]:
     """Each question of the split searched as `monodex search` does (default options), scored."""
     with persistent_xdg(t["catalog"]):
         from monodex.indexer.points import filters, membership
@@ -163,18 +217,27 @@ def evaluate(name: str, t: dict[str, Any], split: str) -> dict[str, Any]:
             }
             covered, waiting, _ = searching.coverage(s.store, label)
             rows, times = [], []
+            past = History.of_target(s, t, history)
+            asked = []
             for q in json.loads(Path(t["file"]).read_text())["queries"]:
                 half = split_of(q["id"], name)
-                if split not in ("all", half):
-                    continue
                 relevant = set(q["relevant"]) if t["strict"] else set(q["relevant"]) & indexed
-                if not relevant:
-                    continue
+                if split in ("all", half) and relevant:
+                    asked.append((past.at(q), q, half, relevant))
+            asked.sort(key=lambda a: a[0])  # oldest change first: the as-of counts only grow
+            for _, q, half, relevant in asked:
+                counts = past.of(q)
                 started = time.perf_counter()
                 try:
                     found = hits(
                         searching.search(
-                            s.store, s.engine, catalog=t["catalog"], label="main", text=q["query"], limit=10
+                            s.store,
+                            s.engine,
+                            catalog=t["catalog"],
+                            label="main",
+                            text=q["query"],
+                            limit=10,
+                            history=counts,
                         )
                     )
                 except Exception as exc:  # a question a mode cannot take (one letter, lexical)
@@ -184,10 +247,12 @@ def evaluate(name: str, t: dict[str, Any], split: str) -> dict[str, Any]:
                 times.append(time.perf_counter() - started)
                 m = metrics([r["relative_path"] for r in found], relevant)
                 rows.append({"id": q["id"], "kind": q.get("kind") or "pr", "split": half, **m})
+            past.close()
     return {
         "rows": rows,
         "p50_ms": statistics.median(times) * 1e3 if times else None,
         "dense_pending": waiting,
+        "history": history,
     }
 
 
@@ -200,7 +265,7 @@ def mean(rows: Sequence[dict[str, Any]], key: str) -> float:
     return statistics.fmean(r[key] for r in rows) if rows else float("nan")
 
 
-def baseline(rev: str, names: Sequence[str], split: str) -> dict[str, Any]:
+def baseline(rev: str, names: Sequence[str], split: str, history: str) -> dict[str, Any]:
     """The same evaluation by a checkout of `rev` in its own venv, over the same indexes."""
     root = BENCH / ".work" / f"baseline-{rev[:12]}"
     if not root.exists():
@@ -209,8 +274,10 @@ def baseline(rev: str, names: Sequence[str], split: str) -> dict[str, Any]:
         subprocess.run([sys.executable, "-m", "venv", str(root / ".venv")], check=True)
         subprocess.run([str(root / ".venv/bin/pip"), "install", "-q", "-e", str(root)], check=True)
     env = {**os.environ, "MONODEX_BENCH_WORK": str(BENCH / ".work")}
+    # this script in the baseline's venv: `--history asof` needs a build with evaluate/past.as_of
     out = subprocess.run(
-        [str(root / ".venv/bin/python"), __file__, "--evaluate-only", "--split", split, "--only", *names],
+        [str(root / ".venv/bin/python"), __file__, "--evaluate-only", "--split", split, "--history", history]
+        + ["--only", *names],
         check=True,
         capture_output=True,
         text=True,
@@ -225,6 +292,12 @@ def main() -> None:
     ap.add_argument("--split", default="all", choices=("tune", "test", "all"))
     ap.add_argument("--only", nargs="*", help="these targets only (names as printed)")
     ap.add_argument("--crawl", action="store_true", help="crawl the targets not crawled yet")
+    ap.add_argument(
+        "--history",
+        default="off",
+        choices=("off", "asof"),
+        help="co-change counts: off (the default), asof (each question's as of its own change)",
+    )
     ap.add_argument("--evaluate-only", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--json", type=Path, help="write every question's figures here")
     args = ap.parse_args()
@@ -239,7 +312,7 @@ def main() -> None:
                 continue
             crawl(name, t)
         try:
-            results[name] = evaluate(name, t, args.split)
+            results[name] = evaluate(name, t, args.split, args.history)
         except Exception as exc:  # an index another process holds (a crawl filling it): not a figure
             if type(exc).__name__ != "Busy":
                 raise
@@ -247,7 +320,7 @@ def main() -> None:
     if args.evaluate_only:
         print(json.dumps(results))
         return
-    base = baseline(args.baseline, list(results), args.split) if args.baseline else {}
+    base = baseline(args.baseline, list(results), args.split, args.history) if args.baseline else {}
     report(results, base, all_targets)
     if args.json:
         args.json.write_text(json.dumps({"now": results, "baseline": base}, indent=1))

@@ -19,14 +19,18 @@ DATE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
 
 
 def _quality(monkeypatch: pytest.MonkeyPatch, *argv: str) -> ModuleType:
+    return _bench(monkeypatch, "quality.py", *argv)
+
+
+def _bench(monkeypatch: pytest.MonkeyPatch, script: str, *argv: str) -> ModuleType:
     # quality.py reads --split from sys.argv; pytest's own arguments must not leak into it.
-    monkeypatch.setattr("sys.argv", ["quality.py", *argv])
+    monkeypatch.setattr("sys.argv", [script, *argv])
     # It also puts bench/ on sys.path and imports its _common.py: both are undone after the test,
     # so bench/hooks.py can't shadow anything for the other tests.
     monkeypatch.setattr("sys.path", [*sys.path])
     monkeypatch.setitem(sys.modules, "_common", None)  # undone last: the key ends as it was
     monkeypatch.delitem(sys.modules, "_common")  # a fresh import of bench/_common.py
-    spec = importlib.util.spec_from_file_location("bench_quality", BENCH / "quality.py")
+    spec = importlib.util.spec_from_file_location(f"bench_{Path(script).stem}", BENCH / script)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -129,3 +133,24 @@ def test_the_sanity_line_reads_as_issue_14_states_the_floor(monkeypatch) -> None
     quality = _quality(monkeypatch)
     rows = [quality.metrics(["a.ts", "b.ts"], {"b.ts"}), quality.metrics(["c.ts"], {"b.ts"})]
     assert quality.sanity_line(rows) == "doc-sanity (2): R@10 0.500 MRR@10 0.250"
+
+
+def test_answers_ranks_a_question_with_the_history_before_its_own_change(monkeypatch, git_repo) -> None:  # type: ignore[no-untyped-def]
+    """`bench/answers.py --history asof`: a pull-request question's co-change counts are those of
+    the changes that landed before its own (by its origin's short oid), never its own change's."""
+    answers = _bench(monkeypatch, "answers.py")
+    repo = git_repo({"src/base.ts": "0\n", "src/other.ts": "0\n"})
+    repo.write("src/a.ts", "a\n")
+    repo.write("src/b.ts", "b\n")
+    second = repo.commit("Add a and b (#2)")
+    repo.write("src/a.ts", "a2\n")
+    repo.write("src/b.ts", "b2\n")
+    third = repo.commit("Change a and b (#3)")
+    history = answers.History.as_of(repo.path, third, lambda path: path.endswith(".ts"))
+    q2, q3 = ({"id": f"pr-{n}", "origin": f"#{n} {oid[:10]}"} for n, oid in ((2, second), (3, third)))
+    assert history.at(q2) < history.at(q3)
+    assert history.of(q2).counts(["src/b.ts"], ["src/a.ts"]) == ({}, {})  # not its own change
+    assert history.of(q3).counts(["src/b.ts"], ["src/a.ts"])[1] == {("src/a.ts", "src/b.ts"): 1}
+    with pytest.raises(SystemExit, match="pr-9: its change 0123456789 is not on the set's first-parent"):
+        history.at({"id": "pr-9", "origin": "#9 0123456789"})
+    assert answers.History().of(q3) is None  # --history off: no counts

@@ -9,6 +9,7 @@ first-parent commit are those reachable from its first parent."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from monodex.indexer.history import changed
 from monodex.indexer.history.changed import Commit
@@ -64,3 +65,12 @@ def landed(newest_first: Sequence[Commit], tip: str) -> tuple[list[Commit], dict
             stack.extend(by_oid[oid].parents)
         order.extend(reversed(batch))
     return order, before
+
+
+def as_of(repo: Path, tip: str, keep: Callable[[str], bool]) -> tuple[Growing, dict[str, int]]:
+    """Counts that grow along `tip`'s history as it landed, and for each first-parent commit how
+    many commits landed before it: `growing.upto(before[oid])` is the history a question from
+    that change is ranked with (`monodex eval`, bench/answers.py)."""
+    text = changed.log(repo, tip)
+    order, before = landed(list(changed.follow_moves(changed.parse_log(text))), tip)
+    return Growing(order, keep), before

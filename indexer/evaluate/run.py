@@ -15,7 +15,6 @@ from monodex.indexer.evaluate.bm25 import BM25
 from monodex.indexer.evaluate.metrics import AT
 from monodex.indexer.evaluate.questions import Built, Question
 from monodex.indexer.git.source import Source, open_source
-from monodex.indexer.history import changed
 from monodex.indexer.history.cochanges import History
 from monodex.indexer.points import filters, labelmeta, lexical, membership
 from monodex.indexer.rank import ranking
@@ -186,9 +185,7 @@ def _history_signal(
         return {"how": "off", "note": note}, lambda q: None
     if from_file:
         return {"how": "full", "note": "the catalog's counts, as a search has them"}, lambda q: counts
-    text = changed.log(source.catalog.path, commit)
-    order, before = past.landed(list(changed.follow_moves(changed.parse_log(text))), commit)
-    growing = past.Growing(order, source.policy.should_crawl)
+    growing, before = past.as_of(source.catalog.path, commit, source.policy.should_crawl)
     note = "as of each question's change: only the commits that landed before it (none learns from its own)"
     return {"how": "as-of", "note": note}, lambda q: growing.upto(before.get(q.commit or "", 0))
 
