@@ -13,7 +13,8 @@ Usage: .venv/bin/python bench/answers.py [--baseline REV] [--split tune|test|all
   theirs is `test`.
 - Hand-written questions are scored strictly (an answer the label does not index counts as a
   miss: a policy that leaves a folder out loses it); pull-request sets count the files the set
-  builder kept, all indexed.
+  builder kept that the label indexes (`--strict`: all of them, a file left out as generated or a
+  lock file a miss, as a scorer from outside counts it).
 - `--baseline REV` evaluates a checkout of REV (bench/.work/baseline-<rev>, its own venv) over the
   same indexes, in a subprocess after this build's run, and prints both side by side; the
   latency column is each build's in-process search p50 (query embedding included).
@@ -265,7 +266,9 @@ def mean(rows: Sequence[dict[str, Any]], key: str) -> float:
     return statistics.fmean(r[key] for r in rows) if rows else float("nan")
 
 
-def baseline(rev: str, names: Sequence[str], split: str, history: str) -> dict[str, Any]:
+def baseline(
+    rev: str, names: Sequence[str], split: str, history: str, strict: bool = False
+) -> dict[str, Any]:
     """The same evaluation by a checkout of `rev` in its own venv, over the same indexes."""
     root = BENCH / ".work" / f"baseline-{rev[:12]}"
     if not root.exists():
@@ -277,6 +280,7 @@ def baseline(rev: str, names: Sequence[str], split: str, history: str) -> dict[s
     # this script in the baseline's venv: `--history asof` needs a build with evaluate/past.as_of
     out = subprocess.run(
         [str(root / ".venv/bin/python"), __file__, "--evaluate-only", "--split", split, "--history", history]
+        + (["--strict"] if strict else [])
         + ["--only", *names],
         check=True,
         capture_output=True,
@@ -298,6 +302,12 @@ def main() -> None:
         choices=("off", "asof"),
         help="co-change counts: off (the default), asof (each question's as of its own change)",
     )
+    ap.add_argument(
+        "--strict",
+        action="store_true",
+        help="score pull-request sets strictly too: a changed file the label does not index (generated "
+        "bindings, lock files) counts as a miss, as a scorer from outside counts it",
+    )
     ap.add_argument("--evaluate-only", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--json", type=Path, help="write every question's figures here")
     args = ap.parse_args()
@@ -305,7 +315,7 @@ def main() -> None:
     names = args.only or list(all_targets)
     results: dict[str, Any] = {}
     for name in names:
-        t = all_targets[name]
+        t = {**all_targets[name], "strict": True} if args.strict else all_targets[name]
         if not (BENCH / ".work" / f"xdg-{t['catalog']}").exists():
             if not args.crawl:
                 print(f"{name}: not crawled (pass --crawl)", file=sys.stderr)
@@ -320,7 +330,9 @@ def main() -> None:
     if args.evaluate_only:
         print(json.dumps(results))
         return
-    base = baseline(args.baseline, list(results), args.split, args.history) if args.baseline else {}
+    base = (
+        baseline(args.baseline, list(results), args.split, args.history, args.strict) if args.baseline else {}
+    )
     report(results, base, all_targets)
     if args.json:
         args.json.write_text(json.dumps({"now": results, "baseline": base}, indent=1))
