@@ -8,6 +8,11 @@ and the membership it ends with.
   base whose commit differs from the target in the fewest paths.
 - When the changed paths outgrow a share of the base (`limit`), or nothing is near, the label
   gets a base of its own: its key written to every chunk of its files, once (O(tree)).
+- A base outlives a change of crawl policy or chunkers: a label refreshed after one keeps its
+  base and holds the files the change touched in its delta (write/policychange.py). A new label
+  starts from such a label's whole membership, its delta included, and compares the paths that
+  changed since that label's commit: the base alone no longer holds what the label's policy
+  indexes (the first new branch after an upgrade re-read a 100,000-file tree, 188 s).
 """
 
 from __future__ import annotations
@@ -73,6 +78,16 @@ def own(store: Store, state: LabelState, fact_names: Sequence[str] = FACT_NAMES)
     return _start_of(store, state, fact_names)
 
 
+@dataclass(frozen=True)
+class Near:
+    """Where a new label starts: `start` (nothing of its own changed yet), and the commit whose
+    changes to the target it compares (`since`: the base's, or the label's whose delta it takes)."""
+
+    start: Start
+    since: str
+    differ: int  # paths the new label will hold over the base, about
+
+
 def nearest(
     store: Store,
     catalog: str,
@@ -80,13 +95,14 @@ def nearest(
     repo: GitRepo,
     target: str,
     indexed: Callable[[str], bool] = lambda _: True,
-) -> tuple[Start, int] | None:
-    """The base nearest `target` among the catalog's complete commit labels built the same way,
-    as a start with nothing changed yet, and how many paths differ; None when none is near.
-    Only paths the policy indexes (`indexed`) count: a release commit that deletes 250 change
-    files (`common/changes/**/*.json`) changes no label of a policy that leaves them out."""
+) -> Near | None:
+    """The base nearest `target` among the catalog's complete commit labels built the same way;
+    None when none is near. Only paths the policy indexes (`indexed`) count: a release commit
+    that deletes 250 change files (`common/changes/**/*.json`) changes no label of a policy that
+    leaves them out. A base crawled under other facts (kept across a policy change) is taken
+    with its label's delta, from that label's commit."""
     wanted = facts_key(facts)
-    seen: dict[str, Start] = {}
+    seen: dict[str, Near] = {}
     states = sorted(labelmeta.list_all(store, catalog), key=lambda st: -st.updated_at_unix_secs)
     for st in states:
         if st.source_kind != "git-commit" or not st.crawl_complete:
@@ -97,15 +113,24 @@ def nearest(
         if base in seen or len(seen) >= _CANDIDATES:
             continue
         start = _start_of(store, st, tuple(facts))
-        if start is None or start.base_facts != wanted or not repo.has_commit(start.base_commit):
+        if start is None or not repo.has_commit(start.base_commit):
             continue
-        seen[base] = Start(Held("", start.held.base), start.base_commit, start.base_files, wanted)
-    best: tuple[Start, int] | None = None
-    for start in seen.values():
-        most = limit(start.base_files) if best is None else min(limit(start.base_files), best[1] - 1)
-        paths = repo.changed_paths(start.base_commit, target, counted=indexed, stop_after=most)
-        if len(paths) <= most:
-            best = (start, len(paths))
+        if start.base_facts == wanted:
+            bare = Start(Held("", start.held.base), start.base_commit, start.base_files, wanted)
+            seen[base] = Near(bare, start.base_commit, 0)
+        elif repo.has_commit(st.commit_oid):  # what the change touched is in the label's delta
+            held = Held("", start.held.base, start.held.changed)
+            taken = Start(held, start.base_commit, start.base_files, start.base_facts)
+            seen[base] = Near(taken, st.commit_oid, len(held.changed))
+    best: Near | None = None
+    for near in seen.values():
+        start = near.start
+        most = limit(start.base_files) if best is None else min(limit(start.base_files), best.differ - 1)
+        if near.differ > most:
+            continue
+        paths = repo.changed_paths(near.since, target, counted=indexed, stop_after=most - near.differ)
+        if near.differ + len(paths) <= most:
+            best = Near(start, near.since, near.differ + len(paths))
     return best
 
 

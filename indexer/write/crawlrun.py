@@ -221,7 +221,7 @@ def _crawl(
                 indexed, at = source.policy.should_crawl, target.commit_oid
                 near = derive.nearest(s.store, req.catalog.name, facts, source.repo, at, indexed)
                 if near is not None:
-                    start, bases = near[0], [near[0].base_commit]
+                    start, bases = near.start, [near.since]
         if bases:
             delta = source.delta(bases, target.commit_oid, widen)
             plan, scope = delta.plan, delta.scope

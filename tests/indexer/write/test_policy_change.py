@@ -51,9 +51,9 @@ def _crawler(cat: Catalog, p: Any, engine: Any) -> Callable[..., dict[str, Any]]
     """crawl(store, commit, **request options): label `main` of `cat` crawled into `store`."""
     cfg = config.Config(catalogs={cat.name: cat})
 
-    def crawl(store: EdgeStore, commit: str, **kw: Any) -> dict[str, Any]:
+    def crawl(store: EdgeStore, commit: str, label: str = "main", **kw: Any) -> dict[str, Any]:
         with Session(cfg, p, store=store, engine=engine) as s:
-            return crawlrun.crawl(s, crawlrun.Request(cat, "main", commit, **kw)).as_json()
+            return crawlrun.crawl(s, crawlrun.Request(cat, label, commit, **kw)).as_json()
 
     return crawl
 
@@ -63,7 +63,7 @@ def _as_a_full_crawl_makes_it(
 ) -> None:
     """The label's chunks equal those a full crawl of `sha` writes into a new index."""
     ref = EdgeStore(tmp_path / "ref", "monodex")
-    crawl(ref, sha, full=True)
+    crawl(ref, sha, label_id.split(":", 1)[1], full=True)
     ignored = {"label_id", "source_uri"}
     strip = lambda st: {k: {f: x for f, x in v.items() if f not in ignored} for k, v in st.items()}  # noqa: E731
     assert strip(state) == strip(label_state(ref, label_id))
@@ -206,22 +206,25 @@ BUILTIN_V2 = {
 BUILTIN_V2_FINGERPRINT = "beb1bcf35d7b1493d69e757894ca4df52bcca4fc02aeb581a89bac6f24bdacc6"
 
 
+# expressjs/express in small: its framework under lib/, a fixture .gitattributes marks generated
+EXPRESS: dict[str, str | bytes] = {
+    "package.json": '{"name": "express"}',
+    "index.js": "module.exports = require('./lib/express');\n",
+    "lib/express.js": "exports = module.exports = createApplication;\nfunction createApplication() {}\n",
+    "lib/router/index.js": "function Router() {}\nmodule.exports = Router;\n",
+    "Readme.md": "# express\n\nFast, unopinionated web framework.\n",
+    "test/fixtures/users.json": '{"users": ["tobi", "loki"]}\n',
+    ".gitattributes": "test/fixtures/** linguist-generated\n",
+}
+
+
 def test_a_label_of_the_builtin_that_left_lib_out_gains_it_at_its_next_refresh(
     git_repo, engine, tmp_path
 ) -> None:  # type: ignore[no-untyped-def]
     """Issue 34: a label crawled when the built-in policy left `lib/` out (expressjs/express's
     framework) adds just those files at its next refresh, reusing every other file, and drops
     the files the repository's .gitattributes marks generated; it ends as a full crawl makes it."""
-    files: dict[str, str | bytes] = {
-        "package.json": '{"name": "express"}',
-        "index.js": "module.exports = require('./lib/express');\n",
-        "lib/express.js": "exports = module.exports = createApplication;\nfunction createApplication() {}\n",
-        "lib/router/index.js": "function Router() {}\nmodule.exports = Router;\n",
-        "Readme.md": "# express\n\nFast, unopinionated web framework.\n",
-        "test/fixtures/users.json": '{"users": ["tobi", "loki"]}\n',
-        ".gitattributes": "test/fixtures/** linguist-generated\n",
-    }
-    repo = git_repo(files, name="express")
+    repo = git_repo(EXPRESS, name="express")
     p = paths.resolve()
     p.config_dir.mkdir(parents=True, exist_ok=True)
     p.user_crawl_file.write_text(json.dumps(BUILTIN_V2))
@@ -244,4 +247,41 @@ def test_a_label_of_the_builtin_that_left_lib_out_gains_it_at_its_next_refresh(
     assert held == {"package.json", "index.js", "lib/express.js", "lib/router/index.js", "Readme.md"}
 
     _as_a_full_crawl_makes_it(crawl, sha, "express:main", after, tmp_path)
+    live.close()
+
+
+def test_a_new_branch_after_a_policy_change_stands_on_the_base_of_the_old_one(
+    git_repo, engine, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    """Issue 36: `main`, refreshed after a policy change, keeps its base (crawled under the old
+    policy) and holds what the change touched in its delta. A new branch one commit further
+    starts from main's membership, delta included: it reads and embeds only its own commit's
+    file, where it was a full crawl of the tree (188 s at 100,000 files)."""
+    repo = git_repo(EXPRESS, name="express")
+    p = paths.resolve()
+    p.config_dir.mkdir(parents=True, exist_ok=True)
+    p.user_crawl_file.write_text(json.dumps(BUILTIN_V2))
+    crawl = _crawler(Catalog("express", repo.path), p, engine)
+    live = EdgeStore(tmp_path / "live", "monodex")
+    assert crawl(live, repo.head())["mode"] == "full"
+    p.user_crawl_file.unlink()  # the built-in policy of now applies
+    repo.write("index.js", "module.exports = require('./lib/express.js');\n")
+    main = repo.commit("bump")
+    assert crawl(live, main)["mode"] == "incremental"
+    state = labelmeta.read(live, "express:main")  # its base is still the one of the old policy
+    assert state is not None and state.extra["membership_changed"] == 4  # lib/ twice, index.js, the fixture
+
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.write("lib/router/index.js", "function Router(options) {}\nmodule.exports = Router;\n")
+    feature = repo.commit("router options")
+    summary = crawl(live, feature, "feature")
+    assert summary["mode"] == "derived"
+    assert summary["files_embedded"] == 1  # its own commit's file; lib/ and index.js are main's
+    _as_a_full_crawl_makes_it(
+        crawl, feature, "express:feature", label_state(live, "express:feature"), tmp_path
+    )
+    # and a new label at main's own commit holds what main holds
+    assert crawl(live, main, "copy")["mode"] == "derived"
+    strip = lambda st: {v["relative_path"]: v["file_id"] for v in st.values()}  # noqa: E731
+    assert strip(label_state(live, "express:copy")) == strip(label_state(live, "express:main"))
     live.close()
