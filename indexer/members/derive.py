@@ -110,6 +110,9 @@ def nearest(
         if facts_key({k: st.extra.get(k) for k in facts}) != wanted:
             continue
         base = str(st.extra.get(Key.MEMBERSHIP_BASE) or st.label_id)
+        # labels on a base of other facts differ from it each by its own delta: one candidate each
+        if str(st.extra.get(Key.MEMBERSHIP_BASE_FACTS) or wanted) != wanted:
+            base = st.label_id
         if base in seen or len(seen) >= _CANDIDATES:
             continue
         start = _start_of(store, st, tuple(facts))
