@@ -62,6 +62,7 @@ class Runner:
         self.log = logs.get("monodex.runner")
         self._last_failure: dict[str, str] = {}
         self._crashed = False  # requests a crash left claimed were recovered: collect after them
+        self._fill_memory: Any = None  # the fill job's writes against the memory ceiling, across rounds
         self.scheduler = BlockingScheduler(job_defaults={"coalesce": True, "max_instances": 1})
 
     def _timed(self, name: str, fn: Callable[[], Mapping[str, object]], *, hold: bool = True) -> None:
@@ -146,6 +147,8 @@ class Runner:
             return  # the drain job reports what is wrong with the index
         started = time.monotonic()
         filled = 0
+        if self._fill_memory is None:
+            self._fill_memory = background.fill_memory(self.session)
         for label_id in waiting:
             while not self._should_yield():
                 rounds: list[Filled] = []
@@ -153,7 +156,11 @@ class Runner:
                 def one(lid: str = label_id, out: list[Filled] = rounds) -> Filled:
                     out.append(
                         background.fill_round(
-                            self.session, lid, should_stop=self._should_yield, lock=self.work_lock
+                            self.session,
+                            lid,
+                            should_stop=self._should_yield,
+                            lock=self.work_lock,
+                            watch=self._fill_memory,
                         )
                     )
                     return out[-1]

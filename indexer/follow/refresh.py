@@ -18,6 +18,7 @@ from monodex.indexer.points import labelmeta
 from monodex.indexer.points.labelmeta import LabelState
 from monodex.indexer.session import Session
 from monodex.indexer.write import crawlrun, fill
+from monodex.indexer.write.memory import MemoryWatch
 from monodex.indexer.write.request import Request
 
 from monodex import names
@@ -174,7 +175,8 @@ def fill_until(s: Session, catalog: Catalog, label: str, deadline: float) -> boo
                 return False
             time.sleep(POLL_SECONDS * 4)
         return True
-    report = fill.fill(s.store, s.engine, key, should_stop=lambda: time.monotonic() >= deadline)
+    watch = MemoryWatch(s.config().crawl.max_memory_mb)
+    report = fill.fill(s.store, s.engine, key, should_stop=lambda: time.monotonic() >= deadline, watch=watch)
     return report.pending_after == 0
 
 
@@ -243,17 +245,24 @@ def _queue_refresh(s: Session, queue: spool.Spool, catalog: Catalog, state: Labe
 
 
 def fill_round(
-    s: Session, label_id: str, *, should_stop: Callable[[], bool], lock: threading.Lock
+    s: Session,
+    label_id: str,
+    *,
+    should_stop: Callable[[], bool],
+    lock: threading.Lock,
+    watch: MemoryWatch | None = None,
 ) -> fill.FillReport:
     """One round of phase two for the label: the fill job's unit of work. The model runs
     without `lock` (the runner's write lock) and yields between slices; only the vector write
-    takes it, so a refresh or a handed-over command never waits for the model."""
+    takes it (and a roll, when `watch`, kept across rounds, says the store must release what
+    the writes hold: write/memory.py), so a refresh or a handed-over command never waits for
+    the model."""
     t0 = time.monotonic()
     report = fill.FillReport(label_id, pending_before=fill.pending(s.store, label_id))
     prepared = fill.prepare_round(s.store, s.engine, label_id, should_stop=should_stop)
     if prepared is not None:
         with lock:
-            prepared.write(s.store, report)
+            prepared.write(s.store, report, watch)
     report.pending_after = fill.pending(s.store, label_id)
     report.stopped = bool(report.pending_after)
     report.seconds = time.monotonic() - t0

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from monodex.indexer.session import Session
 
@@ -13,6 +14,9 @@ from monodex.observe.progress import OnProgress
 from monodex.runner import spool
 from monodex.schema.crawl import Filled, PollAnswer, RefreshAnswer
 from monodex.schema.labels import NightlyGc, VerifyAnswer
+
+if TYPE_CHECKING:
+    from monodex.indexer.write.memory import MemoryWatch
 
 
 def refresh_label(
@@ -28,11 +32,26 @@ def refresh_label(
     return refreshing.refresh_label(s, entry, cancel, progress=progress)
 
 
-def fill_round(s: Session, label_id: str, *, should_stop: Callable[[], bool], lock: threading.Lock) -> Filled:
-    """One round of phase two (follow/refresh.fill_round): the model outside `lock`."""
+def fill_round(
+    s: Session,
+    label_id: str,
+    *,
+    should_stop: Callable[[], bool],
+    lock: threading.Lock,
+    watch: MemoryWatch | None = None,
+) -> Filled:
+    """One round of phase two (follow/refresh.fill_round): the model outside `lock`; `watch`,
+    kept across rounds, rolls the store under the memory ceiling (write/memory.py)."""
     from monodex.indexer.follow import refresh as refreshing
 
-    return refreshing.fill_round(s, label_id, should_stop=should_stop, lock=lock).as_json()
+    return refreshing.fill_round(s, label_id, should_stop=should_stop, lock=lock, watch=watch).as_json()
+
+
+def fill_memory(s: Session) -> MemoryWatch:
+    """What the fill job's rounds write, against crawl.max_memory_mb: one for all its rounds."""
+    from monodex.indexer.write.memory import MemoryWatch
+
+    return MemoryWatch(s.config().crawl.max_memory_mb)
 
 
 def labels_waiting(s: Session) -> list[str]:

@@ -254,7 +254,7 @@ def _crawl(
         count_history(s, source, target.commit_oid)
     known_labels.add(s.paths.state_dir, req.catalog.name, req.label)  # hooks now track its branch
     if dense == "fill":
-        fill_label(s, summary, target.label_id, progress=progress, cancel=cancel)
+        fill_label(s, summary, target.label_id, progress=progress, cancel=cancel, watch=watch)
     else:
         summary.chunks_pending = fill.pending(s.store, target.label_id)
     return summary
@@ -280,15 +280,23 @@ def count_history(s: Session, source: Source, commit: str) -> None:
 
 
 def fill_label(
-    s: Session, summary: CrawlSummary, label_id: str, *, progress: OnProgress | None, cancel: Any
+    s: Session,
+    summary: CrawlSummary,
+    label_id: str,
+    *,
+    progress: OnProgress | None,
+    cancel: Any,
+    watch: MemoryWatch | None = None,
 ) -> None:
-    """Phase two in this process; a stop leaves the rest pending (the label stays searchable)."""
+    """Phase two in this process; a stop leaves the rest pending (the label stays searchable).
+    `watch`: the crawl's memory ceiling, which the fill's writes respect as phase one's do."""
     report = fill.fill(
         s.store,
         s.engine,
         label_id,
         should_stop=cancel.is_set if cancel is not None else (lambda: False),
         progress=(lambda done, total: progress(done, total, done, "dense")) if progress else None,
+        watch=watch,
     )
     summary.chunks_embedded += report.embedded
     summary.chunks_pending = report.pending_after

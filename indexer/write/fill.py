@@ -20,6 +20,8 @@ from monodex.indexer.points import filters, labelmeta, membership, overlaymeta
 from monodex.indexer.points.payloads import stored_embed_text, text_hash
 from monodex.indexer.points.stored import stored_vectors as stored_vectors  # re-exported
 from monodex.indexer.store.base import Match, Store
+from monodex.indexer.write import memory
+from monodex.indexer.write.memory import MemoryWatch
 
 from monodex.observe import logs
 from monodex.schema.crawl import Filled
@@ -96,9 +98,11 @@ def fill(
     progress: FillProgress | None = None,
     round_size: int = ROUND,
     rounds: int | None = None,
+    watch: MemoryWatch | None = None,
 ) -> FillReport:
     """Give every pending chunk of the label its vector, a round at a time, until none is left,
-    `rounds` rounds were done, or should_stop() says so (checked between rounds)."""
+    `rounds` rounds were done, or should_stop() says so (checked between rounds). With `watch`,
+    the store rolls as a crawl's does, to stay under the memory ceiling (write/memory.py)."""
     t0 = time.monotonic()
     report = FillReport(label_id, pending_before=pending(store, label_id))
     done = 0
@@ -110,7 +114,7 @@ def fill(
         prepared = prepare_round(store, embedder, label_id, round_size=round_size)
         if prepared is None:
             break
-        prepared.write(store, report)
+        prepared.write(store, report, watch)
         if progress is not None:
             progress(report.filled, report.pending_before)
     report.pending_after = pending(store, label_id)
@@ -129,11 +133,17 @@ class Round:
     vectors: dict[str, Any]  # embedded_text_hash -> vector
     embedded: set[str]  # hashes run through the model in this round (the rest were stored)
 
-    def write(self, store: Store, report: FillReport) -> None:
-        """The round's only write: short, so the runner's lock is held for it alone."""
+    def write(self, store: Store, report: FillReport, watch: MemoryWatch | None = None) -> None:
+        """The round's only write: short, so the runner's lock is held for it alone (and for a
+        roll, when `watch` says the memory the store holds for these writes must be released)."""
         records = [r for r in self.records if r.payload[Key.EMBEDDED_TEXT_HASH] in self.vectors]
         pairs = [(rec.id, self.vectors[rec.payload[Key.EMBEDDED_TEXT_HASH]]) for rec in records]
-        report.filled += store.set_dense(pairs)
+        filled = store.set_dense(pairs)
+        report.filled += filled
+        if watch is not None:
+            watch.stored(filled, 0)
+            if watch.should_roll():
+                memory.release(store, watch)
         report.embedded += len(self.embedded)
         report.reused += sum(1 for rec in records if rec.payload[Key.EMBEDDED_TEXT_HASH] not in self.embedded)
 

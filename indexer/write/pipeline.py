@@ -20,11 +20,11 @@ from monodex.indexer.points import lexical
 from monodex.indexer.points.identity import chunk_point_id
 from monodex.indexer.prepare.files import FileJob
 from monodex.indexer.store.base import Point, Store
+from monodex.indexer.write import memory
 from monodex.indexer.write.memory import MemoryWatch
 
 from monodex.disk.diskspace import DiskFull
 from monodex.errors import MonodexError
-from monodex.observe import logs, rss
 from monodex.schema.payload import ChunkPayload, Key
 
 _DONE = object()
@@ -98,20 +98,7 @@ class Uploader(threading.Thread):
                 sum(len(j.payloads) for j in jobs), sum(len(p["text"]) for j in jobs for p in j.payloads)
             )
             if self.watch.should_roll():
-                self._roll(self.watch)
-
-    def _roll(self, watch: MemoryWatch) -> None:
-        """Release the memory the store holds for what was written (write/memory.py). Only for
-        memory: a roll that fails (no room on disk to compact) leaves the crawl going on."""
-        started = time.monotonic()
-        try:
-            self.store.roll()
-        except MonodexError as exc:
-            logs.get("monodex.crawl").warning("crawl.roll_skipped", problem=exc.problem, hint=exc.hint)
-            watch.stop_rolling()
-            return
-        rss.trim()
-        watch.rolled(time.monotonic() - started)
+                memory.release(self.store, self.watch)
 
     def _send(self, points: list[Point]) -> None:
         for attempt in range(1, self.retries + 1):
