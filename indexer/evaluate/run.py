@@ -97,6 +97,7 @@ def evaluate(
         if counts is not None:
             counts.close()
     scores = report.build(chosen, rows, systems=[*r.modes, BM25_NAME], split=r.split, per_query=r.per_query)
+    notes += report.advice(scores["results"], r.split)
     answer: EvalAnswer = {
         "catalog": r.catalog,
         "label": r.label,
