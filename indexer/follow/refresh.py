@@ -175,7 +175,7 @@ def fill_until(s: Session, catalog: Catalog, label: str, deadline: float) -> boo
                 return False
             time.sleep(POLL_SECONDS * 4)
         return True
-    watch = MemoryWatch(s.config().crawl.max_memory_mb)
+    watch = MemoryWatch(s.config().crawl.max_memory_mb).phase_two()
     report = fill.fill(s.store, s.engine, key, should_stop=lambda: time.monotonic() >= deadline, watch=watch)
     return report.pending_after == 0
 

@@ -51,7 +51,7 @@ def fill_memory(s: Session) -> MemoryWatch:
     """What the fill job's rounds write, against crawl.max_memory_mb: one for all its rounds."""
     from monodex.indexer.write.memory import MemoryWatch
 
-    return MemoryWatch(s.config().crawl.max_memory_mb)
+    return MemoryWatch(s.config().crawl.max_memory_mb).phase_two()
 
 
 def labels_waiting(s: Session) -> list[str]:

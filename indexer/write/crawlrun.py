@@ -296,7 +296,7 @@ def fill_label(
         label_id,
         should_stop=cancel.is_set if cancel is not None else (lambda: False),
         progress=(lambda done, total: progress(done, total, done, "dense")) if progress else None,
-        watch=watch,
+        watch=watch.phase_two() if watch is not None else None,
     )
     summary.chunks_embedded += report.embedded
     summary.chunks_pending = report.pending_after

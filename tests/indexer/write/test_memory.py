@@ -50,6 +50,35 @@ def test_a_crawl_over_its_ceiling_still_rolls_every_so_often() -> None:
     assert watch.min_points <= MAX_ROLL_POINTS
 
 
+def test_phase_two_keeps_rolling_often_while_a_roll_brings_it_under_its_ceiling() -> None:
+    """pnpm's fill under a 700 MB ceiling: 590 MB stayed after each roll (the model's sessions),
+    over phase one's 0.8 of the ceiling, so the points between rolls doubled and the fill grew to
+    777 MB between them. In phase two a roll that ends under the ceiling's headroom keeps the
+    pace; one that ends over it still slows down."""
+    from monodex.observe import rss
+
+    now = rss.resident_mb("self") or 0.0
+    assert now > 0
+    ceiling = now / 0.875  # what stays after a roll: past 0.8 of it, under 0.95
+    one, two = MemoryWatch(ceiling), MemoryWatch(ceiling).phase_two()
+    for watch in (one, two):
+        watch.stored(watch.min_points, 0)
+        watch.rolled(0.1)
+    assert one.min_points > 4096  # phase one: what stays is not the index's
+    assert two.min_points == 4096  # phase two: a roll brought it back under; keep the pace
+    # the room a roll needs counts phase two's points at 16 KB: 610 + 64 MB passes 665 (0.95 x 700)
+    assert must_roll(610, 4096, float("inf"), 700, two.per_point)
+    assert not must_roll(610, 4096, float("inf"), 700)  # at phase one's 9 KB: 610 + 36 MB fits
+    over = MemoryWatch(now / 1.2).phase_two()  # a roll leaves it over the ceiling: slow down
+    over.stored(over.min_points, 0)
+    over.rolled(0.1)
+    assert over.min_points > 4096
+    over.ceiling = now / 0.875  # the next roll ends under it (pnpm's first roll: measured at once,
+    over.stored(over.min_points, 0)  # 1,379 MB; 593 MB thirty seconds on): the pace comes back
+    over.rolled(0.1)
+    assert over.min_points == 4096
+
+
 def test_the_record_status_reads_is_removed_with_the_crawl(tmp_path: Path) -> None:
     f = crawlstate.new_file(tmp_path)
     watch = MemoryWatch(700, state_file=f, facts={"catalog": "acme", "label": "main"})
