@@ -101,7 +101,8 @@ ROOMS: dict[str, set[str]] = {
     "packages": set(),  # a manifest's package name, and which package a file belongs to
     "git": {"packages", "points", "policy"},  # reading git and planning what a label holds
     # a catalog's history: which files each commit changed, their co-change counts kept current
-    "history": set(),
+    # (points: a commit subject's words counted as the lexical vectors hash them)
+    "history": {"points"},
     # what a question asks, the signals, the order of the results (packages: which files are
     # manifests, for a dependency update)
     "rank": {"points", "store", "packages"},

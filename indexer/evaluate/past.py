@@ -14,6 +14,7 @@ from pathlib import Path
 from monodex.indexer.history import changed
 from monodex.indexer.history.changed import Commit
 from monodex.indexer.history.cochanges import Counts
+from monodex.indexer.points import lexical
 
 
 class Growing:
@@ -32,9 +33,10 @@ class Growing:
         if n < self.next:
             raise ValueError(f"counts of {self.next} commits asked for {n}: ask oldest first")
         while self.next < n:
-            files = changed.counted(self.commits[self.next].files, self.keep)
+            commit = self.commits[self.next]
+            files = changed.counted(commit.files, self.keep)
             if files is not None:
-                self.counts.add(files)
+                self.counts.add(files, lexical.query_indices(commit.subject))
             self.next += 1
         return self.counts
 

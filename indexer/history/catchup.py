@@ -9,6 +9,7 @@ from pathlib import Path
 
 from monodex.indexer.history import changed
 from monodex.indexer.history.cochanges import Counts, CountTable
+from monodex.indexer.points import lexical
 
 from monodex.git import cli as gitcli
 
@@ -49,7 +50,7 @@ def _count(table: CountTable, walked: Iterator[changed.Commit], keep: Callable[[
             oids.append(c.oid)
             files = changed.counted(c.files, lambda f: kept[f] if f in kept else kept.setdefault(f, keep(f)))
             if files is not None:
-                counts.add(files)
+                counts.add(files, lexical.query_indices(c.subject))
             if n % _FLUSH_COMMITS == 0:
                 yield counts
                 counts = Counts()

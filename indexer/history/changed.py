@@ -29,6 +29,9 @@ class Commit:
     files: tuple[str, ...]
     moves: tuple[tuple[str, str], ...] = ()  # (old path, new path) of each file it renamed
     parents: tuple[str, ...] = ()  # first parent first (evaluate/past.py: when it landed)
+    # its subject line: the words of past change requests point at the files they touched
+    # (rank/pastwords.py); only the words' hashes are kept (cochanges.py), never the text
+    subject: str = ""
 
 
 def rename_options(repo: Path) -> list[str]:
@@ -49,26 +52,28 @@ def walk(repo: Path, commit: str, stop_at: Sequence[str] = (), renames: str = "-
 
 def _commits(lines: Iterable[str]) -> Iterator[Commit]:
     head: list[str] = []
+    subject = ""
     files: list[str] = []
     moves: list[tuple[str, str]] = []
     for line in lines:
         if line.startswith("\0"):
             if head:
-                yield _commit(head, files, moves)
-            head, files, moves = line[1:].split(), [], []  # a root commit has no parent
+                yield _commit(head, subject, files, moves)
+            meta, _, subject = line[1:].rstrip("\n").partition("\x01")
+            head, files, moves = meta.split(), [], []  # a root commit has no parent
             continue
         status, *names = line.rstrip("\n").split("\t")
         if names and status[:1] == "R" and len(names) == 2:
             moves.append((names[0], names[1]))
         files += names[-1:]
     if head:
-        yield _commit(head, files, moves)
+        yield _commit(head, subject, files, moves)
 
 
-def _commit(head: list[str], files: list[str], moves: list[tuple[str, str]]) -> Commit:
+def _commit(head: list[str], subject: str, files: list[str], moves: list[tuple[str, str]]) -> Commit:
     oid, stamp, *parents = head
     date = datetime.fromtimestamp(int(stamp), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    return Commit(oid, date, tuple(files), tuple(moves), tuple(parents))
+    return Commit(oid, date, tuple(files), tuple(moves), tuple(parents), subject)
 
 
 def log(repo: Path, commit: str, stop_at: Sequence[str] = ()) -> str:
@@ -91,7 +96,7 @@ def follow_moves(newest_first: Iterable[Commit], moved: dict[str, str] | None = 
         files = tuple(moved.get(f, f) for f in c.files)
         for old, new in c.moves:
             moved[old] = moved.get(new, new)
-        yield Commit(c.oid, c.date, files, parents=c.parents)
+        yield Commit(c.oid, c.date, files, parents=c.parents, subject=c.subject)
 
 
 def counted(files: Iterable[str], keep: Callable[[str], bool]) -> list[str] | None:

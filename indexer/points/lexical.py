@@ -147,5 +147,17 @@ def request_text(text: str) -> str:
 def query_vector(text: str) -> SparseVector:
     """Each distinct query term once (the IDF modifier weighs them), question words and the
     opening verb of a change request left out (all of them kept if nothing else is left)."""
-    kept = [t for t in terms(request_text(text)) if t not in QUERY_STOPWORDS]
+    kept = query_terms(text)
     return _vector({_index(t): 1.0 for t in (kept or terms(text))})
+
+
+def query_terms(text: str) -> list[str]:
+    """The terms of `text` a query matches with: less question words and a change request's
+    opening verb and type (may be empty). Also how a commit subject is read (rank/pastwords.py)."""
+    return [t for t in terms(request_text(text)) if t not in QUERY_STOPWORDS]
+
+
+def query_indices(text: str) -> tuple[int, ...]:
+    """query_terms() distinct, as the 32-bit indices the sparse vectors give them: how a commit
+    subject's words are counted (history/cochanges.py) and a query's looked up (rank/pastwords.py)."""
+    return tuple(dict.fromkeys(_index(t) for t in query_terms(text)))

@@ -34,6 +34,9 @@ class Weights:
     file_chunks: float = 2  # how many more chunks of a file count as its evidence
     tested: float = 0.25  # + this x the best score of the file's own test among the candidates
     history: float = 1.0  # + this x how often a lower hit changed with the top ones (cochange.py)
+    # the files past commits with the query's words touched, a third fused list (pastwords.py):
+    # this / (k + the file's place); 0.35 and 0.5 lead base on the tune halves, 0.35 keeps tauri's R@10
+    past_words: float = 0.35
     # issue 34: evidence relative to the best candidate's score (the fused scale varies by query)
     symbol: float = 1.0  # one-name query: the chunk defining it + this x the best score
     pipeline: float = 0.3  # a question about CI: each CI pipeline + this x the best
@@ -53,6 +56,7 @@ OFF: dict[str, dict[str, Any]] = {
     "file": {"file_evidence": 0.0},
     "tested": {"tested": 0.0},
     "history": {"history": 0.0},
+    "past-words": {"past_words": 0.0},
     "symbol": {"symbol": 0.0},
     "pipeline": {"pipeline": 0.0},
     "filename": {"name_coverage": 0.0},

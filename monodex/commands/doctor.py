@@ -154,8 +154,8 @@ def _history(p: paths.Paths, cat: config.Catalog) -> tuple[str, str, str]:
     if counted is None:
         return (
             "warn",
-            f"{cat.name}: no commit history counted (or unreadable): search ranks without which files "
-            "changed together",
+            f"{cat.name}: no commit history counted (or unreadable, or counted by an older monodex): "
+            "search ranks without which files changed together and past commits' words",
             f"any crawl or refresh of {cat.name} counts it: {crawl_command(cat)}",
         )
     commits, size = counted

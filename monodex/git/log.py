@@ -38,11 +38,12 @@ def files_per_commit_lines(
 ) -> Iterator[str]:
     """`git log` of the commits reachable from `commit` but not from any of `stop_at`, newest
     first, with the files each touched and its renames (records start with NUL: "oid time
-    parents", then --name-status lines), read as git prints them: a first walk of a long history
+    parents\x01subject", then --name-status lines), read as git prints them: a first walk of a long history
     holds one line at a time (babel's 18,609 commits at once were 89 MB of Python). Raises
     cli.Error at the end when git failed (what was yielded is then incomplete)."""
     env = {**os.environ, "GIT_NO_LAZY_FETCH": "1"}  # honoured by recent git; older: -M100% after -M
-    args = [*BOUNDED, "log", f"--max-count={max_commits}", "--format=%x00%H %ct %P", "--name-status", renames]
+    fmt = "--format=%x00%H %ct %P%x01%s"
+    args = [*BOUNDED, "log", f"--max-count={max_commits}", fmt, "--name-status", renames]
     args.append(commit)
     if stop_at:
         args += ["--not", *stop_at]

@@ -7,9 +7,10 @@ import sqlite3
 import subprocess
 from pathlib import Path
 
-from monodex.indexer.history import catchup
+from monodex.indexer.history import catchup, cochanges
 from monodex.indexer.history.changed import MAX_FILES
 from monodex.indexer.history.cochanges import History
+from monodex.indexer.rank import pastwords
 
 
 def _ts(path: str) -> bool:
@@ -147,3 +148,78 @@ def test_a_partial_clone_is_never_made_to_fetch(git_repo, tmp_path: Path) -> Non
     files = _files(db)
     assert files["lib/exact.ts"] == 4 and "src/a.ts" not in files  # a's past, under its new name
     assert files["lib/edited.ts"] == 1 and files["src/long.ts"] == 2  # not followed: content unread
+
+
+def _subjects(git_repo):  # type: ignore[no-untyped-def]
+    """gate.ts changed by commits about throttling, retry.ts by one about retries."""
+    repo = git_repo({"src/gate.ts": "1", "src/retry.ts": "1", "src/log.ts": "1"})
+    changes = (
+        ("Throttle outgoing requests per host", ("src/gate.ts", "src/log.ts")),
+        ("fix: throttle bursts", ("src/gate.ts",)),
+        ("Retry requests on 503", ("src/retry.ts",)),
+    )
+    for n, (subject, touched) in enumerate(changes, start=2):
+        for path in touched:
+            repo.write(path, str(n))
+        repo.commit(subject)
+    return repo
+
+
+def test_subject_words_point_at_the_files_their_commits_touched(git_repo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    repo = _subjects(git_repo)
+    db = tmp_path / "h.sqlite"
+    catchup.update(db, repo.path, repo.head(), _ts, "p1")
+    past = History(db)
+    found = pastwords.ranked(past, "throttle requests")
+    assert [p.path for p in found][:2] == ["src/gate.ts", "src/log.ts"]
+    assert found[0].commits == 2  # both throttle commits changed it
+    assert [p.path for p in pastwords.ranked(past, "where do we retry requests?")][:1] == ["src/retry.ts"]
+    assert pastwords.ranked(past, "websocket") == []  # a word no subject has
+    past.close()
+    (repo.path / "lib").mkdir()
+    repo.git("mv", "src/gate.ts", "lib/limiter.ts")
+    repo.commit("move the gate")
+    catchup.update(db, repo.path, repo.head(), _ts, "p1")
+    past = History(db)
+    moved = {p.path: p.commits for p in pastwords.ranked(past, "throttle")}
+    assert moved["lib/limiter.ts"] == 2  # its past came with it (the old name keeps its own: another branch)
+    past.close()
+
+
+def test_counts_from_before_the_words_start_over(git_repo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """An index whose history an older monodex counted (no words): it reads as not counted, so
+    the runner queues a refresh, and that refresh counts the whole history again."""
+    repo = _subjects(git_repo)
+    db = tmp_path / "history" / "acme.sqlite"
+    assert catchup.update(db, repo.path, repo.head(), _ts, "p1") == 4
+    with sqlite3.connect(db) as con:  # as the older schema left it
+        con.execute("DELETE FROM meta WHERE key = 'schema'")
+        con.execute("DELETE FROM words")
+    assert cochanges.summary(tmp_path, "acme") is None
+    past = History(db)
+    assert pastwords.ranked(past, "throttle") == []  # no words: no list, no error
+    past.close()
+    assert catchup.update(db, repo.path, repo.head(), _ts, "p1") == 4  # counted again, words too
+    assert cochanges.summary(tmp_path, "acme") is not None
+    past = History(db)
+    assert [p.path for p in pastwords.ranked(past, "throttle")][0] == "src/gate.ts"
+    past.close()
+
+
+def test_the_counts_a_search_reads_and_an_evaluation_grows_rank_alike(git_repo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Past words are scored by SQLite for a search (History) and in Python for an evaluation
+    as of each change (Counts): the same history gives the same list."""
+    from monodex.indexer.evaluate import past as pasts
+
+    repo = _subjects(git_repo)
+    db = tmp_path / "h.sqlite"
+    catchup.update(db, repo.path, repo.head(), _ts, "p1")
+    growing, _ = pasts.as_of(repo.path, repo.head(), _ts)
+    counts = growing.upto(len(growing.commits))
+    stored = History(db)
+    for text in ("throttle requests", "retry on 503", "host", "nothing of this"):
+        a, b = pastwords.ranked(stored, text), pastwords.ranked(counts, text)
+        assert [p.path for p in a] == [p.path for p in b], text
+        assert [round(p.score, 9) for p in a] == [round(p.score, 9) for p in b], text
+        assert [p.commits for p in a] == [p.commits for p in b], text
+    stored.close()

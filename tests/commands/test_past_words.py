@@ -1,0 +1,71 @@
+"""The past-words list end to end (issue 34): a crawl counts the words of each commit's subject
+against the files it touched, and a hybrid search lifts the files earlier commits with the
+query's words changed, even one whose code never says them and that neither the dense nor the
+lexical list found, saying so in --explain. A history counted before the words fails nothing."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from monodex.indexer.history.cochanges import db_path
+
+from monodex.disk import paths
+from monodex.main import main
+
+SEARCH = ("search", "--catalog", "acme", "--label", "main", "--explain", "--json", "--limit", "20")
+DECOYS = 120  # more files than the dense list reads (2 x 50 chunks), each about requests
+
+
+def _repo(git_repo):  # type: ignore[no-untyped-def]
+    files = {"package.json": json.dumps({"name": "acme"})}
+    files |= {
+        f"src/decoy{i}.ts": f"// sends the outgoing requests of host {i}\nexport function send{i}(): void {{}}\n"
+        for i in range(DECOYS)
+    }
+    files["src/gate.ts"] = "export const COLOR = 3;\n"  # says nothing of what it is for
+    repo = git_repo(files, name="acme")
+    for n, subject in enumerate(("Throttle outgoing requests per host", "fix: throttle bursts")):
+        repo.write("src/gate.ts", f"export const COLOR = {4 + n};\n")
+        repo.commit(subject)
+    return repo
+
+
+def _crawl(repo, run_json) -> None:  # type: ignore[no-untyped-def]
+    assert main(["catalog", "add", "acme", str(repo.path)]) == 0
+    code, _, err = run_json("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--json")
+    assert code == 0, err
+
+
+def _gate(found):  # type: ignore[no-untyped-def]
+    return next((r for r in found["results"] if r["relative_path"] == "src/gate.ts"), None)
+
+
+def test_a_file_earlier_commits_describe_is_found_by_their_words(git_repo, run_json) -> None:  # type: ignore[no-untyped-def]
+    repo = _repo(git_repo)
+    _crawl(repo, run_json)
+    code, found, err = run_json(*SEARCH, "--text", "throttle")
+    assert code == 0, err
+    assert found["mode"] == "hybrid"
+    gate = _gate(found)
+    assert gate is not None, [r["relative_path"] for r in found["results"]]
+    explain = gate["explain"]
+    assert explain["dense_rank"] is None and explain["lexical_rank"] is None  # joined by the third list
+    why = [m["why"] for m in explain["signals"] if m["signal"] == "past-words"]
+    assert why and "(2 with one of them)" in why[0], explain
+    # the lexical mode ranks by the code's words alone
+    code, found, err = run_json(*SEARCH, "--mode", "lexical", "--text", "throttle")
+    assert code == 0, err
+    assert _gate(found) is None
+
+
+def test_a_history_counted_before_the_words_fails_nothing(git_repo, run_json) -> None:  # type: ignore[no-untyped-def]
+    repo = _repo(git_repo)
+    _crawl(repo, run_json)
+    with sqlite3.connect(db_path(paths.resolve().state_dir, "acme")) as con:  # as an older monodex left it
+        con.execute("DROP TABLE words")
+        con.execute("DELETE FROM meta WHERE key = 'schema'")
+    code, found, err = run_json(*SEARCH, "--text", "throttle")
+    assert code == 0, err
+    assert _gate(found) is None
+    assert all(m["signal"] != "past-words" for r in found["results"] for m in r["explain"]["signals"])
