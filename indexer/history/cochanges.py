@@ -96,7 +96,7 @@ class Counts:
 
     single: Counter[str] = field(default_factory=Counter)
     pair: Counter[tuple[str, str]] = field(default_factory=Counter)
-    words: Counter[tuple[int, str]] = field(default_factory=Counter)
+    words: dict[int, Counter[str]] = field(default_factory=dict)  # term -> file -> commits
 
     def add(self, files: Sequence[str], terms: Iterable[int] = ()) -> None:
         """One commit's files, sorted, and its subject's distinct terms (lexical.query_indices)."""
@@ -105,13 +105,11 @@ class Counts:
             for b in files[i + 1 :]:
                 self.pair[(a, b)] += 1
         for t in terms:
-            for f in files:
-                self.words[(t, f)] += 1
+            self.words.setdefault(t, Counter()).update(files)
 
     def frequencies(self, terms: Sequence[int]) -> dict[int, int]:
         """For each term, how many files commits with it in their subject touched."""
-        wanted = set(terms)
-        return dict(Counter(t for t, _ in self.words if t in wanted))
+        return {t: len(self.words[t]) for t in terms if t in self.words}
 
     def totals(self) -> tuple[int, int]:
         """(files counted, commits over all files): BM25's document count and mean length."""
@@ -122,9 +120,8 @@ class Counts:
         x the file's commits), n the term's commits that touched it (History.best, in SQL)."""
         score: dict[str, float] = {}
         most: dict[str, int] = {}
-        for (t, f), n in self.words.items():
-            w = weights.get(t)
-            if w is not None:
+        for t, w in weights.items():
+            for f, n in self.words.get(t, {}).items():
                 score[f] = score.get(f, 0.0) + w * n / (n + lean + slope * self.single[f])
                 most[f] = max(most.get(f, 0), n)
         top = heapq.nsmallest(limit, score, key=lambda f: (-score[f], f))
@@ -179,7 +176,8 @@ class CountTable:
             for part in counts:
                 self.con.executemany(_ADD_FILE, part.single.items())
                 self.con.executemany(_ADD_PAIR, ((a, b, n) for (a, b), n in part.pair.items()))
-                self.con.executemany(_ADD_WORD, ((t, f, n) for (t, f), n in part.words.items()))
+                said = ((t, f, n) for t, files in part.words.items() for f, n in files.items())
+                self.con.executemany(_ADD_WORD, said)
                 touched.update(part.single)
             if not oids:  # reachable from a tip already: nothing was new
                 return
