@@ -25,7 +25,7 @@ def text(r: EvalAnswer) -> str:
         lines.append(f"skipped {sum(q['skipped'].values())}{of}: {skipped}")
     if q["relevant_dropped"]:
         lines.append(f"relevant paths not indexed in this label, dropped: {q['relevant_dropped']}")
-    lines.append(f"co-change signal: {r['history_signal']['note']}")
+    lines.append(f"history (co-change and past words): {r['history_signal']['note']}")
     lines += ["", *_table(r)]
     if r["by_kind"]:
         lines += ["", *_kinds(r)]

@@ -93,7 +93,7 @@ def test_the_text_table_lists_every_system_per_half(git_repo, run_json, monkeypa
     lines = out.splitlines()
     assert lines[0].startswith("acme main at ") and "4 questions (history: 4 pull requests" in lines[0]
     assert "skipped 2 of 6 commits read: short title 1, version bump 1" in out
-    assert "co-change signal: as of each question's change" in out
+    assert "history (co-change and past words): as of each question's change" in out
     header = next(i for i, line in enumerate(lines) if line.startswith("system"))
     assert "tune (" in lines[header - 1] and "test (" in lines[header - 1] and "all (4)" in lines[header - 1]
     assert lines[header].split() == ["system", *["R@10", "MRR@10", "nDCG@10"] * 3]
