@@ -364,7 +364,7 @@ def _past_words(
     chunks among the candidates lifted; a listed file neither list found joins by its chunk
     nearest the query. Returns the chunks that joined."""
     weight = ranking.signals.past_words
-    listed = pastwords.ranked(history, text) if weight else []
+    listed = pastwords.ranked(history, text, pastwords.FILES) if weight else []
     if not listed:
         return []
     have = {c.path for c in cands}
