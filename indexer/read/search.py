@@ -359,11 +359,15 @@ def _past_words(
     *,
     known: set[str],
 ) -> list[candidates.Candidate]:
-    """The third list of a hybrid search, fused as the other two are (weight / (k + rank)): the
-    files earlier commits with the query's words touched (rank/pastwords.py), each of its
-    chunks among the candidates lifted; a listed file neither list found joins by its chunk
-    nearest the query. Returns the chunks that joined."""
-    weight = ranking.signals.past_words
+    """The third list of a hybrid search: the files earlier commits with the query's words
+    touched (rank/pastwords.py), each of its chunks among the candidates lifted, for a question
+    as the other two lists are fused (weight / (k + rank)), for a change request by its score
+    relative to the list's first; a listed file neither list found joins by its chunk nearest the
+    query. Returns the chunks that joined."""
+    w = ranking.signals
+    q = query.read(text)
+    request = not (q.question or q.is_symbol)
+    weight = w.past_words_request if request else w.past_words
     listed = pastwords.ranked(history, text, pastwords.FILES) if weight else []
     if not listed:
         return []
@@ -385,8 +389,9 @@ def _past_words(
     by_path: dict[str, list[candidates.Candidate]] = {}
     for c in [*cands, *out]:
         by_path.setdefault(c.path, []).append(c)
+    first = listed[0].score or 1.0
     for rank, past in enumerate(placed):
-        lift = weight / (RRF_K + rank)
+        lift = weight * past.score / first if request else weight / (RRF_K + rank)
         why = f"earlier commits with the query's words changed it ({past.commits} with one of them)"
         for c in by_path.get(past.path, []):
             c.fused += lift

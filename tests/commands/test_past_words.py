@@ -53,6 +53,15 @@ def test_a_file_earlier_commits_describe_is_found_by_their_words(git_repo, run_j
     assert explain["dense_rank"] is None and explain["lexical_rank"] is None  # joined by the third list
     why = [m["why"] for m in explain["signals"] if m["signal"] == "past-words"]
     assert why and "(2 with one of them)" in why[0], explain
+    assert [m["change"] for m in explain["signals"] if m["signal"] == "past-words"] == [0.07]  # 0.35 / (5 + 0)
+    # a change request reads like the subjects the list is made of: lifted by how well its file
+    # matches, the list's first by 0.15
+    code, found, err = run_json(*SEARCH, "--text", "Throttle bursts per host")
+    assert code == 0, err
+    gate = _gate(found)
+    assert gate is not None, [r["relative_path"] for r in found["results"]]
+    lifts = [m["change"] for m in gate["explain"]["signals"] if m["signal"] == "past-words"]
+    assert lifts == [0.15], gate["explain"]
     # the lexical mode ranks by the code's words alone
     code, found, err = run_json(*SEARCH, "--mode", "lexical", "--text", "throttle")
     assert code == 0, err
