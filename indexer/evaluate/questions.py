@@ -40,7 +40,8 @@ _SKIPS = (
     (
         "version bump",
         r"^(bump|update|set)( the)?( package)? versions?\b|\bversion bump\b|^bump to v?\d"
-        r"|^\w+(\([^)]*\))?!?: bump( the)? version",
+        r"|^\w+(\([^)]*\))?!?: bump( the)? version"
+        r"|^applying package updates\b",  # `rush publish --apply`'s commit before Rush 5
     ),
     (
         "dependency bump",
@@ -54,7 +55,8 @@ _SKIPS = (
         r"^\w+(\([^)]*\))?!?: (release|publish|prepare (for )?release)\b|^release(\([^)]*\))?:"
         r"|^(release|releasing|publish|published) v?\d|^(release|publish)$|^v?\d+\.\d+(\.\d+)?\S*$"
         r"|^version packages\b|\[(skip ci|ci skip)\]|^update changelogs?\b"
-        r"|\bprepare\b.*\b(version|release)\b",  # "chore: prepare next minor version"
+        r"|\bprepare\b.*\b(version|release|publish)\b"  # "chore: prepare next minor version"
+        r"|^deleting change files\b",  # old Rush's "Deleting change files and updating change logs ..."
     ),
 )
 SKIPS = tuple((reason, re.compile(pattern, re.IGNORECASE)) for reason, pattern in _SKIPS)

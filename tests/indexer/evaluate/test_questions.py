@@ -64,10 +64,13 @@ def test_what_names_no_behaviour_is_skipped_with_its_reason(git_repo) -> None:  
         "Upgrade to Rush 5.176.0 (#43)": "dependency bump",
         "Bump versions [skip ci]": "version bump",
         "Bump to 2.0.0": "version bump",
+        "Applying package updates.": "version bump",  # `rush publish --apply` before Rush 5
         "chore(release): publish (#41)": "release",
         "Release v1.2.0": "release",
         "Update changelogs [skip ci]": "release",
         "chore: prepare next minor version": "release",
+        "Deleting change files and updating change logs for package updates.": "release",
+        "Prepare to publish": "release",
         "v1.2.3": "release",
         "Fix typo (#42)": "short title",
         "Cover the cache with more tests": "no indexed source file",  # tests only
