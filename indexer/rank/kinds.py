@@ -93,8 +93,11 @@ def apply_config(cands: list[Candidate], text: str, w: Weights) -> None:
         if ci and _PIPELINES.search(c.path):
             continue
         share, words = said[c.path]
-        # every word of its name said, and those words name few files: "renovate" names renovate.json
-        by_name = share == 1 and all(named[word] <= 2 for word in words)
+        # every word of its name said, and those words name few files: "renovate" names renovate.json;
+        # a pipeline's name of two words or more is a name as a question spells it ("Fix an issue with
+        # playground build": playground-build.yaml), however many files say "build"
+        pipeline = len(words) >= 2 and _PIPELINES.search(c.path) is not None
+        by_name = share == 1 and (pipeline or all(named[word] <= 2 for word in words))
         if name not in lowered and not by_name:
             c.scale("config", w.config, "a config file the query does not name")
             if w.config_down:
@@ -118,7 +121,6 @@ def apply_site(cands: list[Candidate], text: str, w: Weights) -> None:
         stem = c.path.rsplit("/", 1)[-1].lower().split(".")[0]
         if _SITE.search(c.path) and not is_prose(c.path, c.hit.payload.get("lang")) and stem not in lowered:
             c.scale("site", w.site, "a documentation site's code, not the product's")
-
 
 
 # A folder named for a version (`v3`, `v1.8`): zod's src/v3/ beside src/v4/, a manual's v1.7/

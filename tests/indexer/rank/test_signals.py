@@ -307,6 +307,37 @@ def test_a_ci_pipeline_keeps_its_place_when_the_query_asks_about_ci() -> None:
     assert _order(other)[-1] == "common/config/rush/pnpm-config.yaml"
 
 
+def test_a_pipeline_whose_whole_name_the_question_spells_keeps_its_place() -> None:
+    """tsdoc's "Fix an issue with playground build" changed azure-pipelines/playground-build.yaml,
+    which fell out of the first ten as a config file the query does not name: "build" names other
+    files too, yet the two words together are the pipeline's name."""
+    w = Weights(config=0.5)
+
+    def cands() -> list[Candidate]:
+        return [
+            _cand("common/config/azure-pipelines/playground-build.yaml", 0.30, lang="yaml"),
+            _cand("common/config/azure-pipelines/templates/build.yaml", 0.10, lang="yaml"),
+            _cand("playground/src/build.ts", 0.25),
+            _cand("playground/src/PlaygroundView.tsx", 0.20),
+        ]
+
+    found = signals.apply(cands(), "Fix an issue with playground build", w)
+    assert _order(found)[0] == "common/config/azure-pipelines/playground-build.yaml"
+    # one word of a name is not the name: templates/build.yaml is config the query does not name
+    assert _order(found)[-1] == "common/config/azure-pipelines/templates/build.yaml"
+    # nor is half of it, nor a config file that is not a pipeline
+    half = signals.apply(cands(), "Fix an issue with the playground", w)
+    assert _order(half)[-2:] == [
+        "common/config/azure-pipelines/playground-build.yaml",
+        "common/config/azure-pipelines/templates/build.yaml",
+    ]
+    config = [_cand("config/playground-build.json", 0.30, lang="json")]
+    config += [_cand(f"{folder}/build.ts", 0.25) for folder in ("src", "scripts", "tools")]
+    assert _order(signals.apply(config, "Fix an issue with playground build", w))[-1] == (
+        "config/playground-build.json"
+    )
+
+
 def test_a_documentation_sites_scripts_count_as_its_pages() -> None:
     w = Weights(site=0.5, name_coverage=0.0)
     for path in ("apps/website/sidebars.js", "website/docusaurus.config.ts", "docs-site/sidebars.ts"):
