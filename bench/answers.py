@@ -4,7 +4,7 @@ symbol questions) and on pull-request titles (a small and a large Rush monorepo,
 monorepos, a pnpm workspace), against a baseline build in the same run.
 
 Usage: .venv/bin/python bench/answers.py [--baseline REV] [--split tune|test|all] [--only NAME ...]
-                                         [--history off|asof] [--crawl] [--json OUT]
+                                         [--history off|asof|full] [--crawl] [--json OUT]
 
 - Every repository is crawled once (both phases) into bench/.work/xdg-<name> (`--crawl` crawls
   what is missing); a label whose dense vectors are not all there is named under the table.
@@ -23,6 +23,9 @@ Usage: .venv/bin/python bench/answers.py [--baseline REV] [--split tune|test|all
   commits that landed before its own change (cut by ancestry, as `monodex eval` cuts it:
   indexer/evaluate/past.py; none learns from its own commit), each hand-written one with the
   catalog's whole history (its crawl's counts, as a search has them). Both builds take the same.
+  `--history full` ranks every question with the catalog's whole counted history, its own change
+  included: what a scorer gets who crawls once at the set's commit and asks about changes that
+  had landed by then (an upper bound: a question in its own commit's words finds its files).
 """
 
 from __future__ import annotations
@@ -159,7 +162,7 @@ class History:
 
         if how == "off":
             return cls()
-        if t["group"] == "hand":
+        if t["group"] == "hand" or how == "full":
             full = cochanges.History.open(s.paths.state_dir, t["catalog"])
             if full is None:
                 raise SystemExit(f"{t['catalog']}: no history counted: crawl it first (--crawl)")
@@ -299,8 +302,9 @@ def main() -> None:
     ap.add_argument(
         "--history",
         default="off",
-        choices=("off", "asof"),
-        help="co-change counts: off (the default), asof (each question's as of its own change)",
+        choices=("off", "asof", "full"),
+        help="co-change counts: off (the default), asof (each question's as of its own change), "
+        "full (the crawl's whole history, each question's own change included)",
     )
     ap.add_argument(
         "--strict",
