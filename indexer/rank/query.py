@@ -75,6 +75,19 @@ _DEPENDENCY = re.compile(
 )
 
 
+# A language a question names, as a locale's code: "the default English error messages" are the
+# English locale's file, not the translation that says "error" most (ranking.rank).
+_LANGUAGES = {
+    "english": "en", "german": "de", "french": "fr", "spanish": "es", "italian": "it",
+    "portuguese": "pt", "dutch": "nl", "russian": "ru", "ukrainian": "uk", "polish": "pl",
+    "czech": "cs", "swedish": "sv", "norwegian": "no", "danish": "da", "finnish": "fi",
+    "turkish": "tr", "greek": "el", "hebrew": "he", "arabic": "ar", "persian": "fa",
+    "hindi": "hi", "chinese": "zh", "japanese": "ja", "korean": "ko", "vietnamese": "vi",
+    "thai": "th", "indonesian": "id", "hungarian": "hu", "romanian": "ro", "bulgarian": "bg",
+}  # fmt: skip
+_LANGUAGE = re.compile(r"\b(" + "|".join(_LANGUAGES) + r")\b", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class Query:
     text: str
@@ -84,6 +97,7 @@ class Query:
     asks: frozenset[str]  # test, example, benchmark, docs: what it asks for on purpose
     question: bool = False  # asked as a question ("how does ...", "where is ...?"), not a change
     dependencies: frozenset[str] = frozenset()  # packages a dependency update names (`ctor`)
+    locale: str | None = None  # the language it names ("German": "de")
 
     @property
     def is_symbol(self) -> bool:
@@ -116,4 +130,8 @@ def read(text: str) -> Query:
     dependencies = (
         frozenset(m.group("name") for m in _DEPENDENCY.finditer(text)) if not symbol else frozenset()
     )
-    return Query(text, symbol, frozenset(names), frozenset(words), frozenset(asks), question, dependencies)
+    named = _LANGUAGE.search(text)
+    locale = _LANGUAGES[named.group(1).lower()] if named else None
+    return Query(
+        text, symbol, frozenset(names), frozenset(words), frozenset(asks), question, dependencies, locale
+    )

@@ -86,8 +86,43 @@ def translation_tail(relative_path: str) -> str | None:
     return m.group("tail") or m.group("tail2")
 
 
+# A translated module: one file per language in a locale folder, named by the language's code
+# (zod's `locales/el.ts` beside `locales/en.ts`, Rails' `config/locales/de.yml`, dayjs' `locale/fr.js`).
+# Each says the same messages in its own language: a question about those messages meets forty of
+# them. The code is ISO 639-1's (two letters, a region or script after it): `lang/go.ts` beside
+# `lang/js.ts` in a highlighter's folder names programming languages, not locales.
+_LOCALE_FILE = re.compile(
+    r"^(?P<folder>(?:.*/)?(?:locales?|i18n|l10n|translations?))/"
+    r"(?P<code>[a-z]{2})(?:[-_][A-Za-z]{2,4})?\.[A-Za-z0-9]+$",
+    re.IGNORECASE,
+)
+_ISO_639_1 = frozenset(
+    "aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy "
+    "da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu "
+    "hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw ky la lb "
+    "lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl nn no nr nv ny oc oj om "
+    "or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl sm sn so sq sr ss st su sv sw "
+    "ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu".split()
+)
+# The language a translated module is written from: its file represents the others.
+SOURCE_LOCALE = "en"
+
+
+@functools.lru_cache(maxsize=4096)
+def locale_of(relative_path: str) -> tuple[str, str] | None:
+    """(its folder, its language) for a translated module's file; None for any other file."""
+    m = _LOCALE_FILE.match(relative_path)
+    if m is None or m.group("code").lower() not in _ISO_639_1:
+        return None
+    return m.group("folder"), m.group("code").lower()
+
+
 def same_page(a: str, b: str) -> bool:
-    """Whether two paths are copies of one page in different languages."""
+    """Whether two paths are copies of one page, or of one translated module, in different
+    languages."""
+    la, lb = locale_of(a), locale_of(b)
+    if la is not None and lb is not None:
+        return la[0] == lb[0]
     ta, tb = translation_tail(a), translation_tail(b)
     if ta is None and tb is None:
         return False
@@ -129,10 +164,14 @@ def rank(
     per_file: int,
     include_tests: bool,
     asks: frozenset[str] = frozenset(),
+    locale: str = SOURCE_LOCALE,
 ) -> list[Kept]:
     """The hits kept, best first: by score (after the signals), secondary roles moved down
     DEMOTION files (unless the question `asks` for them), at most per_file hits a file,
-    translated copies folded."""
+    translated copies folded. A translated module's files take the place of the best of them, and
+    the file in `locale` (the language the question names, else the source language) stands
+    for them when it is a candidate: "the default English error messages" are `locales/en.ts`,
+    whichever translation says "error" most."""
     cands = [h if isinstance(h, Candidate) else Candidate(h, h.score, None, None) for h in hits]
     keyed = []
     # The engine returns tied scores (frequent after RRF fusion) in no fixed order: the same search
@@ -148,9 +187,17 @@ def rank(
         places = (EXAMPLE_DEMOTION if role == "example" else DEMOTION) if demoted else 0
         keyed.append((place + places, demoted, position, c, role))
     keyed.sort(key=lambda k: (k[0], k[1], k[2]))
+    # each locale folder's file in `locale`, the best of its chunks (keyed is best first)
+    stands: dict[str, tuple[int, Candidate, str]] = {}
+    for _, _, position, c, role in keyed:
+        if (lang := locale_of(c.path)) is not None and lang[1] == locale and lang[0] not in stands:
+            stands[lang[0]] = (position, c, role)
     kept: list[Kept] = []
     per: dict[Any, int] = {}
     for _, _, position, c, role in keyed:
+        met = c
+        if (lang := locale_of(c.path)) is not None and lang[0] in stands:
+            position, c, role = stands.pop(lang[0])  # the first of its folder met: its stand-in
         fid = c.hit.payload.get("file_id")
         if per.get(fid, 0) >= per_file:
             continue
@@ -160,7 +207,7 @@ def rank(
                 copy_of.also.append(c.path)
             continue
         per[fid] = per.get(fid, 0) + 1
-        kept.append(Kept(c, position, role))
+        kept.append(Kept(c, position, role, [met.path] if met.path != c.path else []))
         if len(kept) == limit:
             break
     return kept

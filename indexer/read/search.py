@@ -262,6 +262,7 @@ def search(
         per_file=ranking.per_file,
         include_tests=ranking.include_tests,
         asks=query.read(text).asks,
+        locale=query.read(text).locale or ranking_.SOURCE_LOCALE,
     )
     kept = cochange.reorder(kept, history, ranking.signals.history)[:limit]
     results = []

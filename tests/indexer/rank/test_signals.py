@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from monodex.indexer.rank import candidates, named, ranking, signals
+from monodex.indexer.rank import query as reading
 from monodex.indexer.rank.candidates import Candidate, Weights
 from monodex.indexer.store.base import Scored
 
@@ -143,6 +144,51 @@ def test_translation_paths() -> None:
     assert ranking.translation_tail("docs/pages/intro.md") is None
     assert ranking.same_page("i18n/ja/docs/intro.md", "i18n/ko/docs/intro.md")
     assert not ranking.same_page("docs/a/intro.md", "docs/b/intro.md")
+
+
+def test_a_translated_modules_files_take_one_slot_and_the_source_language_stands_for_them() -> None:
+    """zod's 47 `locales/*.ts` say the same messages in 47 languages: "where do the default English
+    error messages come from" listed five translations first and `en.ts` nowhere in ten."""
+    loc = "packages/zod/src/v4/locales"
+
+    def cands() -> list[Candidate]:
+        return [
+            _cand(f"{loc}/el.ts", 0.50),
+            _cand(f"{loc}/bn.ts", 0.45),
+            _cand("packages/zod/src/v4/classic/schemas.ts", 0.40),
+            _cand(f"{loc}/hi.ts", 0.35),
+            _cand(f"{loc}/de.ts", 0.15),
+            _cand(f"{loc}/en.ts", 0.10),
+            _cand("packages/zod/src/v3/locales/en.ts", 0.05),  # another folder: another module
+        ]
+
+    kept = ranking.rank(cands(), limit=10, per_file=1, include_tests=False)
+    assert [(k.candidate.path, k.also) for k in kept] == [
+        (f"{loc}/en.ts", [f"{loc}/el.ts", f"{loc}/bn.ts", f"{loc}/hi.ts", f"{loc}/de.ts"]),
+        ("packages/zod/src/v4/classic/schemas.ts", []),
+        ("packages/zod/src/v3/locales/en.ts", []),
+    ]
+    # the language a question names stands for its folder; without its file, the best one does
+    german = ranking.rank(cands(), limit=10, per_file=1, include_tests=False, locale="de")
+    assert german[0].candidate.path == f"{loc}/de.ts"
+    assert german[0].also == [f"{loc}/el.ts", f"{loc}/bn.ts", f"{loc}/hi.ts", f"{loc}/en.ts"]
+    no_file = ranking.rank(cands(), limit=10, per_file=1, include_tests=False, locale="ja")
+    assert no_file[0].candidate.path == f"{loc}/el.ts"
+    assert reading.read("where do the default German error messages live").locale == "de"
+    assert reading.read("where are error messages built").locale is None
+
+
+def test_locale_files() -> None:
+    assert ranking.locale_of("packages/zod/src/v4/locales/en.ts") == ("packages/zod/src/v4/locales", "en")
+    assert ranking.locale_of("config/locales/pt-BR.yml") == ("config/locales", "pt")
+    assert ranking.locale_of("src/i18n/zh_CN.json") == ("src/i18n", "zh")
+    assert ranking.locale_of("locale/fr.js") == ("locale", "fr")
+    # not a language's code, or not a locale folder: a highlighter's languages, an index
+    assert ranking.locale_of("src/locales/index.ts") is None
+    assert ranking.locale_of("src/locales/js.ts") is None
+    assert ranking.locale_of("src/languages/go.js") is None
+    assert ranking.locale_of("src/lang/de.ts") is None
+    assert not ranking.same_page("a/locales/en.ts", "b/locales/de.ts")
 
 
 def test_expected_output_is_secondary() -> None:
