@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from monodex.indexer.points.defined import squash
 from monodex.indexer.rank import filenames, query
 from monodex.indexer.rank.candidates import Candidate, Weights
 from monodex.indexer.rank.query import Query
@@ -88,32 +87,6 @@ def apply_ci(cands: list[Candidate], q: Query, w: Weights) -> None:
             c.add("pipeline", w.pipeline * top, "a CI pipeline, and the query asks about CI")
 
 
-# A setting a question spells: its words in a row ("Update the node supported version range" is
-# rush.json's `nodeSupportedVersionRange`) or its name (`resolutionMode`). Two words at least, a
-# name of six letters at least: "name" or "version" alone names every manifest's key.
-_RUN = range(2, 6)
-_MIN_KEY = 6
-
-
-def spelled_keys(text: str, q: Query) -> frozenset[str]:
-    """The squashed settings `text` may name: each run of 2-5 of its words, and its code names."""
-    words = [w.lower() for w in re.findall(r"[A-Za-z0-9]+", text)]
-    runs = {"".join(words[i : i + n]) for n in _RUN for i in range(len(words) - n + 1)}
-    return frozenset(k for k in runs | {squash(name) for name in q.names} if len(k) >= _MIN_KEY)
-
-
-# A JSON schema describes every setting in a question's words; the code that reads the setting is
-# what a change to it touches (rushstack's pnpm-config.schema.json for "minimumReleaseAge").
-_SCHEMA = re.compile(r"(^|/)schemas?/|\.schema\.json$", re.IGNORECASE)
-
-
-def _key_of(c: Candidate) -> str:
-    """The squashed key a config chunk holds (the last part of its key path), or "" for a schema."""
-    if _SCHEMA.search(c.path):
-        return ""
-    return squash(str(c.hit.payload.get("symbol_name") or "").rsplit(".", 1)[-1])
-
-
 def apply_config(cands: list[Candidate], text: str, w: Weights) -> None:
     """Config files describe settings in the words of a question (schemas, commented JSON) and
     match "how does X work" questions the code answers; one the query names (`rush.json`,
@@ -125,7 +98,6 @@ def apply_config(cands: list[Candidate], text: str, w: Weights) -> None:
     ci = _asks_about_ci(text)
     said = {c.path: filenames.name_coverage(q.words, c.path) for c in cands}
     named: Counter[str] = Counter(word for _, words in said.values() for word in words)
-    keys = spelled_keys(text, q)
     for c in cands:
         name = c.path.rsplit("/", 1)[-1].lower()
         if c.hit.payload.get("lang") not in _CONFIG_LANGS or name in _MANIFESTS:
@@ -138,7 +110,7 @@ def apply_config(cands: list[Candidate], text: str, w: Weights) -> None:
         # playground build": playground-build.yaml), however many files say "build"
         pipeline = len(words) >= 2 and _PIPELINES.search(c.path) is not None
         by_name = share == 1 and (pipeline or all(named[word] <= 2 for word in words))
-        if name not in lowered and not by_name and _key_of(c) not in keys:
+        if name not in lowered and not by_name:
             c.scale("config", w.config, "a config file the query does not name")
             if w.config_down:
                 c.role = "config"

@@ -399,28 +399,6 @@ def test_a_file_without_a_suffix_is_a_page_only_under_a_pages_name() -> None:
     assert _order(found)[0] == ".github/CODEOWNERS"
 
 
-def test_a_config_setting_the_question_spells_names_its_file() -> None:
-    """tsdoc's "Update the node supported version range" changed rush.json's
-    `nodeSupportedVersionRange`, moved down to 10th as a config file the query does not name."""
-    w = Weights(config=0.5)
-
-    def cands(path: str = "rush.json") -> list[Candidate]:
-        return [
-            _cand(path, 0.30, lang="json", symbol_name="nodeSupportedVersionRange"),
-            _cand("tsdoc/src/parser/NodeParser.ts", 0.25),
-            _cand("tsdoc/src/configuration/TSDocConfiguration.ts", 0.20),
-        ]
-
-    for spelled in ("Update the node supported version range.", "bump `nodeSupportedVersionRange`"):
-        assert _order(signals.apply(cands(), spelled, w))[0] == "rush.json", spelled
-    # part of its words, or one word, is not the setting's name
-    assert _order(signals.apply(cands(), "Update the supported range", w))[-1] == "rush.json"
-    # a schema describes every setting in a question's words: the code reading it is the answer
-    schema = "libraries/rush-lib/src/schemas/rush.schema.json"
-    found = signals.apply(cands(schema), "Update the node supported version range.", w)
-    assert _order(found)[-1] == schema
-
-
 def test_a_documentation_sites_scripts_count_as_its_pages() -> None:
     w = Weights(site=0.5, name_coverage=0.0)
     for path in ("apps/website/sidebars.js", "website/docusaurus.config.ts", "docs-site/sidebars.ts"):
