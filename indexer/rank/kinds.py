@@ -20,24 +20,12 @@ _PROSE_LANGS = frozenset({"markdown", "txt", "text", "rst", "adoc"})
 _DOC_PAGE = re.compile(r"(^|/)(docs?|documentation|api-docs|_site)/.*\.x?html?$|\.docset/", re.IGNORECASE)
 
 
-# A file with no suffix is stored as `text`; it is a page only under a page's name. CODEOWNERS,
-# OWNERS, VERSION or a Procfile is read by a tool, as a config file is.
-_PAGE_NAMES = re.compile(
-    r"(README|LICEN[CS]E|NOTICE|AUTHORS|CONTRIBUTORS|CONTRIBUTING|CHANGELOG|CHANGES|HISTORY|NEWS"
-    r"|COPYING|SECURITY|CODE_OF_CONDUCT|UPGRADING|INSTALL|THANKS|TODO|PATENTS)([-_.].*)?",
-    re.IGNORECASE,
-)
-
-
 def is_prose(path: str, lang: str | None) -> bool:
     """A page written for people to read (README, guides, UPGRADING, an HTML API reference): it
     describes code in the words of a question, so it matches "where is X done" questions it
     cannot answer."""
     if _DOC_PAGE.search(path):
         return True
-    name = path.rsplit("/", 1)[-1]
-    if lang == "text" and "." not in name.lstrip("."):
-        return _PAGE_NAMES.fullmatch(name) is not None
     if lang is not None:
         return lang in _PROSE_LANGS
     return path.lower().endswith((".md", ".mdx", ".txt", ".rst"))

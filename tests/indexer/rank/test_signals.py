@@ -384,21 +384,6 @@ def test_a_pipeline_whose_whole_name_the_question_spells_keeps_its_place() -> No
     )
 
 
-def test_a_file_without_a_suffix_is_a_page_only_under_a_pages_name() -> None:
-    """tsdoc's 'Use VSTS CI and GitHub "CODEOWNERS" file' changed .github/CODEOWNERS, stored as
-    `text` (no suffix) and moved down as a prose page: GitHub reads it, no one is told by it."""
-    from monodex.indexer.rank import kinds
-
-    for path in (".github/CODEOWNERS", "OWNERS", "tools/VERSION", "Procfile"):
-        assert not kinds.is_prose(path, "text"), path
-    for path in ("LICENSE", "NOTICE", "README", "pkg/LICENSE-MIT", "AUTHORS", "notes.txt"):
-        assert kinds.is_prose(path, "text" if "." not in path else "txt"), path
-    cands = [_cand(".github/CODEOWNERS", 0.30, lang="text"), _cand("src/owners.ts", 0.20)]
-    found = signals.apply(cands, 'Use GitHub "CODEOWNERS" file', Weights(docs=0.5, name_coverage=0.0))
-    assert found[0].moved == []
-    assert _order(found)[0] == ".github/CODEOWNERS"
-
-
 def test_a_documentation_sites_scripts_count_as_its_pages() -> None:
     w = Weights(site=0.5, name_coverage=0.0)
     for path in ("apps/website/sidebars.js", "website/docusaurus.config.ts", "docs-site/sidebars.ts"):
