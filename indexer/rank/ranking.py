@@ -194,19 +194,24 @@ def rank(
             stands[lang[0]] = (position, c, role)
     kept: list[Kept] = []
     per: dict[Any, int] = {}
+    taken: set[str] = set()  # hit ids kept: a stand-in is met again at its own place
     for _, _, position, c, role in keyed:
         met = c
         if (lang := locale_of(c.path)) is not None and lang[0] in stands:
             position, c, role = stands.pop(lang[0])  # the first of its folder met: its stand-in
         fid = c.hit.payload.get("file_id")
-        if per.get(fid, 0) >= per_file:
+        if per.get(fid, 0) >= per_file or c.hit.id in taken:
             continue
-        copy_of = next((k for k in kept if same_page(k.candidate.path, c.path)), None)
+        # a copy is another file: a kept file's next chunk is its own (per_file allows it)
+        copy_of = next(
+            (k for k in kept if k.candidate.path != c.path and same_page(k.candidate.path, c.path)), None
+        )
         if copy_of is not None:
             if c.path not in copy_of.also:
                 copy_of.also.append(c.path)
             continue
         per[fid] = per.get(fid, 0) + 1
+        taken.add(c.hit.id)
         kept.append(Kept(c, position, role, [met.path] if met.path != c.path else []))
         if len(kept) == limit:
             break

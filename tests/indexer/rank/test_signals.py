@@ -178,6 +178,32 @@ def test_a_translated_modules_files_take_one_slot_and_the_source_language_stands
     assert reading.read("where are error messages built").locale is None
 
 
+def test_a_second_chunk_of_a_kept_copy_is_its_own_not_a_copy_of_itself() -> None:
+    """`--per-file 2`: a translated page's second chunk was folded into the page's own `"also"` (the
+    page listed as a copy of itself, its second chunk lost), and a stand-in's chunk was met twice."""
+    page = "i18n/zh/docs/intro.md"
+    cands = [_cand(page, 0.5), _cand(page, 0.45, ordinal=2), _cand("docs/intro.md", 0.3)]
+    kept = ranking.rank(cands, limit=10, per_file=2, include_tests=False)
+    assert [(k.hit.id, k.also) for k in kept] == [
+        (f"{page}:1", ["docs/intro.md"]),
+        (f"{page}:2", []),
+    ]
+    loc = "src/locales"
+    cands = [
+        _cand(f"{loc}/el.ts", 0.5),
+        _cand(f"{loc}/el.ts", 0.49, ordinal=2),
+        _cand("src/a.ts", 0.4),
+        _cand(f"{loc}/en.ts", 0.2),
+        _cand(f"{loc}/en.ts", 0.19, ordinal=2),
+    ]
+    kept = ranking.rank(cands, limit=10, per_file=2, include_tests=False)
+    assert [(k.hit.id, k.also) for k in kept] == [
+        (f"{loc}/en.ts:1", [f"{loc}/el.ts"]),
+        ("src/a.ts:1", []),
+        (f"{loc}/en.ts:2", []),
+    ]
+
+
 def test_locale_files() -> None:
     assert ranking.locale_of("packages/zod/src/v4/locales/en.ts") == ("packages/zod/src/v4/locales", "en")
     assert ranking.locale_of("config/locales/pt-BR.yml") == ("config/locales", "pt")
