@@ -66,6 +66,7 @@ PR_SETS = {
     "tauri": ("tauri-apps+tauri", "a8105eccb2122f003b4a36bbfb747998f53c5f10", "tauri-polyglot.json"),
     "vue": ("vuejs+core", "e2bede96134f757aad5c5b33ac9be055022dbfc8", "vue-prs.json"),
     "pnpm-builtin": ("pnpm+pnpm", "36e5ae6ac8d03743442f083680fa3015e4a774b3", "pnpm-prs.json"),
+    "farm": ("farm-fe+farm", "2000ef8a790a1b565d1687cfe70564270a826e15", "farm-polyglot.json"),
 }
 
 

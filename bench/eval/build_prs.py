@@ -22,6 +22,8 @@ JSON, pages too), from changes whose files are still there:
       tauri-polyglot.json polyglot --survive=0.75
   build_prs.py $MIRRORS/vuejs+core/repo e2bede96134f757aad5c5b33ac9be055022dbfc8 "" 300 \
       vue-prs.json polyglot --survive=0.75
+  build_prs.py $MIRRORS/farm-fe+farm/repo 2000ef8a790a1b565d1687cfe70564270a826e15 "" 300 \
+      farm-polyglot.json polyglot --survive=0.75   (133 changes survive: Rust, TypeScript, pages)
 
 The log is walked newest first and stops at COUNT, so a larger COUNT only appends older PRs: the
 300 rushstack queries begin with the 50 the set had before, same ids, same order. Sparo has 24

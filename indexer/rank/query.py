@@ -35,6 +35,10 @@ _ASKS = {
     # a site, not a "cross-site" request or a "same-site" cookie
     "docs": re.compile(r"\b(docs?|documentation|readme|guides?|website)\b|(?<![-\w])sites?\b", re.I),
     "ci": re.compile(r"\b(ci|workflows?|pipelines?|github actions?|continuous integration)\b", re.I),
+    # instructions for coding agents (ranking.role_of's "agent")
+    "agent": re.compile(
+        r"\b(agents?|skills?|prompts?|claude|cursor|copilot|codex|gemini|windsurf|llms?|ai)\b", re.I
+    ),
 }
 # A change request's conventional-commit type says what kind of file it touches:
 # `ci: pin zig` a pipeline, `docs(readme): ...` a page, `test: skip ...` a test.

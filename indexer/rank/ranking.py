@@ -28,6 +28,18 @@ DEMOTION = 10
 EXAMPLE_DEMOTION = 3
 
 _ROLES = (
+    # instructions for AI coding agents (skills, rules, prompts: `.claude/skills/*/SKILL.md`,
+    # `.cursor/rules/*.mdc`, `.github/prompts/`): how to work in the repository, often one skill
+    # pack copied for each agent, and they say every word a change request says ("debug", "test",
+    # "review") without being its answer. Their own files decide what a folder holds
+    # (`AGENTS.md` beside a package describes that package and stays in place).
+    (
+        "agent",
+        re.compile(
+            r"(^|/)\.(claude|agents?|cursor|windsurf|codex|gemini|clinerules|roo|kiro)/"
+            r"|(^|/)\.github/(agents|prompts|instructions|skills|chatmodes)/"
+        ),
+    ),
     ("snapshot", re.compile(r"(^|/)__snapshots__/|\.snap$")),
     (
         # build-tests/: the test projects of Rush repositories; then each ecosystem's layout:
@@ -63,14 +75,17 @@ _ROLES = (
 _TRANSLATION = re.compile(
     r"(^|/)(i18n|locales?|l10n|translations?)/(?P<lang>[a-z]{2}([-_][A-Za-z]{2,4})?)/"
     r"(docusaurus-plugin-content-[a-z]+/current/|docusaurus-theme-[a-z-]+/)?(?P<tail>.+)$"
-    r"|(^|/)(?P<lang2>(zh|ja|ko|fr|de|es|pt|ru|it)([-_][A-Za-z]{2,4})?)/(?P<tail2>.+\.mdx?)$",
+    r"|(^|/)(?P<lang2>(zh|ja|ko|fr|de|es|pt|ru|it)([-_][A-Za-z]{2,4})?)/(?P<tail2>.+\.mdx?)$"
+    # a documentation site's page as of a released version (Docusaurus' versioned_docs/version-1.x/
+    # beside docs/): the same page again, one slot for all its versions
+    r"|(^|/)versioned_docs/version-[^/]+/(?P<tail3>.+)$",
     re.IGNORECASE,
 )
 
 
 def role_of(relative_path: str, chunk_kind: str | None = None) -> str:
-    """source, or the kind of secondary file: test, snapshot, benchmark, test-output, api-report,
-    change-file, changelog."""
+    """source, or the kind of secondary file: agent, test, snapshot, example, copy, benchmark,
+    test-output, api-report, change-file, changelog."""
     for role, pattern in _ROLES:
         if pattern.search(relative_path):
             return role
@@ -83,7 +98,7 @@ def translation_tail(relative_path: str) -> str | None:
     m = _TRANSLATION.search(relative_path)
     if m is None:
         return None
-    return m.group("tail") or m.group("tail2")
+    return m.group("tail") or m.group("tail2") or m.group("tail3")
 
 
 # A translated module: one file per language in a locale folder, named by the language's code
@@ -154,6 +169,7 @@ _ASKED = {
     "test-output": "test",
     "example": "example",
     "benchmark": "benchmark",
+    "agent": "agent",
 }
 
 

@@ -146,6 +146,57 @@ def test_translation_paths() -> None:
     assert not ranking.same_page("docs/a/intro.md", "docs/b/intro.md")
 
 
+def test_a_documentation_sites_versioned_copies_of_a_page_take_one_slot() -> None:
+    """Docusaurus keeps each released version's pages (`versioned_docs/version-1.x/`) beside the
+    current ones (`docs/`): the same page again, which took a slot for each version."""
+    old = "website/versioned_docs/version-1.x/config/dev-server.md"
+    cands = [
+        _cand("website/docs/config/dev-server.md", 0.30),
+        _cand(old, 0.28),
+        _cand("packages/core/src/server/index.ts", 0.25),
+        _cand("website/versioned_docs/version-1.x/config/shared.md", 0.20),
+    ]
+    kept = ranking.rank(cands, limit=10, per_file=1, include_tests=False)
+    assert [(k.candidate.path, k.also) for k in kept] == [
+        ("website/docs/config/dev-server.md", [old]),
+        ("packages/core/src/server/index.ts", []),
+        ("website/versioned_docs/version-1.x/config/shared.md", []),
+    ]
+    assert ranking.translation_tail(old) == "config/dev-server.md"
+    assert not ranking.same_page(old, "website/docs/config/shared.md")
+
+
+def test_instructions_for_coding_agents_move_down_unless_the_question_asks_for_them() -> None:
+    """A skill pack copied for each agent (`.claude/skills/`, `.agents/skills/`) and editor rules
+    say every word a change request says ("debug", "test", "review"); they are how to work in the
+    repository, not its code. A package's own AGENTS.md describes that package and stays."""
+    skill = ".claude/skills/systematic-debugging/SKILL.md"
+
+    def cands() -> list[Candidate]:
+        return [
+            _cand(skill, 0.40),
+            _cand(".agents/skills/systematic-debugging/SKILL.md", 0.39),
+            _cand(".cursor/rules/debugging.mdc", 0.38),
+            _cand(".github/prompts/debug.prompt.md", 0.37),
+            _cand("libraries/rush-lib/AGENTS.md", 0.36),
+            *(_cand(f"src/debug{n}.ts", 0.30 - n / 100) for n in range(12)),
+        ]
+
+    assert {ranking.role_of(c.path) for c in cands()[:4]} == {"agent"}
+    assert ranking.role_of("libraries/rush-lib/AGENTS.md") == ranking.SOURCE
+    plain = [k.candidate.path for k in ranking.rank(cands(), limit=20, per_file=1, include_tests=False)]
+    assert plain[0] == "libraries/rush-lib/AGENTS.md"
+    # first by the lists, each goes DEMOTION result places below where it was: after the package's
+    # page and six source files
+    assert [ranking.role_of(p) for p in plain[:7]] == [ranking.SOURCE] * 7
+    assert plain.index(skill) == 7
+    asks = reading.read("where is the systematic debugging skill for agents").asks
+    assert "agent" in asks
+    asked = ranking.rank(cands(), limit=20, per_file=1, include_tests=False, asks=asks)
+    assert asked[0].candidate.path == skill
+    assert "agent" not in reading.read("fix: the debugger drops breakpoints").asks
+
+
 def test_a_translated_modules_files_take_one_slot_and_the_source_language_stands_for_them() -> None:
     """zod's 47 `locales/*.ts` say the same messages in 47 languages: "where do the default English
     error messages come from" listed five translations first and `en.ts` nowhere in ten."""
