@@ -83,6 +83,7 @@ _TRANSLATION = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=8192)  # each candidate's, every search: a dozen patterns a path
 def role_of(relative_path: str, chunk_kind: str | None = None) -> str:
     """source, or the kind of secondary file: agent, test, snapshot, example, copy, benchmark,
     test-output, api-report, change-file, changelog."""
@@ -209,6 +210,10 @@ def rank(
         if (lang := locale_of(c.path)) is not None and lang[1] == locale and lang[0] not in stands:
             stands[lang[0]] = (position, c, role)
     kept: list[Kept] = []
+    # the kept hits a copy can be of: two paths neither of which is a translation or a locale
+    # file are never copies, so a plain path is compared with these alone (a search ranks every
+    # candidate file when it has history: comparing each with every kept one cost 2.5 ms)
+    copied: list[Kept] = []
     per: dict[Any, int] = {}
     taken: set[str] = set()  # hit ids kept: a stand-in is met again at its own place
     for _, _, position, c, role in keyed:
@@ -219,8 +224,14 @@ def rank(
         if per.get(fid, 0) >= per_file or c.hit.id in taken:
             continue
         # a copy is another file: a kept file's next chunk is its own (per_file allows it)
+        special = _may_be_copy(c.path)
         copy_of = next(
-            (k for k in kept if k.candidate.path != c.path and same_page(k.candidate.path, c.path)), None
+            (
+                k
+                for k in (kept if special else copied)
+                if k.candidate.path != c.path and same_page(k.candidate.path, c.path)
+            ),
+            None,
         )
         if copy_of is not None:
             if c.path not in copy_of.also:
@@ -229,9 +240,17 @@ def rank(
         per[fid] = per.get(fid, 0) + 1
         taken.add(c.hit.id)
         kept.append(Kept(c, position, role, [met.path] if met.path != c.path else []))
+        if special:
+            copied.append(kept[-1])
         if len(kept) == limit:
             break
     return kept
+
+
+def _may_be_copy(path: str) -> bool:
+    """Whether `path` is a translated page or a locale file: same_page is False for any two
+    paths of which neither is."""
+    return translation_tail(path) is not None or locale_of(path) is not None
 
 
 def _ordinal(hit: Scored) -> int:

@@ -56,6 +56,19 @@ def test_a_query_alone_runs_the_graph_unoptimized_with_the_same_vector() -> None
     assert np.allclose(light, full, atol=1e-5) and float(light @ full) > 0.99999
 
 
+def test_a_query_runs_on_every_core_the_sessions_share() -> None:
+    """On 2 cores the model runs as two sessions of one thread each (a fill embeds two texts at
+    once); a search embeds one text, and on one thread it took a fifth longer."""
+    emb = Embedder(default_spec(), threads=1, workers=2)
+    try:
+        emb.embed_query("where is the sparse checkout profile applied")
+        assert emb._light is not None
+        assert emb._light.get_session_options().intra_op_num_threads == 2
+        assert emb.query_threads == 2
+    finally:
+        emb.close()
+
+
 def test_default_model_vectors(minilm: Embedder) -> None:
     assert spec_for("default") == default_spec()
     assert minilm.spec.embedder_id == DEFAULT_EMBEDDER_ID and minilm.dim == minilm.spec.dim == 384
