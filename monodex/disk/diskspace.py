@@ -71,13 +71,17 @@ def _memory_backed(mount: Path) -> bool:
 
 
 def _files(folder: Path) -> Iterator[os.stat_result]:
-    for f in folder.rglob("*"):
-        try:
-            st = f.lstat()
-        except OSError:
-            continue  # removed meanwhile
-        if stat.S_ISREG(st.st_mode):
-            yield st
+    # A compaction in another process drops whole segment folders while this walks them:
+    # os.walk skips a folder that is gone by the time it is listed (Path.rglob raised
+    # FileNotFoundError and the command opening the index failed with it).
+    for top, _dirs, names in os.walk(folder):
+        for name in names:
+            try:
+                st = os.lstat(os.path.join(top, name))
+            except OSError:
+                continue  # removed meanwhile
+            if stat.S_ISREG(st.st_mode):
+                yield st
 
 
 def holes(folder: Path) -> int:
