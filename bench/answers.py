@@ -51,7 +51,7 @@ HAND = EVAL / "hand"
 # Repositories whose questions no ranking change was ever tried on (all their questions: test).
 HELD_OUT = frozenset(
     "honojs+hono axios+axios encode+httpx BurntSushi+ripgrep spf13+cobra jhy+jsoup "
-    "apple+swift-argument-parser madler+zlib gabime+spdlog vue pnpm-builtin".split()
+    "apple+swift-argument-parser madler+zlib gabime+spdlog vue pnpm-builtin plugins-workspace".split()
 )
 # Pull-request sets: (catalog, mirror, commit, set file), crawled with the built-in policy as a
 # new user would.
@@ -67,6 +67,11 @@ PR_SETS = {
     "vue": ("vuejs+core", "e2bede96134f757aad5c5b33ac9be055022dbfc8", "vue-prs.json"),
     "pnpm-builtin": ("pnpm+pnpm", "36e5ae6ac8d03743442f083680fa3015e4a774b3", "pnpm-prs.json"),
     "farm": ("farm-fe+farm", "2000ef8a790a1b565d1687cfe70564270a826e15", "farm-polyglot.json"),
+    "plugins-workspace": (
+        "tauri-apps+plugins-workspace",
+        "77149dc4320d26b413e4a6bbe82c654367c51b32",
+        "plugins-workspace-polyglot.json",
+    ),
 }
 
 

@@ -24,6 +24,8 @@ JSON, pages too), from changes whose files are still there:
       vue-prs.json polyglot --survive=0.75
   build_prs.py $MIRRORS/farm-fe+farm/repo 2000ef8a790a1b565d1687cfe70564270a826e15 "" 300 \
       farm-polyglot.json polyglot --survive=0.75   (133 changes survive: Rust, TypeScript, pages)
+  build_prs.py $MIRRORS/tauri-apps+plugins-workspace/repo 77149dc4320d26b413e4a6bbe82c654367c51b32 "" 300 \
+      plugins-workspace-polyglot.json polyglot --survive=0.75   (109: never tuned on, all held out)
 
 The log is walked newest first and stops at COUNT, so a larger COUNT only appends older PRs: the
 300 rushstack queries begin with the 50 the set had before, same ids, same order. Sparo has 24
