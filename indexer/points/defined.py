@@ -51,6 +51,14 @@ def squash(name: str) -> str:
 # JavaScript's assignments of a function or value to a member, at a line's start: CommonJS
 # exports and express's `app.render = function render(...)`.
 _ASSIGNED = re.compile(r"^(?:module\.)?(?:[A-Za-z_$][\w$]*\.)+([A-Za-z_$][\w$]*)\s*=(?!=)", re.MULTILINE)
+# Python binds a module's names by assignment at a line's start (`g: _AppCtxGlobals = LocalProxy(...)`,
+# `DEFAULT_POOLSIZE = 10`): flask's `g` and `current_app` are defined nowhere else. Not a dunder
+# (`__all__`), not a comparison, and only in Python: elsewhere such a line is a statement.
+_PY_BOUND = re.compile(r"^(?!__\w+__\b)([A-Za-z_]\w*)\s*(?::[^=\n]+)?=(?!=)", re.MULTILINE)
+# Go groups a file's constants, variables and types in blocks (`const (\n\tDebugMode = "debug"\n)`):
+# each line of a block at a line's start declares its first name; a block inside a function is local.
+_GO_BLOCK = re.compile(r"^(?:const|var|type)\s*\((.*?)^\)", re.MULTILINE | re.DOTALL)
+_GO_BLOCK_NAME = re.compile(r"^[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
 # C's typedefs name the type last: `typedef struct jv_s jv;`, `typedef enum { ... } jv_kind;`.
 _TYPEDEF = re.compile(r"^typedef\s[^;{}]*?\b([A-Za-z_]\w*)\s*;|^\}\s*([A-Za-z_]\w*)\s*;", re.MULTILINE)
 
@@ -70,11 +78,14 @@ def _definitions(text: str) -> list[str]:
     ]
 
 
-def declared(text: str) -> list[str]:
+def declared(text: str, lang: str | None = None) -> list[str]:
     """The names declarations in `text` introduce, as written: its declarations, its top-level
-    variables and constants, and C's typedefs."""
+    variables and constants, C's typedefs, a Python module's assigned names and Go's grouped ones."""
     typedefs = [a or b for a, b in _TYPEDEF.findall(text)]
-    return _definitions(text) + _TOP_LEVEL.findall(text) + typedefs + _ASSIGNED.findall(text)
+    bound = _PY_BOUND.findall(text) if lang == "python" else []
+    if lang == "go":
+        bound = [n for block in _GO_BLOCK.findall(text) for n in _GO_BLOCK_NAME.findall(block)]
+    return _definitions(text) + _TOP_LEVEL.findall(text) + typedefs + _ASSIGNED.findall(text) + bound
 
 
 def symbol_parts(symbol: str | None) -> list[str]:
@@ -100,6 +111,6 @@ def names_of(
         out += symbol_parts(symbol)
     if stem := file_stem(relative_path):
         out.append(stem)
-    out += declared(text)
+    out += declared(text, lang)
     names = [n for n in dict.fromkeys(squash(n) for n in out) if n]
     return sorted(names[:MAX_NAMES])

@@ -95,7 +95,7 @@ def definition(payload: dict[str, Any], names: set[str] | frozenset[str]) -> tup
         hit = next((p for p in parts if p in wanted), None)
         if hit is not None:
             return wanted[hit], DECLARED
-    declared = {squash(d) for d in defined.declared(str(payload.get("text") or ""))} & set(wanted)
+    declared = {squash(d) for d in defined.declared(str(payload.get("text") or ""), lang)} & set(wanted)
     if declared:
         return wanted[min(declared)], DECLARED
     # the file name less its extension: `ScopedLogger.test.ts` tests ScopedLogger, not defines it

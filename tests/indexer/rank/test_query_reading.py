@@ -172,6 +172,31 @@ def test_a_file_named_by_part_of_the_question() -> None:
             {"unit", "pair", "map", "e", "lib"},
         ),
         ("Sources/Model.swift", None, "text", "struct Model: Codable {\n}\n", {"model"}),
+        (  # Python's module-level names: flask's `g` and `current_app`, requests' DEFAULT_POOLSIZE;
+            # not a method's locals, a comparison, a keyword argument or a dunder like `__all__`
+            "src/flask/globals.py",
+            None,
+            "text",
+            "__all__ = ['g']\ng: _AppCtxGlobals = LocalProxy(_cv_app, 'g')\ncurrent_app = LocalProxy(_cv_app)\n"
+            "DEFAULT_POOLSIZE = 10\nx == 1\nf(a=1)\ndef h():\n    local = 2\n",
+            {"g", "currentapp", "defaultpoolsize", "h", "globals"},
+        ),
+        (  # Go's grouped declarations: gin's DebugMode, an error variable, a type of a `type (` block
+            "mode.go",
+            None,
+            "text",
+            "const (\n\t// DebugMode indicates gin mode is debug.\n\tDebugMode = \"debug\"\n\tReleaseMode = \"release\"\n)\n"
+            "var (\n\tErrMissing, errOther = errors.New(\"x\"), nil\n)\n\ntype (\n\tHandler func()\n)\n"
+            "func f() {\n\tconst (\n\t\tlocal = 1\n\t)\n}\n",
+            {"debugmode", "releasemode", "errmissing", "handler", "f", "mode"},
+        ),
+        (  # ... in Python only: a line of another language that looks the same is no declaration
+            "src/main.c",
+            None,
+            "text",
+            "counter = 0;\n",
+            {"main"},
+        ),
         ("docs/Structs/Empty.html", None, "text", "<h1>class Empty</h1>", set()),  # a page documents
         ("README.md", None, "text", "class Router", set()),
         ("src/Foo.test.ts", None, "text", "describe('x')", set()),  # tests Foo, names nothing

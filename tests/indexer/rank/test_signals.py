@@ -337,6 +337,14 @@ def test_declarations_of_every_language_count_as_definitions() -> None:
     ):
         payload = {"chunk_type": "text", "text": text, "relative_path": "src/lib.rs"}
         assert named.defines(payload, names) == name, text
+    # a module's names bound where a language binds them: Python's assignments, Go's blocks
+    for text, path, name in (
+        ("MAX_FILE_BYTES: int = 1 << 20\n", "src/limits.py", "MAX_FILE_BYTES"),
+        ("const (\n\tMAX_FILE_BYTES = 1 << 20\n)\n", "limits.go", "MAX_FILE_BYTES"),
+        ("MAX_FILE_BYTES = 1 << 20;\n", "src/limits.c", None),  # C: an assignment, not a declaration
+    ):
+        payload = {"chunk_type": "text", "text": text, "relative_path": path}
+        assert named.defines(payload, names) == name, text
 
 
 def test_tests_of_every_ecosystem_move_down() -> None:
