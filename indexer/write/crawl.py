@@ -201,6 +201,7 @@ class Crawl:
         commit_label = target.source_kind == "git-commit"
         key = None if commit_label else target.label_id
         plan = triage(store, packages, key, packages)
+        self._judge_reused(plan, files, infos, reader)
         if key is not None:
             membership.add_label(store, plan.reusable, key)
         todo = [f for f in files if infos[f.relative_path].file_id in plan.embed]
@@ -251,6 +252,21 @@ class Crawl:
         summary.upload_requests = stats.upload_requests
         summary.seconds = summary.searchable_seconds = time.monotonic() - t0
         return summary
+
+    def _judge_reused(
+        self, plan: _Triage, files: Sequence[SourceFile], infos: dict[str, FileInfo], reader: Reader
+    ) -> None:
+        """Drop from `plan` the stored files that are no longer text to index. A stored file is
+        reused unread, so what the content rules now leave out (a page a .gitattributes line no
+        longer waives, a label crawled under older rules: policy/generated.py) would stay; the
+        reader reads each such file once and counts it skipped with its reason."""
+        reused = {*plan.labelled, *plan.reusable}
+        kept = [f for f in files if infos[f.relative_path].file_id in reused]
+        if not kept:
+            return
+        text = {infos[f.relative_path].file_id for f, _ in reader(kept)}
+        plan.labelled = [fid for fid in plan.labelled if fid in text]
+        plan.reusable = [fid for fid in plan.reusable if fid in text]
 
     def _move(
         self,

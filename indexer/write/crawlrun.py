@@ -19,6 +19,7 @@ from monodex.indexer.history.cochanges import db_path
 from monodex.indexer.members import derive
 from monodex.indexer.points import filters, identity, labelmeta, membership
 from monodex.indexer.points.labelmeta import LabelState
+from monodex.indexer.policy import generated
 from monodex.indexer.session import Session
 from monodex.indexer.write import fill, policychange
 from monodex.indexer.write.crawl import Crawl, CrawlSettings, file_info
@@ -195,6 +196,7 @@ def _crawl(
         Key.POLICY_FINGERPRINT: source.policy.fingerprint,
         Key.IMPLEMENTATION: implementation_id(s.engine),
         Key.POINT_FORMAT: chunkers.POINT_FORMAT,
+        Key.CONTENT_RULES: generated.RULES,
     }
     bases: list[str] = []
     widen: set[str] = set()  # paths a policy or chunker change touches (after_change)

@@ -61,6 +61,7 @@ class Key:
     POLICY: Final = "policy"  # that policy, canonical (write/policychange.py)
     IMPLEMENTATION: Final = "implementation"  # embedder, chunkers and file-id scheme
     POINT_FORMAT: Final = "point_format"  # which payload keys and vectors its chunks carry
+    CONTENT_RULES: Final = "content_rules"  # which rules judged its files generated (policy/generated.py)
     MODEL_SOURCE: Final = "model_source"  # how to load its model again (after a model change)
     BRANCH: Final = "branch"  # the branch it was last seen tracking
     BRANCH_DELETED_AT: Final = "branch_deleted_at"  # when that branch was first seen gone

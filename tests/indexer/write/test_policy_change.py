@@ -77,6 +77,11 @@ def _as_before_issue_23(store: EdgeStore, engine: Any) -> None:
     ids = [engine.chunker_id(name) for name in ("lineBased", "markdown", "typescript")]
     extra = {k: v for k, v in state.extra.items() if k != "policy"}
     extra["implementation"] = ";".join([engine.embedder_id, *ids, identity.SCHEME])
+    rewrite_extra(store, engine, state, extra)
+
+
+def rewrite_extra(store: EdgeStore, engine: Any, state: labelmeta.LabelState, extra: dict[str, Any]) -> None:
+    """acme:main's metadata as its crawl wrote it, with `extra` in place of what it recorded."""
     labelmeta.write(
         store,
         catalog="acme",
