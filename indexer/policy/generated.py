@@ -14,8 +14,8 @@ import re
 
 # The rules' version, recorded with each label: a label crawled under other rules is crawled
 # whole at its next refresh, where its files are judged again (write/crawl.py). 2: pages of a
-# documentation generator; 3: "Generated automatically" (zlib's crc32.h).
-RULES = 3
+# documentation generator; 3: "Generated automatically" (zlib's crc32.h); 4: TypeDoc's footer.
+RULES = 4
 HEAD = 64 * 1024  # bytes looked at from the start
 _MIN_NAMES = re.compile(r"[.-](min|bundle|umd|prod)\.(c|m)?js$|\.min\.(css|json)$")
 # Headers that tools put on their output (Go's convention, protoc, bundlers, lock-file writers),
@@ -62,9 +62,9 @@ _LOCK[".json"] = re.compile(rb'\{\s*(?:"[^"\n]*":[^\n]*\n\s*){0,4}"lockfileVersi
 # A template whose tag the site build fills in (`{{ jekyll.version }}`) is written by hand.
 _PAGES = (".html", ".htm", ".xhtml")
 _GENERATOR_TAG = re.compile(rb"""<meta\s[^>]*name=["']generator["'][^>]*>""", re.IGNORECASE)
-# ... the footer's words link to the tool (jazzy's, Doxygen's, JSDoc's): a page's text that says
+# ... the footer's words link to the tool (jazzy's, Doxygen's, JSDoc's, TypeDoc's): a page's text that says
 # how something is generated is no footer
-_FOOTER = re.compile(rb"generated\s+(?:by|with)(?:\s|&#160;|&nbsp;)*<a\s", re.IGNORECASE)
+_FOOTER = re.compile(rb"generated\s+(?:by|with|using)(?:\s|&#160;|&nbsp;)*<a\s", re.IGNORECASE)
 _FOOTER_TAIL = 2048
 LONG_LINE = 1000  # bytes: hand-written code keeps lines far shorter (rushstack: 0.01% of lines)
 
