@@ -32,6 +32,9 @@ class Delta:
     plan: Plan  # the files the new commit has among scope
     changed_paths: int = 0  # paths in the tree diffs (before package widening)
     package_paths: int = 0  # paths added because a package manifest moved or changed (or `extra`)
+    # ... those paths: their bytes may be unchanged while their fate is not (a .gitattributes line
+    # edited above them), so a stored file among them is judged again (write/crawl.py)
+    widened: frozenset[str] = frozenset()
     stats: Counter[str] = field(default_factory=Counter)
 
 
@@ -106,7 +109,7 @@ def plan_delta(
                     manifest_dirs.add(posixpath.dirname(path))
                 elif is_attributes(path) and policy.gitattributes:
                     manifest_dirs.add(posixpath.dirname(path))  # every file below may change fate
-    changed = len(scope)
+    diffed = set(scope)
     for folder in manifest_dirs:  # files below a moved or renamed package may change package
         scope.update(e.path for e in repo.entries_under(target, folder))
     scope.update(extra)
@@ -122,4 +125,7 @@ def plan_delta(
     files, skipped = select_files(sized, policy, packages, catalog, attrs)
 
     plan = Plan(files, packages, skipped, blob_reader(repo))
-    return Delta(scope=scope, plan=plan, changed_paths=changed, package_paths=len(scope) - changed)
+    widened = frozenset(scope - diffed)
+    return Delta(
+        scope=scope, plan=plan, changed_paths=len(diffed), package_paths=len(widened), widened=widened
+    )

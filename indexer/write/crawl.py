@@ -171,13 +171,16 @@ class Crawl:
         facts: dict[str, Any] | None = None,
         start: Start | None = None,
         base_facts: str = "",
+        rejudge: frozenset[str] = frozenset(),
     ) -> CrawlSummary:
         """A full crawl when scope is None: `files` is the whole label. An incremental refresh
         otherwise: `files` are the new commit's files among the paths in `scope`, and only
         what the label holds at those paths changes (a commit label: compared with `start`'s
         base, derive.py). `facts` (policy, implementation) are recorded in the label metadata
         to decide whether the next refresh may be incremental; `base_facts` names them for a
-        base this run writes."""
+        base this run writes. A full crawl judges every stored file it reuses again; a refresh
+        those of `rejudge` only (paths whose fate may have changed with their bytes unchanged:
+        a branch switch reuses the other branch's files unread, as before)."""
         t0 = time.monotonic()
         target, store = self.target, self.store
         # "derived": a label starting from another label's base (a new label, or an unrelated move)
@@ -201,7 +204,8 @@ class Crawl:
         commit_label = target.source_kind == "git-commit"
         key = None if commit_label else target.label_id
         plan = triage(store, packages, key, packages)
-        self._judge_reused(plan, files, infos, reader)
+        judged = files if scope is None else [f for f in files if f.relative_path in rejudge]
+        self._judge_reused(plan, judged, infos, reader)
         if key is not None:
             membership.add_label(store, plan.reusable, key)
         todo = [f for f in files if infos[f.relative_path].file_id in plan.embed]
@@ -256,17 +260,19 @@ class Crawl:
     def _judge_reused(
         self, plan: _Triage, files: Sequence[SourceFile], infos: dict[str, FileInfo], reader: Reader
     ) -> None:
-        """Drop from `plan` the stored files that are no longer text to index. A stored file is
-        reused unread, so what the content rules now leave out (a page a .gitattributes line no
-        longer waives, a label crawled under older rules: policy/generated.py) would stay; the
-        reader reads each such file once and counts it skipped with its reason."""
+        """Drop from `plan` the stored files among `files` that are no longer text to index. A
+        stored file is reused unread, so what the content rules now leave out (a page a
+        .gitattributes line no longer waives, a label crawled under older rules:
+        policy/generated.py) would stay; the reader reads each such file once and counts it
+        skipped with its reason."""
         reused = {*plan.labelled, *plan.reusable}
         kept = [f for f in files if infos[f.relative_path].file_id in reused]
         if not kept:
             return
         text = {infos[f.relative_path].file_id for f, _ in reader(kept)}
-        plan.labelled = [fid for fid in plan.labelled if fid in text]
-        plan.reusable = [fid for fid in plan.reusable if fid in text]
+        gone = {infos[f.relative_path].file_id for f in kept} - text
+        plan.labelled = [fid for fid in plan.labelled if fid not in gone]
+        plan.reusable = [fid for fid in plan.reusable if fid not in gone]
 
     def _move(
         self,

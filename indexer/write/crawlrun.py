@@ -200,6 +200,7 @@ def _crawl(
     }
     bases: list[str] = []
     widen: set[str] = set()  # paths a policy or chunker change touches (after_change)
+    rejudge: frozenset[str] = frozenset()  # stored files a refresh reads and judges again
     scope: set[str] | None = None
     start: derive.Start | None = None  # a commit label's membership to start from (derive.py)
     if req.working_dir:
@@ -226,7 +227,7 @@ def _crawl(
                     start, bases = near.start, [near.since]
         if bases:
             delta = source.delta(bases, target.commit_oid, widen)
-            plan, scope = delta.plan, delta.scope
+            plan, scope, rejudge = delta.plan, delta.scope, delta.widened
         else:
             plan = source.at_commit(target.commit_oid)
     # Recorded, not compared: after a model change, how to load this label's model again to
@@ -245,6 +246,7 @@ def _crawl(
             facts=pending,
             start=start,
             base_facts=derive.facts_key(facts),
+            rejudge=rejudge,
         )
     elif scope is not None:  # a working-directory label: only the files that differ
         files = [f for f in plan.files if f.relative_path in scope]
