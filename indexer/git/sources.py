@@ -16,3 +16,9 @@ class SourceFile:
 
 # Reads the given files in bulk; yields (file, bytes) for each, in any order.
 Reader = Callable[[Sequence[SourceFile]], Iterator[tuple[SourceFile, bytes]]]
+
+
+def no_longer_text(reader: Reader, files: Sequence[SourceFile]) -> set[str]:
+    """The paths among `files` a reader no longer yields as text to index (a plan's reader judges
+    each file it reads by the content rules, and counts what it leaves out with its reason)."""
+    return {f.relative_path for f in files} - {f.relative_path for f, _ in reader(files)}

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from monodex.indexer.git.sources import Reader, SourceFile
+from monodex.indexer.git.sources import Reader, SourceFile, no_longer_text
 from monodex.indexer.members import derive
 from monodex.indexer.members import keys as membership
 from monodex.indexer.members.derive import Start
@@ -178,9 +178,7 @@ class Crawl:
         what the label holds at those paths changes (a commit label: compared with `start`'s
         base, derive.py). `facts` (policy, implementation) are recorded in the label metadata
         to decide whether the next refresh may be incremental; `base_facts` names them for a
-        base this run writes. A full crawl judges every stored file it reuses again; a refresh
-        those of `rejudge` only (paths whose fate may have changed with their bytes unchanged:
-        a branch switch reuses the other branch's files unread, as before)."""
+        base this run writes. Reused files are judged again: all in a full crawl, `rejudge`'s else."""
         t0 = time.monotonic()
         target, store = self.target, self.store
         # "derived": a label starting from another label's base (a new label, or an unrelated move)
@@ -260,17 +258,13 @@ class Crawl:
     def _judge_reused(
         self, plan: _Triage, files: Sequence[SourceFile], infos: dict[str, FileInfo], reader: Reader
     ) -> None:
-        """Drop from `plan` the stored files among `files` that are no longer text to index. A
-        stored file is reused unread, so what the content rules now leave out (a page a
-        .gitattributes line no longer waives, a label crawled under older rules:
-        policy/generated.py) would stay; the reader reads each such file once and counts it
-        skipped with its reason."""
+        """Drop from `plan` the stored files among `files` the content rules now leave out (a page
+        a .gitattributes line no longer waives; rules newer than the label's), read once each."""
         reused = {*plan.labelled, *plan.reusable}
         kept = [f for f in files if infos[f.relative_path].file_id in reused]
         if not kept:
             return
-        text = {infos[f.relative_path].file_id for f, _ in reader(kept)}
-        gone = {infos[f.relative_path].file_id for f in kept} - text
+        gone = {infos[path].file_id for path in no_longer_text(reader, kept)}
         plan.labelled = [fid for fid in plan.labelled if fid not in gone]
         plan.reusable = [fid for fid in plan.reusable if fid not in gone]
 
