@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -214,6 +215,17 @@ class Patterns:
         return None
 
 
+def _first(path: str, folders: Iterable[str]) -> float:
+    """Where the first of `folders` begins in `path` (0 at its start), or infinity."""
+    best = math.inf
+    for f in folders:
+        if path.startswith(f):
+            return 0
+        if (i := path.find(f"/{f}")) >= 0:
+            best = min(best, i + 1)
+    return best
+
+
 @dataclass(frozen=True)
 class CrawlPolicy:
     """A validated policy. Paths are repo-relative with `/`; matching is case-sensitive."""
@@ -248,8 +260,17 @@ class CrawlPolicy:
 
     def should_crawl(self, path: str, attrs: Attributes | None = None) -> bool:
         """matchesFileType and (matchesKeep or not matchesExclude), and no .gitattributes marker
-        (when `attrs` are given): keep beats every exclude."""
+        (when `attrs` are given): keep beats every exclude, but for a vendored folder above it."""
         return self.skip_reason(path, attrs) is None
+
+    def _kept(self, path: str) -> bool:
+        """A keep pattern matches, and no vendored folder holds the kept one: a `node_modules/`
+        under `test/` is a fixture written by hand, a `src/` under `third_party/zlib/` is zlib's."""
+        if not self.keep.match(path):
+            return False
+        kept_at = _first(path, self.keep.folders)  # infinity: a glob of yours kept it, as ever
+        vendored = (f for f in self.exclude.folders if MARKERS.get(f) == "vendored")
+        return kept_at == math.inf or kept_at < _first(path, vendored)
 
     def marks(self, path: str, attrs: Attributes | None) -> Marks:
         """What the repository's .gitattributes say of `path`, when this policy heeds them."""
@@ -261,7 +282,7 @@ class CrawlPolicy:
         marker's kind the repository waived in .gitattributes does not apply), else `no file
         type for .png`, else the .gitattributes marker (`generated: .gitattributes
         linguist-generated`)."""
-        rule = None if self.keep.match(path) else self.exclude.rule(path)
+        rule = None if self._kept(path) else self.exclude.rule(path)
         if rule is not None and (waived := self.marks(path, attrs).waived):
             rule = self.exclude.rule(path, waived)  # attributes read only for an excluded path
         if rule is not None:

@@ -12,10 +12,12 @@ from __future__ import annotations
 import posixpath
 import re
 
-# The rules' version, recorded with each label: a label crawled under other rules is crawled
-# whole at its next refresh, where its files are judged again (write/crawl.py). 2: pages of a
-# documentation generator; 3: "Generated automatically" (zlib's crc32.h); 4: TypeDoc's footer.
-RULES = 4
+# The version of the rules that judge a tracked file, recorded with each label: a label crawled
+# under other rules is crawled whole at its next refresh, where its files are judged again
+# (write/crawl.py). 2: pages of a documentation generator; 3: "Generated automatically" (zlib's
+# crc32.h); 4: TypeDoc's footer; 5: a kept folder inside a vendored one is vendored
+# (crawlpolicy.CrawlPolicy._kept).
+RULES = 5
 HEAD = 64 * 1024  # bytes looked at from the start
 _MIN_NAMES = re.compile(r"[.-](min|bundle|umd|prod)\.(c|m)?js$|\.min\.(css|json)$")
 # Headers that tools put on their output (Go's convention, protoc, bundlers, lock-file writers),

@@ -117,7 +117,11 @@ def test_builtin_defaults() -> None:
         ("assets/logo.png", "no file type for .png"),
         ("LICENSE", "no file type for LICENSE"),
         ("apps/x/CHANGELOG.json", "generated: CHANGELOG.json"),
-        ("pkg/src/node_modules/a.ts", None),  # keep (src/) beats every exclude
+        ("pkg/src/node_modules/a.ts", None),  # keep (src/) beats every exclude below it
+        # ... but not a vendored folder above it: vendored code has its own src/ and test/
+        ("third_party/zlib/src/inflate.c", "vendored: third_party/"),
+        ("tests/thirdparty/Fuzzer/test/AFLDriverTest.cpp", "vendored: thirdparty/"),
+        ("test/fixtures/node_modules/dep/index.js", None),  # a fixture, as before
         ("rush.json", None),
         ("src/builtin.jq", None),  # a language without a chunker here: by lines (issue 34)
         ("kernels/reduce.cu", None),
