@@ -268,9 +268,18 @@ class CrawlPolicy:
         under `test/` is a fixture written by hand, a `src/` under `third_party/zlib/` is zlib's."""
         if not self.keep.match(path):
             return False
+        folders, anywhere = self._vendored
+        if anywhere is None or not anywhere.search(path):  # the usual case: nothing vendored
+            return True
         kept_at = _first(path, self.keep.folders)  # infinity: a glob of yours kept it, as ever
-        vendored = (f for f in self.exclude.folders if MARKERS.get(f) == "vendored")
-        return kept_at == math.inf or kept_at < _first(path, vendored)
+        return kept_at == math.inf or kept_at < _first(path, folders)
+
+    @cached_property
+    def _vendored(self) -> tuple[tuple[str, ...], re.Pattern[str] | None]:
+        """The vendored folders among the excludes, and a regex finding any of them."""
+        folders = tuple(f for f in self.exclude.folders if MARKERS.get(f) == "vendored")
+        joined = "|".join(re.escape(f) for f in folders)
+        return folders, re.compile(f"(?:^|/)(?:{joined})") if folders else None
 
     def marks(self, path: str, attrs: Attributes | None) -> Marks:
         """What the repository's .gitattributes say of `path`, when this policy heeds them."""
