@@ -27,6 +27,10 @@ class Weights:
     docs_question: float = 0.1
     config: float = 0.5  # a config file (JSON, YAML, TOML; not a manifest) the query does not name: x this
     config_down: bool = True  # and moved down as tests are (ranking.DEMOTION places)
+    # ... unless a change request's past words list it at this share of the list's first or more:
+    # commits in the request's words changed that config file (tauri's `.changes/config.json`; issue
+    # 34: tune halves tauri +0.014 R@10 / +0.045 MRR, farm +0.008 / +0.007, plateau 0.01-0.5)
+    config_past: float = 0.5
     older: float = 0.5  # under an older version's folder (src/v3/ beside src/v4/): x this
     site: float = 0.5  # a documentation site's code (website/, docusaurus config, sidebars) not named: x this
     definition: float = 1.5  # the chunk or file that defines an identifier the query names: x this

@@ -82,6 +82,7 @@ def apply_config(cands: list[Candidate], text: str, w: Weights) -> None:
     q = query.read(text)
     if w.config == 1.0:
         return
+    request = not q.question and not q.is_symbol
     lowered = text.lower()
     ci = _asks_about_ci(text)
     said = {c.path: filenames.name_coverage(q.words, c.path) for c in cands}
@@ -98,10 +99,22 @@ def apply_config(cands: list[Candidate], text: str, w: Weights) -> None:
         # playground build": playground-build.yaml), however many files say "build"
         pipeline = len(words) >= 2 and _PIPELINES.search(c.path) is not None
         by_name = share == 1 and (pipeline or all(named[word] <= 2 for word in words))
-        if name not in lowered and not by_name:
+        if name not in lowered and not by_name and not (request and _changed_by_such(c, q, w)):
             c.scale("config", w.config, "a config file the query does not name")
             if w.config_down:
                 c.role = "config"
+
+
+def _changed_by_such(c: Candidate, q: Query, w: Weights) -> bool:
+    """Whether earlier commits in a change request's words changed this config file, by the past
+    words' list (read/search.py lifts its files): high on it (`config_past` of its first's lift or
+    more), it is what such changes edit (tauri's covector `.changes/config.json`, changed by every
+    release fix), not a file that merely says the request's words. A dependency update is
+    answered by its manifests (named.apply_dependency), not by the workflows that install them."""
+    if not w.config_past or q.dependencies:
+        return False
+    enough = w.config_past * w.past_words_request
+    return any(m["signal"] == "past-words" and m["change"] >= enough for m in c.moved)
 
 
 # The code of a documentation website (a Docusaurus `website/` folder, its config and sidebars):

@@ -3,6 +3,7 @@ drops a hit."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -406,6 +407,33 @@ def test_a_config_file_the_query_does_not_name_moves_down_like_a_test() -> None:
     kept = ranking.rank(signals.apply(cands(), "windows", w), limit=3, per_file=1, include_tests=True)
     assert kept[0].candidate.path == "rush.json"
     assert _order(signals.apply(cands(), "windows", Weights(config=0.5, config_down=False)))[0] == "rush.json"
+
+
+def test_a_config_file_that_such_changes_edited_keeps_its_place_for_a_change_request() -> None:
+    """tauri's `.changes/config.json` changes with every release fix: a request whose words its
+    past commits carry (the past words' list lifts it, read/search.py) is answered by it, so it
+    is not moved down as a config file the request does not name; a question, a dependency
+    update, or a file low on that list still moves down (issue 34)."""
+    w = Weights(config=0.5, name_coverage=0.0)
+    first = w.past_words_request  # the lift of the list's first file
+
+    def cands(lift: float) -> list[Candidate]:
+        found = [
+            _cand(".changes/config.json", 0.30, lang="json"),
+            _cand("crates/tauri-cli/src/build.rs", 0.20, lang="rust"),
+            _cand("crates/tauri-cli/src/helpers/cargo.rs", 0.10, lang="rust"),
+        ]
+        found[0].add("past-words", lift, "earlier commits with the query's words changed it")
+        return found
+
+    request = "fix: cargo check cli.rs not cli.js"
+    assert _order(signals.apply(cands(first), request, w))[0] == ".changes/config.json"
+    assert _order(signals.apply(cands(first * 0.2), request, w))[-1] == ".changes/config.json"
+    question = "how does the cli run cargo check?"
+    assert _order(signals.apply(cands(first), question, w))[-1] == ".changes/config.json"
+    update = "fix(deps): update rust crate serde to v1.0.200"
+    assert _order(signals.apply(cands(first), update, w))[-1] == ".changes/config.json"
+    assert _order(signals.apply(cands(first), request, replace(w, config_past=0.0)))[-1] == ".changes/config.json"
 
 
 def test_a_ci_pipeline_keeps_its_place_when_the_query_asks_about_ci() -> None:
