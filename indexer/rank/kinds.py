@@ -119,7 +119,13 @@ def _changed_by_such(c: Candidate, q: Query, w: Weights) -> bool:
 
 # The code of a documentation website (a Docusaurus `website/` folder, its config and sidebars):
 # it lists every page title and command name, so it matches questions the product's code answers.
-_SITE = re.compile(r"(^|/)website/|(^|/)(docusaurus\.config|sidebars)\.[cm]?[jt]sx?$", re.IGNORECASE)
+# A `docs/` folder's code is that site's too (zod's Next.js `packages/docs/`, Sphinx's `docs/conf.py`,
+# jq's `docs/build_website.py`), unless it sits in the product's sources (`src/docs/`: a `docs`
+# command) or is one package's `doc/` (cobra's doc generator is its product).
+_SITE = re.compile(
+    r"(^|/)(website|docs)/|(^|/)(docusaurus\.config|sidebars)\.[cm]?[jt]sx?$", re.IGNORECASE
+)
+_SOURCES_DOCS = re.compile(r"(^|/)(src|lib)/(.*/)?docs/")
 
 
 def apply_site(cands: list[Candidate], text: str, w: Weights) -> None:
@@ -132,7 +138,8 @@ def apply_site(cands: list[Candidate], text: str, w: Weights) -> None:
         return
     for c in cands:
         stem = c.path.rsplit("/", 1)[-1].lower().split(".")[0]
-        if _SITE.search(c.path) and not is_prose(c.path, c.hit.payload.get("lang")) and stem not in lowered:
+        site = _SITE.search(c.path) is not None and not _SOURCES_DOCS.search(c.path)
+        if site and not is_prose(c.path, c.hit.payload.get("lang")) and stem not in lowered:
             c.scale("site", w.site, "a documentation site's code, not the product's")
 
 

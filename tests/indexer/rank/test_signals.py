@@ -499,7 +499,13 @@ def test_a_pipeline_whose_whole_name_the_question_spells_keeps_its_place() -> No
 
 def test_a_documentation_sites_scripts_count_as_its_pages() -> None:
     w = Weights(site=0.5, name_coverage=0.0)
-    for path in ("apps/website/sidebars.js", "website/docusaurus.config.ts", "docs-site/sidebars.ts"):
+    for path in (
+        "apps/website/sidebars.js",
+        "website/docusaurus.config.ts",
+        "docs-site/sidebars.ts",
+        "packages/docs/components/ecosystem.tsx",  # zod's Next.js site
+        "docs/conf.py",  # Sphinx
+    ):
         found = signals.apply(
             [_cand(path, 0.30, lang="javascript"), _cand("src/cli/commands/checkout.ts", 0.20)],
             "Add pages for CLI commands",
@@ -510,6 +516,8 @@ def test_a_documentation_sites_scripts_count_as_its_pages() -> None:
     # the product's own code in a folder named docs is not a site: `pnpm docs` lives in src/docs/
     kept = signals.apply([_cand("deps/commands/src/docs/index.ts", 0.30)], "open the docs", w)
     assert kept[0].moved == []
+    # ... nor is one package's doc/ (cobra's doc generator is its product)
+    assert signals.apply([_cand("doc/md_docs.go", 0.30)], "generate markdown pages", w)[0].moved == []
     for query in ("sort the sidebars by title", "the website's navbar links"):
         named = signals.apply([_cand("apps/website/sidebars.js", 0.30, lang="javascript")], query, w)
         assert named[0].moved == [], query
