@@ -105,13 +105,19 @@ def apply_config(cands: list[Candidate], text: str, w: Weights) -> None:
                 c.role = "config"
 
 
+# A config format's schema and the copies a scaffolder writes (rush-lib's `src/schemas/*.schema.json`,
+# `assets/rush-init/`, tauri-cli's `templates/`) describe config files; they change with the code
+# that reads them, which is the answer.
+_DESCRIBES_CONFIG = re.compile(r"(^|/)(schemas?|assets|templates?)/|\.schema\.json$", re.IGNORECASE)
+
+
 def _changed_by_such(c: Candidate, q: Query, w: Weights) -> bool:
     """Whether earlier commits in a change request's words changed this config file, by the past
     words' list (read/search.py lifts its files): high on it (`config_past` of its first's lift or
     more), it is what such changes edit (tauri's covector `.changes/config.json`, changed by every
     release fix), not a file that merely says the request's words. A dependency update is
     answered by its manifests (named.apply_dependency), not by the workflows that install them."""
-    if not w.config_past or q.dependencies:
+    if not w.config_past or q.dependencies or _DESCRIBES_CONFIG.search(c.path):
         return False
     enough = w.config_past * w.past_words_request
     return any(m["signal"] == "past-words" and m["change"] >= enough for m in c.moved)

@@ -434,6 +434,12 @@ def test_a_config_file_that_such_changes_edited_keeps_its_place_for_a_change_req
     update = "fix(deps): update rust crate serde to v1.0.200"
     assert _order(signals.apply(cands(first), update, w))[-1] == ".changes/config.json"
     assert _order(signals.apply(cands(first), request, replace(w, config_past=0.0)))[-1] == ".changes/config.json"
+    # a config format's schema or a scaffolder's copy describes config: the code reading it answers
+    for described in ("libraries/rush-lib/src/schemas/experiments.schema.json", "assets/rush-init/experiments.json"):
+        found = cands(first)
+        found[0] = _cand(described, 0.30, lang="json")
+        found[0].add("past-words", first, "earlier commits with the query's words changed it")
+        assert _order(signals.apply(found, "Add a flag to skip the build with a warning", w))[-1] == described
 
 
 def test_a_ci_pipeline_keeps_its_place_when_the_query_asks_about_ci() -> None:
