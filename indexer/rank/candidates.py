@@ -93,6 +93,8 @@ class Candidate:
     # a secondary role a signal gave it (a config file the query does not name): ranking.py moves
     # it down as it moves tests down; None: its path decides (ranking.role_of)
     role: str | None = None
+    # how many earlier commits with one of the query's words changed its file (past words' list)
+    past_commits: int = 0
 
     def __post_init__(self) -> None:
         self.score = self.fused

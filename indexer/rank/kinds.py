@@ -111,13 +111,20 @@ def apply_config(cands: list[Candidate], text: str, w: Weights) -> None:
 _DESCRIBES_CONFIG = re.compile(r"(^|/)(schemas?|assets|templates?)/|\.schema\.json$", re.IGNORECASE)
 
 
+# ... by at least this many of those commits: once is no pattern (in sparo's short history one
+# commit with "subspace" put rush.json first for a request about code; tune halves level at 0 and 2)
+PAST_COMMITS = 2
+
+
 def _changed_by_such(c: Candidate, q: Query, w: Weights) -> bool:
     """Whether earlier commits in a change request's words changed this config file, by the past
     words' list (read/search.py lifts its files): high on it (`config_past` of its first's lift or
     more), it is what such changes edit (tauri's covector `.changes/config.json`, changed by every
     release fix), not a file that merely says the request's words. A dependency update is
     answered by its manifests (named.apply_dependency), not by the workflows that install them."""
-    if not w.config_past or q.dependencies or _DESCRIBES_CONFIG.search(c.path):
+    if not w.config_past or q.dependencies or c.past_commits < PAST_COMMITS:
+        return False
+    if _DESCRIBES_CONFIG.search(c.path):
         return False
     enough = w.config_past * w.past_words_request
     return any(m["signal"] == "past-words" and m["change"] >= enough for m in c.moved)

@@ -395,6 +395,7 @@ def _past_words(
         why = f"earlier commits with the query's words changed it ({past.commits} with one of them)"
         for c in by_path.get(past.path, []):
             c.fused += lift
+            c.past_commits = past.commits
             c.add("past-words", lift, why)
     return out
 

@@ -78,3 +78,31 @@ def test_a_history_counted_before_the_words_fails_nothing(git_repo, run_json) ->
     assert code == 0, err
     assert _gate(found) is None
     assert all(m["signal"] != "past-words" for r in found["results"] for m in r["explain"]["signals"])
+
+
+def test_a_config_file_such_changes_edited_keeps_its_place_for_a_change_request(git_repo, run_json) -> None:  # type: ignore[no-untyped-def]
+    """tauri's covector `.changes/config.json` changes with every release fix: a request in those
+    commits' words keeps it in place instead of moving it down as a config file it does not name;
+    a file one such commit touched is no pattern and still moves down (issue 34)."""
+    files = {"package.json": json.dumps({"name": "acme"})}
+    files |= {f"src/step{i}.ts": f"// runs release step {i}\nexport function step{i}(): void {{}}\n" for i in range(12)}
+    files[".changes/config.json"] = json.dumps({"pkgManagers": {"cargo": {"publish": ["cargo publish"]}}})
+    files["renovate.json"] = json.dumps({"extends": ["config:base"], "labels": ["deps"]})
+    repo = git_repo(files, name="acme")
+    for n, subject in enumerate(("fix: covector publish for the cli", "fix(covector): cli publish", "ci: covector publish")):
+        repo.write(".changes/config.json", json.dumps({"pkgManagers": {"cargo": {"publish": [f"cargo publish -{n}"]}}}))
+        repo.commit(subject)
+    repo.write("renovate.json", json.dumps({"extends": ["config:base"], "labels": ["covector"]}))
+    repo.commit("chore: label covector publish updates")
+    _crawl(repo, run_json)
+
+    def placed(text: str) -> dict[str, dict]:  # type: ignore[type-arg]
+        code, found, err = run_json(*SEARCH, "--text", text)
+        assert code == 0, err
+        return {r["relative_path"]: r["explain"] for r in found["results"]}
+
+    request = placed("fix: covector publish of the cli crate")
+    assert request[".changes/config.json"]["role"] == "source", request[".changes/config.json"]
+    assert request["renovate.json"]["role"] == "config"  # one commit: no pattern
+    question = placed("how does covector publish the cli crate?")
+    assert question[".changes/config.json"]["role"] == "config"

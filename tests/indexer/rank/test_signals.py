@@ -417,18 +417,21 @@ def test_a_config_file_that_such_changes_edited_keeps_its_place_for_a_change_req
     w = Weights(config=0.5, name_coverage=0.0)
     first = w.past_words_request  # the lift of the list's first file
 
-    def cands(lift: float) -> list[Candidate]:
+    def cands(lift: float, commits: int = 12) -> list[Candidate]:
         found = [
             _cand(".changes/config.json", 0.30, lang="json"),
             _cand("crates/tauri-cli/src/build.rs", 0.20, lang="rust"),
             _cand("crates/tauri-cli/src/helpers/cargo.rs", 0.10, lang="rust"),
         ]
         found[0].add("past-words", lift, "earlier commits with the query's words changed it")
+        found[0].past_commits = commits
         return found
 
     request = "fix: cargo check cli.rs not cli.js"
     assert _order(signals.apply(cands(first), request, w))[0] == ".changes/config.json"
     assert _order(signals.apply(cands(first * 0.2), request, w))[-1] == ".changes/config.json"
+    # one commit with the request's words is no pattern (sparo's rush.json, its one subspace commit)
+    assert _order(signals.apply(cands(first, commits=1), request, w))[-1] == ".changes/config.json"
     question = "how does the cli run cargo check?"
     assert _order(signals.apply(cands(first), question, w))[-1] == ".changes/config.json"
     update = "fix(deps): update rust crate serde to v1.0.200"
@@ -439,6 +442,7 @@ def test_a_config_file_that_such_changes_edited_keeps_its_place_for_a_change_req
         found = cands(first)
         found[0] = _cand(described, 0.30, lang="json")
         found[0].add("past-words", first, "earlier commits with the query's words changed it")
+        found[0].past_commits = 12
         assert _order(signals.apply(found, "Add a flag to skip the build with a warning", w))[-1] == described
 
 
