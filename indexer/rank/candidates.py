@@ -29,7 +29,7 @@ class Weights:
     config_down: bool = True  # and moved down as tests are (ranking.DEMOTION places)
     # ... unless a change request's past words list it at this share of the list's first or more:
     # commits in the request's words changed that config file (tauri's `.changes/config.json`; issue
-    # 34: tune halves tauri +0.014 R@10 / +0.045 MRR, farm +0.008 / +0.007, plateau 0.01-0.5)
+    # 34, plateau 0.01-0.5 on the tune halves; figures in docs/benchmarks.md)
     config_past: float = 0.5
     older: float = 0.5  # under an older version's folder (src/v3/ beside src/v4/): x this
     site: float = 0.5  # a documentation site's code (website/, docusaurus config, sidebars) not named: x this
