@@ -59,6 +59,26 @@ _PY_BOUND = re.compile(r"^(?!__\w+__\b)([A-Za-z_]\w*)\s*(?::[^=\n]+)?=(?!=)", re
 # each line of a block at a line's start declares its first name; a block inside a function is local.
 _GO_BLOCK = re.compile(r"^(?:const|var|type)\s*\((.*?)^\)", re.MULTILINE | re.DOTALL)
 _GO_BLOCK_NAME = re.compile(r"^[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
+# C and C++ define a function with no keyword: its return type and qualifiers at a line's start,
+# the name (on the next line in GNU's style), the parameters (over any lines), then the body
+# (`static void init_once(void) {`, `auto basic_json::dump() const -> string_t {`). A prototype
+# ends with `;`, a call is indented or has no type before it. A chunk merging small functions
+# (libuv's `uv__work_submit` between two static helpers) had no symbol to name them.
+_C_FUNCTION = re.compile(
+    r"^(?:[A-Za-z_]\w*(?:<[^;{}()]*>)?(?:[ \t*&]+|[ \t*&]*\n))+"
+    r"(?:(?:[A-Za-z_]\w*(?:<[^;{}()]*>)?::)*([A-Za-z_]\w*)(?:<[^;{}()]*>)?::)?(~?[A-Za-z_]\w*)\s*\([^;{}]{0,600}\)"
+    r"\s*(?:const\s*)?(?:noexcept\s*)?(?:->[^;{}]{0,200})?\{",
+    re.MULTILINE,
+)
+_NOT_FUNCTIONS = frozenset("if else for while switch return sizeof do case goto defined".split())
+
+
+def _function(owner: str, name: str) -> bool:
+    """A function's name, not a control statement's, nor a class's constructor or destructor
+    defined out of it (`logger::logger(...)`: the class is defined where `class logger {` is)."""
+    return name not in _NOT_FUNCTIONS and name.lstrip("~") != owner
+
+
 # C's typedefs name the type last: `typedef struct jv_s jv;`, `typedef enum { ... } jv_kind;`.
 _TYPEDEF = re.compile(r"^typedef\s[^;{}]*?\b([A-Za-z_]\w*)\s*;|^\}\s*([A-Za-z_]\w*)\s*;", re.MULTILINE)
 
@@ -80,11 +100,14 @@ def _definitions(text: str) -> list[str]:
 
 def declared(text: str, lang: str | None = None) -> list[str]:
     """The names declarations in `text` introduce, as written: its declarations, its top-level
-    variables and constants, C's typedefs, a Python module's assigned names and Go's grouped ones."""
+    variables and constants, C's typedefs and functions, a Python module's assigned names and Go's
+    grouped ones."""
     typedefs = [a or b for a, b in _TYPEDEF.findall(text)]
     bound = _PY_BOUND.findall(text) if lang == "python" else []
     if lang == "go":
         bound = [n for block in _GO_BLOCK.findall(text) for n in _GO_BLOCK_NAME.findall(block)]
+    if lang in ("c", "cpp"):
+        bound = [name for owner, name in _C_FUNCTION.findall(text) if _function(owner, name)]
     return _definitions(text) + _TOP_LEVEL.findall(text) + typedefs + _ASSIGNED.findall(text) + bound
 
 

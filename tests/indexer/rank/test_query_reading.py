@@ -162,7 +162,27 @@ def test_a_file_named_by_part_of_the_question() -> None:
             "static struct bytecode *optimize(struct bytecode *bc) {\n  struct frame fr;\n"
             "  return (struct bytecode*)x;\n}\nstruct jq_state {\n  int n;\n};\n"
             "struct inst\n{\n  int op;\n};\nunion jvp_u { int i; };\n",
-            {"jqstate", "inst", "jvpu", "execute"},
+            {"optimize", "jqstate", "inst", "jvpu", "execute"},
+        ),
+        (  # C's functions have no keyword: a chunk merging small ones (libuv's threadpool.c) defines
+            # each; a prototype, a call and a control statement define nothing
+            "src/threadpool.c",
+            None,
+            "code",
+            "static void init_once(void) {\n  init_threads();\n}\n\n\nvoid uv__work_submit(uv_loop_t* loop,\n"
+            "                     void (*work)(struct uv__work* w)) {\n  uv_once(&once, init_once);\n"
+            "  if (x) {\n  }\n}\n\nUV_EXTERN int uv_cancel(uv_req_t* req);\nTEST_IMPL(threadpool) {\n}\n",
+            {"initonce", "uvworksubmit", "threadpool"},
+        ),
+        (  # ... and C++'s, qualified by their class, with a trailing return type
+            "include/json/dump.hpp",
+            None,
+            "text",
+            "template <typename T>\nauto basic_json<T>::dump(int indent) const -> string_t {\n  return s;\n}\n"
+            "inline void\nserializer::flush()\n{\n}\n"
+            # a class's constructor and destructor defined out of it do not define the class
+            "SPDLOG_INLINE logger::logger(const logger &other) {\n}\ndetail::registry::~registry() {}\n",
+            {"dump", "flush"},
         ),
         (  # ... while every language's own struct, enum and union definitions still count
             "src/lib.rs",
