@@ -79,6 +79,30 @@ def _function(owner: str, name: str) -> bool:
     return name not in _NOT_FUNCTIONS and name.lstrip("~") != owner
 
 
+# Java's and C#'s methods have no keyword either: an indented line of modifiers, a return type,
+# the name, the parameters and the body (`public void beginArray() throws IOException {`); a class
+# chunk merging a few small methods (gson's JsonReader) named none of them. Not a constructor (no
+# type), an anonymous class (`new Runnable() {`) nor a control statement.
+_JAVA_MODIFIERS = (
+    "public|protected|private|static|final|abstract|synchronized|native|default|strictfp|virtual|"
+    "override|sealed|async|extern|unsafe|partial|internal"
+)
+_JAVA_METHOD = re.compile(
+    rf"^[ \t]*(?:@[\w.]+(?:\([^)\n]*\))?\s+)*(?:(?:{_JAVA_MODIFIERS})\s+)*(?:<[^;{{}}()]*>\s+)?"
+    rf"(?!(?:new|return|throw|else|case|{_JAVA_MODIFIERS})\b)[\w.$]+(?:<[^;{{}}()]*>)?(?:\[\])*\??\s+"
+    r"([A-Za-z_$][\w$]*)\s*\([^;{}]{0,400}\)\s*(?:throws\s+[\w.$, ]+)?\{",
+    re.MULTILINE,
+)
+# TypeScript's and JavaScript's class and object methods: an indented name with its modifiers,
+# parameters and body (`  async #handleError(err: Error): Promise<Response> {`); not a call that
+# passes a callback (`it('works', function () {`, `describe('x', () => {`).
+_JS_METHOD = re.compile(
+    r"^[ \t]+(?:(?:public|private|protected|static|readonly|async|override|abstract|get|set)\s+)*\*?\s*"
+    r"#?([A-Za-z_$][\w$]*)\s*(?:<[^;{}()]*>)?\s*\((?:(?!function\b|=>)[^;{}]){0,400}\)\s*"
+    r"(?::\s*[^;{}=]{1,200})?\{",
+    re.MULTILINE,
+)
+_NOT_METHODS = _NOT_FUNCTIONS | {"catch", "constructor", "function", "with", "synchronized"}
 # C's typedefs name the type last: `typedef struct jv_s jv;`, `typedef enum { ... } jv_kind;`.
 _TYPEDEF = re.compile(r"^typedef\s[^;{}]*?\b([A-Za-z_]\w*)\s*;|^\}\s*([A-Za-z_]\w*)\s*;", re.MULTILINE)
 
@@ -100,14 +124,18 @@ def _definitions(text: str) -> list[str]:
 
 def declared(text: str, lang: str | None = None) -> list[str]:
     """The names declarations in `text` introduce, as written: its declarations, its top-level
-    variables and constants, C's typedefs and functions, a Python module's assigned names and Go's
-    grouped ones."""
+    variables and constants, C's typedefs and functions, Java's, C#'s and JavaScript's methods, a
+    Python module's assigned names and Go's grouped ones."""
     typedefs = [a or b for a, b in _TYPEDEF.findall(text)]
     bound = _PY_BOUND.findall(text) if lang == "python" else []
     if lang == "go":
         bound = [n for block in _GO_BLOCK.findall(text) for n in _GO_BLOCK_NAME.findall(block)]
     if lang in ("c", "cpp"):
         bound = [name for owner, name in _C_FUNCTION.findall(text) if _function(owner, name)]
+    if lang in ("java", "csharp"):
+        bound = [n for n in _JAVA_METHOD.findall(text) if n not in _NOT_METHODS]
+    if lang in ("typescript", "javascript"):
+        bound = [n for n in _JS_METHOD.findall(text) if n not in _NOT_METHODS]
     return _definitions(text) + _TOP_LEVEL.findall(text) + typedefs + _ASSIGNED.findall(text) + bound
 
 

@@ -192,6 +192,27 @@ def test_a_file_named_by_part_of_the_question() -> None:
             {"unit", "pair", "map", "e", "lib"},
         ),
         ("Sources/Model.swift", None, "text", "struct Model: Codable {\n}\n", {"model"}),
+        (  # Java's methods have no keyword: a class chunk merging small ones (gson's JsonReader)
+            # defines each; not a constructor, an anonymous class, a control statement or a call
+            "gson/src/main/java/com/google/gson/stream/JsonReader.java",
+            "JsonReader",
+            "class",
+            "  public final int getNestingLimit() {\n    return nestingLimit;\n  }\n"
+            "  @Override public <T> TypeAdapter<T> create(Gson gson,\n      TypeToken<T> type) throws IOException {\n"
+            "    Runnable r = new Runnable() {\n    };\n    if (x) {\n    } else if (y) {\n    }\n    run(a);\n  }\n"
+            "  public JsonReader(Reader in) {\n  }\n  abstract void skip();\n",
+            {"jsonreader", "getnestinglimit", "create"},
+        ),
+        (  # ... nor TypeScript's and JavaScript's, in a class or an object; a call passing a
+            # callback defines nothing
+            "src/request.ts",
+            None,
+            "code",
+            "  async #cachedBody(key: string): Promise<Body> {\n  }\n  param(key?: string): string | undefined {\n  }\n"
+            "  constructor(raw: Request) {\n  }\n  render(h) {\n  },\n"
+            "  it('works', async function () {\n  })\n  app.get('/', (c) => {\n  })\n  if (a) {\n  }\n",
+            {"cachedbody", "param", "render", "request"},
+        ),
         (  # Python's module-level names: flask's `g` and `current_app`, requests' DEFAULT_POOLSIZE;
             # not a method's locals, a comparison, a keyword argument or a dunder like `__all__`
             "src/flask/globals.py",
