@@ -1,5 +1,5 @@
 """The best answer in every language (issue 34): NDCG@10, R@10 and MRR@10 of the default search on
-the hand-written sets (bench/eval/hand/: 22 repositories, 10 languages; concept, architecture and
+the hand-written sets (bench/eval/hand/: 27 repositories, 10 languages; concept, architecture and
 symbol questions) and on pull-request titles (a small and a large Rush monorepo, two polyglot
 monorepos, a pnpm workspace), against a baseline build in the same run.
 
