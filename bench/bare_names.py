@@ -74,9 +74,7 @@ def draw(chunks: list[Any], n: int, seed: int) -> dict[str, str]:
     """name -> the one source file that defines it (see the module's docstring)."""
     from monodex.indexer.points import defined
 
-    forms = {"c": defined._C_FUNCTION, "cpp": defined._C_FUNCTION, "java": defined._JAVA_METHOD}
-    forms |= dict.fromkeys(("csharp",), defined._JAVA_METHOD)
-    forms |= dict.fromkeys(("typescript", "javascript"), defined._JS_METHOD)
+    forms = ("c", "cpp", "java", "csharp", "typescript", "javascript")
     where: dict[str, set[str]] = defaultdict(set)
     said: Counter[str] = Counter()
     for r in chunks:
@@ -85,10 +83,8 @@ def draw(chunks: list[Any], n: int, seed: int) -> dict[str, str]:
         if lang not in forms or _TESTS.search(path):
             continue
         said.update(set(re.findall(r"[A-Za-z_$][\w$]*", text)))
-        for m in forms[lang].findall(text):
-            owner, name = m if isinstance(m, tuple) else ("", m)
-            if name.lstrip("~") != owner:
-                where[name].add(path)
+        for name in defined.keywordless_functions(text, lang):
+            where[name].add(path)
     pool = sorted(
         name
         for name, paths in where.items()

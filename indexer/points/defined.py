@@ -88,18 +88,20 @@ _JAVA_MODIFIERS = (
     "override|sealed|async|extern|unsafe|partial|internal"
 )
 _JAVA_METHOD = re.compile(
-    rf"^[ \t]*(?:@[\w.]+(?:\([^)\n]*\))?\s+)*(?:(?:{_JAVA_MODIFIERS})\s+)*(?:<[^;{{}}()]*>\s+)?"
-    rf"(?!(?:new|return|throw|else|case|{_JAVA_MODIFIERS})\b)[\w.$]+(?:<[^;{{}}()]*>)?(?:\[\])*\??\s+"
-    r"([A-Za-z_$][\w$]*)\s*\([^;{}]{0,400}\)\s*(?:throws\s+[\w.$, ]+)?\{",
+    rf"^[ \t]*(?:@[\w.]+(?:\([^)\n]*\))?\s+)*(?:(?:{_JAVA_MODIFIERS})\s+)*(?:<[^;{{}}()\n]*>[ \t]+)?"
+    rf"(?!(?:new|return|throw|else|case|{_JAVA_MODIFIERS})\b)[\w.$]+(?:<[^;{{}}()\n]*>)?(?:\[\])*\??[ \t]+"
+    r"([A-Za-z_$][\w$]*)[ \t]*\([^;{}]{0,400}\)\s*(?:throws\s+[\w.$, ]+)?\{",
     re.MULTILINE,
 )
 # TypeScript's and JavaScript's class and object methods: an indented name with its modifiers,
 # parameters and body (`  async #handleError(err: Error): Promise<Response> {`); not a call that
-# passes a callback (`it('works', function () {`, `describe('x', () => {`).
+# passes a callback (`it('works', async function () {`; `describe('x', () => {` has no body after
+# its parenthesis), nor an overload's signature whose type spans lines. The return type stays on
+# its line: one spanning lines made every call of semicolon-less code a long search.
 _JS_METHOD = re.compile(
-    r"^[ \t]+(?:(?:public|private|protected|static|readonly|async|override|abstract|get|set)\s+)*\*?\s*"
-    r"#?([A-Za-z_$][\w$]*)\s*(?:<[^;{}()]*>)?\s*\((?:(?!function\b|=>)[^;{}]){0,400}\)\s*"
-    r"(?::\s*[^;{}=]{1,200})?\{",
+    r"^[ \t]+(?:(?:public|private|protected|static|readonly|async|override|abstract|get|set)\s+)*\*?[ \t]*"
+    r"#?([A-Za-z_$][\w$]*)[ \t]*(?:<[^;{}()\n]*>)?\(([^;{}]{0,400})\)"
+    r"[ \t]*(?::[ \t]*[^;{}=\n]{1,200})?[ \t]*\{",
     re.MULTILINE,
 )
 _NOT_METHODS = _NOT_FUNCTIONS | {"catch", "constructor", "function", "with", "synchronized"}
@@ -130,13 +132,28 @@ def declared(text: str, lang: str | None = None) -> list[str]:
     bound = _PY_BOUND.findall(text) if lang == "python" else []
     if lang == "go":
         bound = [n for block in _GO_BLOCK.findall(text) for n in _GO_BLOCK_NAME.findall(block)]
+    keywordless = keywordless_functions(text, lang)
+    return (
+        _definitions(text)
+        + _TOP_LEVEL.findall(text)
+        + typedefs
+        + _ASSIGNED.findall(text)
+        + bound
+        + keywordless
+    )
+
+
+def keywordless_functions(text: str, lang: str | None) -> list[str]:
+    """The functions and methods `text` defines with no keyword before their name: C's and C++'s,
+    Java's and C#'s, TypeScript's and JavaScript's."""
     if lang in ("c", "cpp"):
-        bound = [name for owner, name in _C_FUNCTION.findall(text) if _function(owner, name)]
+        return [name for owner, name in _C_FUNCTION.findall(text) if _function(owner, name)]
     if lang in ("java", "csharp"):
-        bound = [n for n in _JAVA_METHOD.findall(text) if n not in _NOT_METHODS]
+        return [n for n in _JAVA_METHOD.findall(text) if n not in _NOT_METHODS]
     if lang in ("typescript", "javascript"):
-        bound = [n for n in _JS_METHOD.findall(text) if n not in _NOT_METHODS]
-    return _definitions(text) + _TOP_LEVEL.findall(text) + typedefs + _ASSIGNED.findall(text) + bound
+        found = _JS_METHOD.findall(text)
+        return [n for n, params in found if n not in _NOT_METHODS and "function" not in params]
+    return []
 
 
 def symbol_parts(symbol: str | None) -> list[str]:
