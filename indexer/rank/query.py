@@ -35,9 +35,12 @@ _ASKS = {
     # a site, not a "cross-site" request or a "same-site" cookie
     "docs": re.compile(r"\b(docs?|documentation|readme|guides?|website)\b|(?<![-\w])sites?\b", re.I),
     "ci": re.compile(r"\b(ci|workflows?|pipelines?|github actions?|continuous integration)\b", re.I),
-    # instructions for coding agents (ranking.role_of's "agent")
+    # instructions for coding agents (ranking.role_of's "agent"); not an HTTP client's User-Agent,
+    # a terminal's or a database's cursor (the editor is a name: Cursor), nor a command line's
+    # interactive prompt (a model's prompt comes with the model's words)
     "agent": re.compile(
-        r"\b(agents?|skills?|prompts?|claude|cursor|copilot|codex|gemini|windsurf|llms?|ai)\b", re.I
+        r"\b((?<!user[- ])agents?|skills?|claude|(?-i:Cursor)|copilot|codex|gemini|windsurf|llms?|ai)\b",
+        re.I,
     ),
 }
 # A change request's conventional-commit type says what kind of file it touches:

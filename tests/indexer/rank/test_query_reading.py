@@ -47,6 +47,14 @@ def test_one_name_or_a_sentence(text: str, symbol: str | None, names: set[str]) 
         ("where are the documentation site's settings", {"docs"}),
         # a request from another site, not the docs site
         ("how does the CSRF protection block a cross-site form submission", set()),
+        ("where are the Claude skills for this repository", {"agent"}),
+        ("the rules for Cursor", {"agent"}),
+        # an HTTP client's header and a terminal's cursor are no coding agents
+        ("where is the default User-Agent header set", set()),
+        ("how is the user agent string built", set()),
+        ("how does the console move the cursor to a position", set()),
+        ("fix(reporter): keep interactive prompts visible", set()),
+        ("where is the system prompt the LLM gets", {"agent"}),
     ],
 )
 def test_what_a_question_asks_for_on_purpose(text: str, asks: set[str]) -> None:
