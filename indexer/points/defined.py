@@ -124,22 +124,10 @@ def _definitions(text: str) -> list[str]:
     ]
 
 
-# A line that is all comment: `//`, `/*`, a block comment's `*` lines, `#` (not a preprocessor
-# directive), `--`.
-_COMMENT_LINE = re.compile(
-    r"^[ \t]*(?://|/\*|\*|--|#(?![ \t]*(?:define|undef|if|ifdef|ifndef|elif|else|endif|include|pragma)\b))"
-    r".*$",
-    re.MULTILINE,
-)
-
-
 def declared(text: str, lang: str | None = None) -> list[str]:
     """The names declarations in `text` introduce, as written: its declarations, its top-level
     variables and constants, C's typedefs and functions, Java's, C#'s and JavaScript's methods, a
-    Python module's assigned names and Go's grouped ones. Not in a comment: a doc comment's example
-    (`/// fn main() {`, `/// impl Decoder for MyCodec`) or prose ("a mock type implementing ...")
-    declares nothing of the file's."""
-    text = _COMMENT_LINE.sub("", text)
+    Python module's assigned names and Go's grouped ones."""
     typedefs = [a or b for a, b in _TYPEDEF.findall(text)]
     bound = _PY_BOUND.findall(text) if lang == "python" else []
     if lang == "go":

@@ -246,14 +246,6 @@ def test_a_file_named_by_part_of_the_question() -> None:
             "counter = 0;\n",
             {"main"},
         ),
-        (  # a comment declares nothing of the file's: a doc comment's example, prose, old code
-            "tokio-test/src/io.rs",
-            None,
-            "code",
-            "//! A mock type implementing AsyncRead.\n/// ```\n/// # fn main() {\n/// struct Foo;\n/// ```\n"
-            "/* class Old */\n * interface Gone\n# def removed(): pass\n#[derive(Debug)]\npub struct Mock {\n}\n",
-            {"mock", "io"},
-        ),
         ("docs/Structs/Empty.html", None, "text", "<h1>class Empty</h1>", set()),  # a page documents
         ("README.md", None, "text", "class Router", set()),
         ("src/Foo.test.ts", None, "text", "describe('x')", set()),  # tests Foo, names nothing
