@@ -1,6 +1,7 @@
 """The best answer in every language (issue 34): NDCG@10, R@10 and MRR@10 of the default search on
 the hand-written sets (bench/eval/hand/: 27 repositories, 10 languages; concept, architecture and
-symbol questions) and on pull-request titles (a small and a large Rush monorepo, two polyglot
+symbol questions), short questions as a search box is typed over 12 of those repositories
+(bench/eval/short/, targets `short-<repo>`) and on pull-request titles (a small and a large Rush monorepo, two polyglot
 monorepos, a pnpm workspace), against a baseline build in the same run.
 
 Usage: .venv/bin/python bench/answers.py [--baseline REV] [--split tune|test|all] [--only NAME ...]
@@ -48,6 +49,9 @@ from _common import checkout, persistent_xdg  # noqa: E402
 BENCH = Path(__file__).resolve().parent
 EVAL = BENCH / "eval"
 HAND = EVAL / "hand"
+# The same repositories asked as a search box is typed (3-9 words, "how are routes matched"):
+# 12 questions each, concept and architecture, answers verified in the code (2026-12-05).
+SHORT_SETS = EVAL / "short"
 # Repositories whose questions no ranking change was ever tried on (all their questions: test).
 HELD_OUT = frozenset(
     "honojs+hono axios+axios encode+httpx BurntSushi+ripgrep spf13+cobra jhy+jsoup "
@@ -93,6 +97,16 @@ def targets() -> dict[str, dict[str, Any]]:
             "strict": True,
             "group": "hand",
         }
+    for f in sorted(SHORT_SETS.glob("*.json")):
+        doc = json.loads(f.read_text())
+        out[f"short-{f.stem}"] = {
+            "catalog": catalog_of(f.stem),
+            "mirror": f.stem,
+            "commit": doc["commit"],
+            "file": str(f),
+            "strict": True,
+            "group": "short",
+        }
     for name, (mirror, commit, file) in PR_SETS.items():
         out[name] = {
             "catalog": name,
@@ -108,7 +122,7 @@ def targets() -> dict[str, dict[str, Any]]:
 def split_of(question_id: str, target: str) -> str:
     import hashlib
 
-    if target in HELD_OUT:
+    if target.removeprefix("short-") in HELD_OUT:
         return "test"
     return "test" if hashlib.sha256(question_id.encode()).digest()[0] < 128 else "tune"
 
@@ -168,7 +182,7 @@ class History:
 
         if how == "off":
             return cls()
-        if t["group"] == "hand" or how == "full":
+        if t["group"] != "pr" or how == "full":
             full = cochanges.History.open(s.paths.state_dir, t["catalog"])
             if full is None:
                 raise SystemExit(f"{t['catalog']}: no history counted: crawl it first (--crawl)")
@@ -357,7 +371,7 @@ def report(now: dict[str, Any], base: dict[str, Any], all_targets: dict[str, dic
 
     print("| set | split | n | baseline nDCG / R@10 / MRR | now nDCG / R@10 / MRR | p50 ms (base / now) |")
     print("|---|---|---|---|---|---|")
-    for group in ("hand", "pr"):
+    for group in ("hand", "short", "pr"):
         for name, r in now.items():
             if all_targets[name]["group"] != group:
                 continue
@@ -369,7 +383,15 @@ def report(now: dict[str, Any], base: dict[str, Any], all_targets: dict[str, dic
                 b = base.get(name)
                 lat = f"{b['p50_ms']:.0f} / {r['p50_ms']:.0f}" if b else f"{r['p50_ms']:.0f}"
                 print(f"| {name} | {half} | {n} | {cell(b, pick)} | {cell(r, pick)} | {lat} |")
-    hand = [n for n in now if all_targets[n]["group"] == "hand"]
+    for group, title in (("hand", "hand-written"), ("short", "short questions")):
+        summary(now, base, [n for n in now if all_targets[n]["group"] == group], title)
+    for name, r in now.items():  # a label still filling answers partly lexical: say so
+        if r.get("dense_pending"):
+            print(f"note: {name}: {r['dense_pending']} chunks wait for their dense vector (fill it first)")
+
+
+def summary(now: dict[str, Any], base: dict[str, Any], hand: list[str], title: str) -> None:
+    """Each half's mean nDCG@10 over the repositories of `hand`, and by kind of question."""
     for half in ("tune", "test"):
         for who, res in (("baseline", base), ("now", now)):
             per_repo = [
@@ -386,12 +408,9 @@ def report(now: dict[str, Any], base: dict[str, Any], all_targets: dict[str, dic
                         kinds.setdefault(x["kind"], []).append(x["nDCG@10"])
             by_kind = ", ".join(f"{k} {statistics.fmean(v):.3f}" for k, v in sorted(kinds.items()))
             print(
-                f"hand-written, {half}, {who}: mean nDCG@10 over {len(per_repo)} repositories "
+                f"{title}, {half}, {who}: mean nDCG@10 over {len(per_repo)} repositories "
                 f"{statistics.fmean(per_repo):.3f} (lowest {min(per_repo):.3f}); by kind: {by_kind}"
             )
-    for name, r in now.items():  # a label still filling answers partly lexical: say so
-        if r.get("dense_pending"):
-            print(f"note: {name}: {r['dense_pending']} chunks wait for their dense vector (fill it first)")
 
 
 if __name__ == "__main__":
