@@ -32,12 +32,13 @@ _ROLES = (
     # `.cursor/rules/*.mdc`, `.github/prompts/`): how to work in the repository, often one skill
     # pack copied for each agent, and they say every word a change request says ("debug", "test",
     # "review") without being its answer. Their own files decide what a folder holds
-    # (`AGENTS.md` beside a package describes that package and stays in place).
+    # (`AGENTS.md` beside a package describes that package and stays in place), but a skill is
+    # named SKILL.md wherever a package ships it (trpc's `packages/client/skills/links/SKILL.md`).
     (
         "agent",
         re.compile(
             r"(^|/)\.(claude|agents?|cursor|windsurf|codex|gemini|clinerules|roo|kiro)/"
-            r"|(^|/)\.github/(agents|prompts|instructions|skills|chatmodes)/"
+            r"|(^|/)\.github/(agents|prompts|instructions|skills|chatmodes)/|(^|/)SKILL\.md$"
         ),
     ),
     ("snapshot", re.compile(r"(^|/)__snapshots__/|\.snap$")),

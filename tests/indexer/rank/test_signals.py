@@ -185,6 +185,9 @@ def test_instructions_for_coding_agents_move_down_unless_the_question_asks_for_t
 
     assert {ranking.role_of(c.path) for c in cands()[:4]} == {"agent"}
     assert ranking.role_of("libraries/rush-lib/AGENTS.md") == ranking.SOURCE
+    # a package's shipped skill (trpc's) is one wherever it lies; a page about skills is not
+    assert ranking.role_of("packages/client/skills/links/SKILL.md") == "agent"
+    assert ranking.role_of("docs/skills/overview.md") == ranking.SOURCE
     plain = [k.candidate.path for k in ranking.rank(cands(), limit=20, per_file=1, include_tests=False)]
     assert plain[0] == "libraries/rush-lib/AGENTS.md"
     # first by the lists, each goes DEMOTION result places below where it was: after the package's
