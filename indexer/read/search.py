@@ -214,7 +214,8 @@ def search(
             rest = "lexical ranks the rest" if mode == "hybrid" else "a dense search sees only those"
             notes.append(f"dense vectors cover {share} of {these}: {rest}")
     dense = embedder.embed_query(text) if mode != "lexical" else None
-    sparse = lexical.query_vector(text) if mode != "dense" else None
+    # a question's inflected words also ask for their base forms (lexical.forms_of)
+    sparse = lexical.query_vector(text, base_forms=query.read(text).question) if mode != "dense" else None
     if mode == "lexical" and sparse is not None and not sparse.indices:
         raise UsageError("the search text has no words to match", "use words or names from the code")
     if mode == "hybrid" and sparse is not None and not sparse.indices:

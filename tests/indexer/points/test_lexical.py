@@ -78,3 +78,28 @@ def test_snake_and_screaming_case_split_like_camel_case() -> None:
     assert set(lexical.query_vector("parse config").indices) <= set(
         lexical.query_vector("parse_config").indices
     )
+
+
+def test_an_inflected_word_also_asks_for_its_base_forms() -> None:
+    """ "batched queries" asks about `batch` and `query`: terms match exactly, so a question's
+    inflected words add their base forms, each a guess weighing less than the word as written."""
+    f = lexical.forms_of
+    assert f("batched") == ["batch", "batche"]
+    assert f("queries") == ["query"]
+    assert f("matches") == ["match"]
+    assert f("closures") == ["closure"]
+    assert f("closing") == ["clos", "close"]
+    assert f("stopped") == ["stopp", "stoppe", "stop"]
+    assert f("handlers") == ["handler"]
+    # not inflections: short words, -ss / -us / -is endings, names with digits
+    assert f("uses") == f("status") == f("process") == f("analysis") == f("utf8s") == []
+    plain = lexical.query_vector("how are batched queries split")
+    based = lexical.query_vector("how are batched queries split", base_forms=True)
+    weights = dict(zip(based.indices, based.values, strict=True))
+    assert set(plain.indices) < set(based.indices)
+    batch, query = (lexical.query_vector(w).indices[0] for w in ("batch", "query"))
+    assert weights[batch] == weights[query] == lexical.BASE_FORM_WEIGHT < 1.0
+    assert all(weights[i] == 1.0 for i in plain.indices)  # the words as written weigh in full
+    # a word already in the question keeps its full weight
+    both = lexical.query_vector("batch the batched calls", base_forms=True)
+    assert dict(zip(both.indices, both.values, strict=True))[batch] == 1.0

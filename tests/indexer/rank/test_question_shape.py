@@ -104,3 +104,37 @@ def test_for_example_in_a_question_asks_for_no_example(crawl_files, run_json) ->
     assert order[0] == "src/backoff.ts", order
     example = found["results"][order.index("examples/retry/main.ts")]
     assert example["explain"]["fused_rank"] == 1 and example["explain"]["demoted"], example["explain"]
+
+
+# Code spells a concept in its base form (`splitBatch`, `maxItems`); a question inflects it
+# ("batched calls"). The busier file says "split" and "calls" more often: it led a lexical search
+# while "batched" matched nothing.
+BATCHING = """export interface Call {
+  id: number;
+}
+
+export function splitBatch(pending: Call[], maxItems: number): Call[][] {
+  const batch: Call[][] = [];
+  for (let i = 0; i < pending.length; i += maxItems) batch.push(pending.slice(i, i + maxItems));
+  return batch;
+}
+"""
+ROUTER = """// Routes calls: the calls are split by their route.
+export function routeCalls(calls: string[]): Map<string, string[]> {
+  return new Map(calls.map((c) => [c.split('/')[0], [c]]));
+}
+"""
+
+
+def test_a_question_inflecting_a_word_finds_the_code_that_spells_its_base_form(  # type: ignore[no-untyped-def]
+    crawl_files, run_json
+) -> None:
+    crawl_files({"src/batching.ts": BATCHING, "src/router.ts": ROUTER, **OTHER})
+    lexical_search = (*SEARCH, "--mode", "lexical", "--text")
+    code, found, err = run_json(*lexical_search, "how are batched calls split?")
+    assert code == 0, err
+    assert _paths(found)[0] == "src/batching.ts", _paths(found)
+    # a change request says the commit's words: no base forms, the busier file stays first
+    code, found, err = run_json(*lexical_search, "split batched calls")
+    assert code == 0, err
+    assert _paths(found)[0] == "src/router.ts", _paths(found)
