@@ -53,6 +53,11 @@ class Weights:
     name_min: float = 0.5  # ... counted from this share on
     name_rare: bool = True  # ... each word as 1 / the candidate files whose names have it
     dependency: float = 1.0  # a dependency update: each manifest chunk declaring it + this x the best
+    # a short question ("how are cookies signed"): a hit only the lexical list found x this. Its
+    # few words match everywhere, and a chunk the model ranks nowhere near it is seldom about it
+    # (short hand-written questions: 12 repositories, bench/eval/short/; docs/benchmarks.md)
+    lexical_only: float = 0.5
+    short_terms: int = 6  # ... a question of at most this many words the lexical list matches
 
 
 OFF: dict[str, dict[str, Any]] = {
@@ -70,6 +75,7 @@ OFF: dict[str, dict[str, Any]] = {
     "pipeline": {"pipeline": 0.0},
     "filename": {"name_coverage": 0.0},
     "dependency": {"dependency": 0.0},
+    "lexical-only": {"lexical_only": 1.0},
 }
 
 

@@ -14,10 +14,12 @@ import re
 from collections import defaultdict
 from typing import Any
 
+from monodex.indexer.points import lexical
 from monodex.indexer.rank import query
 from monodex.indexer.rank.candidates import Candidate, Weights
 from monodex.indexer.rank.kinds import apply_ci, apply_config, apply_docs, apply_older, apply_site
 from monodex.indexer.rank.named import apply_definition, apply_dependency, apply_filename, apply_package
+from monodex.indexer.store.base import PENDING
 
 # --- file-level evidence ---------------------------------------------------------------------
 
@@ -83,8 +85,28 @@ def apply_tested(cands: list[Candidate], w: Weights) -> None:
             c.add("tested", w.tested * score, f"its test {test} matches too")
 
 
+# --- a short question's lexical-only hits -----------------------------------------------------
+
+
+def apply_lexical_only(cands: list[Candidate], text: str, q: query.Query, w: Weights) -> None:
+    """A short question ("how are enum values mapped to json strings") is a few common words: the
+    lexical list ranks first whatever says them most (gson's reflective adapter for "values" and
+    "json"), the model ranks the enum adapter. A hit of such a question that only the lexical list
+    found is x `lexical_only`; one in both lists keeps its score. Not a name (the lexical list is
+    surest then), not a change request (its words are its commit's), and only where the model
+    ranked the label: a chunk still waiting for its vector (phase two) has no dense rank to miss."""
+    if w.lexical_only == 1.0 or not q.question or q.names or q.is_symbol:
+        return
+    if len(set(lexical.query_terms(text))) > w.short_terms or not any(c.dense_rank for c in cands):
+        return
+    for c in cands:
+        if c.dense_rank is None and c.lexical_rank is not None and c.hit.payload.get(PENDING) is not True:
+            c.scale("lexical-only", w.lexical_only, "a short question's hit the model did not rank")
+
+
 def apply(cands: list[Candidate], text: str, w: Weights) -> list[Candidate]:
     q = query.read(text)
+    apply_lexical_only(cands, text, q, w)
     apply_docs(cands, q, w)
     apply_ci(cands, q, w)
     apply_config(cands, text, w)

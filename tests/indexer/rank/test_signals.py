@@ -670,3 +670,44 @@ def test_a_single_header_copy_moves_down_like_a_test() -> None:
 )
 def test_what_a_manifest_chunk_declares(name: str, text: str, declared: bool) -> None:
     assert named.declares(text, name) is declared
+
+
+def test_a_short_questions_lexical_only_hits_weigh_half() -> None:
+    """gson, "how are enum values mapped to json strings": the lexical list ranked first the
+    reflective adapter (it says "values" and "json" most), which the model ranked nowhere; the
+    model ranked the enum adapter, the lexical list too but lower. The lexical-only hit led."""
+    enum = "gson/internal/bind/EnumTypeAdapter.java"
+    reflective = "gson/internal/bind/ReflectiveTypeAdapterFactory.java"
+    waiting = "gson/internal/bind/NewAdapter.java"  # stored by phase one, no vector yet
+
+    def cands(pending: bool = False) -> list[Candidate]:
+        def cand(path: str, fused: float, dense: int | None, lexical: int | None, **payload: Any) -> Candidate:
+            c = _cand(path, fused, **payload)
+            return replace(c, dense_rank=dense, lexical_rank=lexical, moved=[])
+
+        return [
+            cand(reflective, 0.20, None, 1),
+            cand(enum, 0.15, 4, 14),
+            cand("gson/stream/JsonReader.java", 0.12, None, 3),
+            cand("gson/JsonObject.java", 0.10, 6, 9),
+            *([cand(waiting, 0.22, None, 1, dense_pending=True)] if pending else []),
+        ]
+
+    short = "how are enum values mapped to json strings"
+    off = candidates.switched_off(Weights(), ["lexical-only"])
+    assert _order(signals.apply(cands(), short, off))[0] == reflective
+    found = signals.apply(cands(), short, Weights())
+    assert _order(found)[0] == enum
+    assert next(c for c in found if c.path == reflective).moved[0]["signal"] == "lexical-only"
+    assert not any(m["signal"] == "lexical-only" for m in next(c for c in found if c.path == enum).moved)
+    # a longer question's words are surer, a name is the lexical list's, a change request is not a question
+    for text in (
+        "how are enum constant values mapped to json strings and back when a serialized name annotation is set",
+        "where is EnumTypeAdapter",
+        "map enum values to json strings",
+    ):
+        moved = [m["signal"] for c in signals.apply(cands(), text, Weights()) for m in c.moved]
+        assert "lexical-only" not in moved, text
+    # a chunk still waiting for its vector has no dense rank to miss: it keeps its place
+    found = signals.apply(cands(pending=True), short, Weights())
+    assert _order(found)[0] == waiting
