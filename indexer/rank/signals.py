@@ -10,6 +10,7 @@ No query text or commit message is stored anywhere: everything here is computed 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import defaultdict
 from typing import Any
@@ -88,16 +89,22 @@ def apply_tested(cands: list[Candidate], w: Weights) -> None:
 # --- a short question's lexical-only hits -----------------------------------------------------
 
 
+def is_short(text: str, q: query.Query, w: Weights) -> bool:
+    """A short question ("how are enum values mapped to json strings"): asked as a question, no
+    code name, at most `short_terms` words the lexical list matches. Not a change request: its words
+    are its commit's."""
+    if not q.question or q.names or q.is_symbol:
+        return False
+    return len(set(lexical.query_terms(text))) <= w.short_terms
+
+
 def apply_lexical_only(cands: list[Candidate], text: str, q: query.Query, w: Weights) -> None:
-    """A short question ("how are enum values mapped to json strings") is a few common words: the
-    lexical list ranks first whatever says them most (gson's reflective adapter for "values" and
-    "json"), the model ranks the enum adapter. A hit of such a question that only the lexical list
-    found is x `lexical_only`; one in both lists keeps its score. Not a name (the lexical list is
-    surest then), not a change request (its words are its commit's), and only where the model
-    ranked the label: a chunk still waiting for its vector (phase two) has no dense rank to miss."""
-    if w.lexical_only == 1.0 or not q.question or q.names or q.is_symbol:
-        return
-    if len(set(lexical.query_terms(text))) > w.short_terms or not any(c.dense_rank for c in cands):
+    """A short question is a few common words: the lexical list ranks first whatever says them
+    most (gson's reflective adapter for "values" and "json"), the model ranks the enum adapter. A
+    hit of such a question that only the lexical list found is x `lexical_only`; one in both lists
+    keeps its score. Only where the model ranked the label: a chunk still waiting for its vector
+    (phase two) has no dense rank to miss."""
+    if w.lexical_only == 1.0 or not is_short(text, q, w) or not any(c.dense_rank for c in cands):
         return
     for c in cands:
         if c.dense_rank is None and c.lexical_rank is not None and c.hit.payload.get(PENDING) is not True:
@@ -107,6 +114,12 @@ def apply_lexical_only(cands: list[Candidate], text: str, q: query.Query, w: Wei
 def apply(cands: list[Candidate], text: str, w: Weights) -> list[Candidate]:
     q = query.read(text)
     apply_lexical_only(cands, text, q, w)
+    if is_short(text, q, w):
+        w = dataclasses.replace(
+            w,
+            file_evidence=w.file_evidence * w.short_file_evidence,
+            name_coverage=w.name_coverage * w.short_name_coverage,
+        )
     apply_docs(cands, q, w)
     apply_ci(cands, q, w)
     apply_config(cands, text, w)

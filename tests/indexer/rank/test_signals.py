@@ -97,7 +97,8 @@ def test_identifiers_are_code_shaped_words_only() -> None:
 
 
 def test_several_matching_chunks_of_a_file_beat_one_chunk_of_another() -> None:
-    w = Weights(file_evidence=0.5, file_chunks=2, name_coverage=0.0)
+    # a short question weighs file evidence double (test below): as given here
+    w = candidates.switched_off(Weights(file_evidence=0.5, file_chunks=2, name_coverage=0.0), ["short"])
     cands = [
         _cand("src/rare.ts", 0.30),
         _cand("src/answer.ts", 0.25, ordinal=1),
@@ -711,3 +712,30 @@ def test_a_short_questions_lexical_only_hits_weigh_half() -> None:
     # a chunk still waiting for its vector has no dense rank to miss: it keeps its place
     found = signals.apply(cands(pending=True), short, Weights())
     assert _order(found)[0] == waiting
+
+
+def test_a_short_question_weighs_a_files_matching_chunks_over_a_word_of_its_name() -> None:
+    """express, "where are requests handed off to the router": `request.js`, one weak chunk, rose
+    above `application.js` (two chunks that match) because "requests" is its whole name. A short
+    question's common word says little about which file it is; a file whose chunks match is its
+    subject. A longer question keeps the file name's evidence."""
+
+    def cands() -> list[Candidate]:
+        def cand(path: str, fused: float, dense: int, lexical: int, ordinal: int = 1) -> Candidate:
+            return replace(_cand(path, fused, ordinal), dense_rank=dense, lexical_rank=lexical, moved=[])
+
+        return [
+            cand("test/Router.js", 0.20, 1, 2),
+            cand("lib/request.js", 0.030, 30, 30),
+            cand("lib/application.js", 0.045, 23, 40),
+            cand("lib/application.js", 0.035, 28, 44, ordinal=2),
+            *(cand(f"lib/other{n}.js", 0.02 - n / 1000, 40 + n, 50 + n) for n in range(5)),
+        ]
+
+    short = "where are requests handed off to the router"
+    off = candidates.switched_off(Weights(), ["short"])
+    assert _order(signals.apply(cands(), short, off))[0] == "lib/request.js"
+    assert _order(signals.apply(cands(), short, Weights()))[0] == "lib/application.js"
+    longer = "where are incoming requests handed off to the router after the app settings and the view engine are set"
+    found = signals.apply(cands(), longer, Weights())
+    assert any(m["signal"] == "filename" for c in found if c.path == "lib/request.js" for m in c.moved)
