@@ -98,13 +98,13 @@ def is_short(text: str, q: query.Query, w: Weights) -> bool:
     return len(set(lexical.query_terms(text))) <= w.short_terms
 
 
-def apply_lexical_only(cands: list[Candidate], text: str, q: query.Query, w: Weights) -> None:
-    """A short question is a few common words: the lexical list ranks first whatever says them
+def apply_lexical_only(cands: list[Candidate], short: bool, w: Weights) -> None:
+    """A short question (is_short) is a few common words: the lexical list ranks first whatever says them
     most (gson's reflective adapter for "values" and "json"), the model ranks the enum adapter. A
     hit of such a question that only the lexical list found is x `lexical_only`; one in both lists
     keeps its score. Only where the model ranked the label: a chunk still waiting for its vector
     (phase two) has no dense rank to miss."""
-    if w.lexical_only == 1.0 or not is_short(text, q, w) or not any(c.dense_rank for c in cands):
+    if w.lexical_only == 1.0 or not short or not any(c.dense_rank for c in cands):
         return
     for c in cands:
         if c.dense_rank is None and c.lexical_rank is not None and c.hit.payload.get(PENDING) is not True:
@@ -113,8 +113,9 @@ def apply_lexical_only(cands: list[Candidate], text: str, q: query.Query, w: Wei
 
 def apply(cands: list[Candidate], text: str, w: Weights) -> list[Candidate]:
     q = query.read(text)
-    apply_lexical_only(cands, text, q, w)
-    if is_short(text, q, w):
+    short = is_short(text, q, w)  # read once: the rule below and the weights it changes
+    apply_lexical_only(cands, short, w)
+    if short:
         w = dataclasses.replace(
             w,
             file_evidence=w.file_evidence * w.short_file_evidence,
