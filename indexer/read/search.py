@@ -251,6 +251,8 @@ def search(
     cands += _manifests(store, flt, query.read(text), ranking, known=known)
     if mode == "hybrid":
         cands += _past_words(store, flt, text, history, ranking, cands, dense, known=known)
+    locale = query.read(text).locale or ranking_.SOURCE_LOCALE
+    cands += _stand_ins(store, flt, cands, locale, dense, known=known)
     fused_order = {
         id(c): i
         for i, c in enumerate(sorted(cands, key=lambda c: (-c.fused, c.path, ranking_._ordinal(c.hit))), 1)
@@ -263,7 +265,7 @@ def search(
         per_file=ranking.per_file,
         include_tests=ranking.include_tests,
         asks=query.read(text).asks,
-        locale=query.read(text).locale or ranking_.SOURCE_LOCALE,
+        locale=locale,
     )
     kept = cochange.reorder(kept, history, ranking.signals.history)[:limit]
     results = []
@@ -347,6 +349,53 @@ def _manifests(
                 continue
             known.add(hit.id)
             out.append(candidates.Candidate(Scored(hit.id, 0.0, hit.payload), 0.0, None, None))
+    return out
+
+
+# Locale folders a search looks into for their stand-in: more is a search over translations of
+# several modules, which one slot each already serves.
+STAND_IN_FOLDERS = 4
+
+
+def _stand_ins(
+    store: Store,
+    flt: Filter,
+    cands: list[candidates.Candidate],
+    locale: str,
+    dense: Sequence[float] | None,
+    *,
+    known: set[str],
+) -> list[candidates.Candidate]:
+    """The file in `locale` of each translated module a candidate belongs to, when neither list
+    ranked it (ranking.rank lets it stand for its folder): the translations repeat a question's
+    words in forty languages and crowd the original out of both pools (zod's `locales/en.ts`).
+    It joins by its chunk nearest the query (any chunk in lexical mode), with no rank."""
+    have = {c.path for c in cands}
+    wanted: list[str] = []
+    for c in cands:
+        if (lang := ranking_.locale_of(c.path)) is None or lang[1] == locale:
+            continue
+        # the sibling in the same format: `el.ts` beside `en.ts`, `de.yml` beside `en.yml`
+        path = f"{lang[0]}/{locale}.{c.path.rsplit('.', 1)[-1]}"
+        if path not in have and path not in wanted:
+            wanted.append(path)
+    wanted = wanted[:STAND_IN_FOLDERS]
+    if not wanted:
+        return []
+    narrowed = _narrowed(flt, MatchAny(Key.RELATIVE_PATH, tuple(wanted)))
+    found: list[tuple[str, Any]] = []
+    if dense is not None:
+        found = [(h.id, h.payload) for h in store.search(dense, narrowed, limit=4 * len(wanted))]
+    if len({str(p.get(Key.RELATIVE_PATH)) for _, p in found}) < len(wanted):
+        # lexical mode, or a file still waiting for its dense vectors: any of its chunks
+        found += [(r.id, r.payload) for r in itertools.islice(store.scroll(narrowed, batch=64), 64)]
+    out: list[candidates.Candidate] = []
+    for point_id, payload in found:
+        path = str(payload.get(Key.RELATIVE_PATH, ""))
+        if path not in have and point_id not in known:
+            have.add(path)
+            known.add(point_id)
+            out.append(candidates.Candidate(Scored(point_id, 0.0, payload), 0.0, None, None))
     return out
 
 
