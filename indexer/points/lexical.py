@@ -122,7 +122,7 @@ OPENING_VERBS = frozenset({"fix", "add", "support"})
 COMMIT_TYPES = frozenset(
     {"feat", "fix", "chore", "refactor", "docs", "perf", "test", "build", "ci", "style", "revert"}
 )
-_OPENING = re.compile(
+OPENING = re.compile(
     r"^\s*(?:\[[^\]]*\]\s*)*"  # [rush-lib] tags
     r"(?:(?P<type>[A-Za-z]+)(?:\([^)]*\))?!?:\s*)?"  # feat(scope):
     r"(?P<verb>[A-Za-z]+)?"
@@ -131,7 +131,7 @@ _OPENING = re.compile(
 
 def request_text(text: str) -> str:
     """`text` less its opening verb and conventional-commit type, if it has them."""
-    m = _OPENING.match(text)
+    m = OPENING.match(text)
     if m is None:
         return text
     cut = []

@@ -82,7 +82,7 @@ def apply_config(cands: list[Candidate], text: str, w: Weights) -> None:
     q = query.read(text)
     if w.config == 1.0:
         return
-    request = not q.question and not q.is_symbol
+    request = q.may_be_change
     lowered = text.lower()
     ci = _asks_about_ci(text)
     said = {c.path: filenames.name_coverage(q.words, c.path) for c in cands}

@@ -417,7 +417,7 @@ def _past_words(
     query. Returns the chunks that joined."""
     w = ranking.signals
     q = query.read(text)
-    request = not (q.question or q.is_symbol)
+    request = q.may_be_change
     weight = w.past_words_request if request else w.past_words
     listed = pastwords.ranked(history, text, pastwords.FILES) if weight else []
     if not listed:

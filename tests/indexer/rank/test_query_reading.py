@@ -72,11 +72,29 @@ def test_what_a_question_asks_for_on_purpose(text: str, asks: set[str]) -> None:
         ("Add mention of why/how we use WRY", False),  # a change request
         ("feat(cli): what the publish step checks", False),
         ("Router", False),
-        ("retry with backoff", False),
+        # a phrase is asked as a question is (a search box gets both)
+        ("retry with backoff", True),
+        ("printing unicode to the windows console", True),
+        ("websocket subscription cleanup", True),
+        ("client retries of failed requests", True),
+        ("path matching in the router", True),
+        # a change request opens with a verb in any of its forms, a type or a scope
+        ("Fixed the router", False),
+        ("dropped polling on close", False),
+        ("Introducing Farm Guru on Gurubase.io", False),
+        ("Adding retries to the client", False),
+        ("Feat improve load profiles", False),
+        ("VS Code: Ubuntu development container via Docker", False),
+        ("cobuilds: yield priority to other tasks", False),
+        ("(chore) covector comment on forks", False),
     ],
 )
 def test_a_question_about_the_code_or_a_change_request(text: str, question: bool) -> None:
-    assert query.read(text).question is question
+    read = query.read(text)
+    assert read.question is question
+    # a phrase may still be a change: the history of such changes may name its files
+    assert read.phrase is (question and not query._QUESTION.search(text))
+    assert read.may_be_change is ((not question or read.phrase) and not read.is_symbol)
 
 
 @pytest.mark.parametrize(

@@ -55,7 +55,7 @@ def test_a_question_about_the_code_puts_the_page_that_describes_it_below_it(craw
     docs = [m for m in page["explain"]["signals"] if m["signal"] == "docs"]
     assert [m["why"] for m in docs] == ["a prose page, and the question asks about code"]
     # the same words as a change request: a page it may edit goes down less
-    code, found, err = run_json(*SEARCH, "--text", "retry a failed request in the client")
+    code, found, err = run_json(*SEARCH, "--text", "Make the client retry a failed request")
     assert code == 0, err
     page = next(r for r in found["results"] if r["relative_path"] == "docs/retries.md")
     assert [m["why"] for m in page["explain"]["signals"] if m["signal"] == "docs"] == ["a prose page, not code"]
@@ -139,3 +139,22 @@ def test_a_question_inflecting_a_word_finds_the_code_that_spells_its_base_form( 
     code, found, err = run_json(*lexical_search, "split batched calls")
     assert code == 0, err
     assert _paths(found)[0] == "src/router.ts", _paths(found)
+
+
+def test_a_phrase_is_answered_as_a_question_is(crawl_files, run_json) -> None:  # type: ignore[no-untyped-def]
+    """A search box gets phrases as often as questions ("client retries of failed requests"): read
+    as a change request, the pages that say its words stayed above the code that does it (the
+    hand-written sets asked as phrases: 0.793 -> 0.808 nDCG@10 on their test halves)."""
+    crawl_files({"docs/retries.md": GUIDE, **PAGES, "src/backoff.ts": RETRY, **OTHER})
+    code, found, err = run_json(*SEARCH, "--text", "client retries of failed requests")
+    assert code == 0, err
+    first = found["results"][0]
+    assert first["relative_path"] == "src/backoff.ts", _paths(found)
+    page = next(r for r in found["results"] if r["relative_path"] == "docs/retries.md")
+    docs = [m["why"] for m in page["explain"]["signals"] if m["signal"] == "docs"]
+    assert docs == ["a prose page, and the question asks about code"]
+    # a change request in the same words still may edit the page
+    code, found, err = run_json(*SEARCH, "--text", "Fixed retries of failed requests in the client")
+    assert code == 0, err
+    page = next(r for r in found["results"] if r["relative_path"] == "docs/retries.md")
+    assert [m["why"] for m in page["explain"]["signals"] if m["signal"] == "docs"] == ["a prose page, not code"]

@@ -705,7 +705,7 @@ def test_a_short_questions_lexical_only_hits_weigh_half() -> None:
     for text in (
         "how are enum constant values mapped to json strings and back when a serialized name annotation is set",
         "where is EnumTypeAdapter",
-        "map enum values to json strings",
+        "Fix enum values mapped to json strings",
     ):
         moved = [m["signal"] for c in signals.apply(cands(), text, Weights()) for m in c.moved]
         assert "lexical-only" not in moved, text
