@@ -138,7 +138,9 @@ _REQUEST_VERBS = frozenset(
 )
 
 
-_ING_VERBS = frozenset("fix add remove update introduce improve refactor implement bump upgrade migrate".split())
+_ING_VERBS = frozenset(
+    "fix add remove update introduce improve refactor implement bump upgrade migrate".split()
+)
 # `(chore) covector comment on forks`; a scope of up to three words: `VS Code: ...`, `rush-lib: ...`
 _PAREN_TYPE = re.compile(r"^\s*\((?:" + "|".join(sorted(lexical.COMMIT_TYPES)) + r")\)", re.I)
 _SCOPED = re.compile(r"^\s*[\w@/.-]+(?: [\w@/.-]+){0,2}:\s")
