@@ -1,7 +1,8 @@
 """The best answer in every language (issue 34): NDCG@10, R@10 and MRR@10 of the default search on
 the hand-written sets (bench/eval/hand/: 27 repositories, 10 languages; concept, architecture and
 symbol questions), short questions as a search box is typed over 12 of those repositories
-(bench/eval/short/, targets `short-<repo>`) and on pull-request titles (a small and a large Rush monorepo, two polyglot
+(bench/eval/short/, targets `short-<repo>`), both again as phrases (targets `phrase-<set>`: each
+question less its opening question words, "client retry a failed request") and on pull-request titles (a small and a large Rush monorepo, two polyglot
 monorepos, a pnpm workspace), against a baseline build in the same run.
 
 Usage: .venv/bin/python bench/answers.py [--baseline REV] [--split tune|test|all] [--only NAME ...]
@@ -34,6 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -107,6 +109,9 @@ def targets() -> dict[str, dict[str, Any]]:
             "strict": True,
             "group": "short",
         }
+    # each hand-written and short question again as a phrase (as_phrase): a search box gets both
+    for name, t in list(out.items()):
+        out[f"phrase-{name}"] = {**t, "group": "phrase", "phrase": True}
     for name, (mirror, commit, file) in PR_SETS.items():
         out[name] = {
             "catalog": name,
@@ -119,10 +124,25 @@ def targets() -> dict[str, dict[str, Any]]:
     return out
 
 
+# A question's opening words: "how does", "where is the", "which" ...
+_ASKED = re.compile(
+    r"^\s*(?:(?:how|where|what|which|why|when|who|whose)\s+)?"
+    r"(?:(?:is|are|does|do|can|could|should|would|will|did)\s+)?(?:(?:the|a|an|i|we|you)\s+)?",
+    re.IGNORECASE,
+)
+
+
+def as_phrase(question: str) -> str:
+    """The question as a phrase, its opening question words and trailing `?` gone ("how does the
+    client retry a failed request?" -> "client retry a failed request"); deterministic."""
+    phrase = _ASKED.sub("", question, count=1).rstrip(" ?")
+    return phrase if len(phrase.split()) >= 2 else question
+
+
 def split_of(question_id: str, target: str) -> str:
     import hashlib
 
-    if target.removeprefix("short-") in HELD_OUT:
+    if target.removeprefix("phrase-").removeprefix("short-") in HELD_OUT:
         return "test"
     return "test" if hashlib.sha256(question_id.encode()).digest()[0] < 128 else "tune"
 
@@ -244,6 +264,10 @@ def evaluate(name: str, t: dict[str, Any], split: str, history: str = "off") -> 
             past = History.of_target(s, t, history)
             asked = []
             for q in json.loads(Path(t["file"]).read_text())["queries"]:
+                if t.get("phrase"):
+                    if q.get("kind") == "symbol":  # one name is no question to turn into a phrase
+                        continue
+                    q = {**q, "query": as_phrase(q["query"])}
                 half = split_of(q["id"], name)
                 relevant = set(q["relevant"]) if t["strict"] else set(q["relevant"]) & indexed
                 if split in ("all", half) and relevant:
@@ -371,7 +395,7 @@ def report(now: dict[str, Any], base: dict[str, Any], all_targets: dict[str, dic
 
     print("| set | split | n | baseline nDCG / R@10 / MRR | now nDCG / R@10 / MRR | p50 ms (base / now) |")
     print("|---|---|---|---|---|---|")
-    for group in ("hand", "short", "pr"):
+    for group in ("hand", "short", "phrase", "pr"):
         for name, r in now.items():
             if all_targets[name]["group"] != group:
                 continue
@@ -383,7 +407,7 @@ def report(now: dict[str, Any], base: dict[str, Any], all_targets: dict[str, dic
                 b = base.get(name)
                 lat = f"{b['p50_ms']:.0f} / {r['p50_ms']:.0f}" if b else f"{r['p50_ms']:.0f}"
                 print(f"| {name} | {half} | {n} | {cell(b, pick)} | {cell(r, pick)} | {lat} |")
-    for group, title in (("hand", "hand-written"), ("short", "short questions")):
+    for group, title in (("hand", "hand-written"), ("short", "short questions"), ("phrase", "as phrases")):
         summary(now, base, [n for n in now if all_targets[n]["group"] == group], title)
     for name, r in now.items():  # a label still filling answers partly lexical: say so
         if r.get("dense_pending"):

@@ -154,3 +154,18 @@ def test_answers_ranks_a_question_with_the_history_before_its_own_change(monkeyp
     with pytest.raises(SystemExit, match="pr-9: its change 0123456789 is not on the set's first-parent"):
         history.at({"id": "pr-9", "origin": "#9 0123456789"})
     assert answers.History().of(q3) is None  # --history off: no counts
+
+
+def test_every_hand_written_and_short_set_is_asked_again_as_phrases(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`bench/answers.py`'s `phrase-<set>` targets: the same questions less their opening question
+    words, in the same halves (a held-out repository's phrases are held out too)."""
+    answers = _bench(monkeypatch, "answers.py")
+    t = answers.targets()
+    for name in [n for n, x in t.items() if x["group"] in ("hand", "short")]:
+        assert t[f"phrase-{name}"] == {**t[name], "group": "phrase", "phrase": True}
+    assert answers.as_phrase("how does the client retry a failed request?") == "client retry a failed request"
+    assert answers.as_phrase("Where are routes matched") == "routes matched"
+    assert answers.as_phrase("which component owns the URLSession") == "component owns the URLSession"
+    assert answers.as_phrase("where is Router?") == "where is Router?"  # one word left: kept whole
+    assert answers.split_of("h1", "phrase-short-honojs+hono") == "test"
+    assert answers.split_of("h1", "phrase-gin-gonic+gin") == answers.split_of("h1", "gin-gonic+gin")
