@@ -134,7 +134,7 @@ _REQUEST_VERBS = frozenset(
     inject isolate mention omit parallelize persist pick prune rebuild refine reject relax reload
     reorder repair require resolve reuse revise serialize shorten silence slim stabilize sunset tidy
     truncate unset untrack unwrap verify feat relocate treat forbid reimplement solve automatically set
-    show print""".split()
+    print""".split()
 )
 
 

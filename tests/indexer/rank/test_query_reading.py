@@ -76,6 +76,8 @@ def test_what_a_question_asks_for_on_purpose(text: str, asks: set[str]) -> None:
         ("retry with backoff", True),
         ("printing unicode to the windows console", True),
         ("websocket subscription cleanup", True),
+        ("show me where the router matches paths", True),  # asked of a tool, as agents ask
+        ("find the code that signs cookies", True),
         ("client retries of failed requests", True),
         ("path matching in the router", True),
         # a change request opens with a verb in any of its forms, a type or a scope
