@@ -19,6 +19,14 @@ from monodex.indexer.points import lexical
 _SYMBOL = re.compile(
     r"^[`'\"]?(?P<name>[A-Za-z_$][\w$]*(?:(?:\.|::|->|#)[A-Za-z_$][\w$]*)*)(?:\(\))?[`'\"]?$"
 )
+# A name with the kind of thing it is ("type H", "the Router class", "fn spawn") asks for the name:
+# a declaration's keyword before it, a kind's word after it.
+_KINDED = re.compile(
+    r"^(?:the\s+)?(?:(?:class|struct|enum|trait|interface|protocol|type|typedef|union|func|fn|def|"
+    r"function|macro)\s+(?P<before>\S+)|(?P<after>\S+)\s+(?:class|struct|enum|trait|interface|"
+    r"protocol|function|method|macro))$",
+    re.IGNORECASE,
+)
 # A name inside a sentence that looks like code, not English: camelCase, PascalCase compounds,
 # snake_case, `I`-prefixed interfaces, dotted members, a backquoted word.
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*")
@@ -178,7 +186,10 @@ def is_request(text: str) -> bool:
 @functools.lru_cache(maxsize=256)
 def read(text: str) -> Query:
     stripped = text.strip()
-    m = _SYMBOL.match(stripped)
+    kinded = _KINDED.match(stripped)
+    if kinded and (kinded.group("before") or kinded.group("after")).lower() in lexical.QUERY_STOPWORDS:
+        kinded = None  # "a class": no name
+    m = _SYMBOL.match(kinded.group("before") or kinded.group("after") if kinded else stripped)
     symbol = m.group("name") if m else None
     names: set[str] = set()
     if symbol:

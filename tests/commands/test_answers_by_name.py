@@ -81,6 +81,17 @@ func New{n}(opts ...Option) *Config {{
 """
 
 
+@pytest.mark.parametrize("text", ["type H", "the H struct", "H"])
+def test_a_name_with_its_kind_is_the_name(crawl_files, run_json, text: str) -> None:  # type: ignore[no-untyped-def]
+    """"type H", "the Router class", "fn spawn": a name and the kind of thing it is, asked as the
+    bare name is; read as a phrase, the definition of `H` was nowhere among 60 files using it."""
+    crawl_files(_go_repo())
+    code, found, err = run_json(*SEARCH, "--text", text, "--limit", "5")
+    assert code == 0, err
+    assert found["results"][0]["relative_path"] == "utils.go", [r["relative_path"] for r in found["results"]]
+    assert query.read(text).symbol == "H"
+
+
 def test_a_name_declared_everywhere_keeps_its_own_file(crawl_files, run_json) -> None:  # type: ignore[no-untyped-def]
     files = {f"pkg{n}/config.go": OPTION.format(n=n) for n in range(120)}
     files["core/option.go"] = "package core\n\n// Option is a setting.\ntype Option struct {\n\tName string\n}\n"

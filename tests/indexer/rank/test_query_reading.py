@@ -18,6 +18,12 @@ from monodex.indexer.rank import filenames, query
         ("std::vector", "std::vector", {"std", "vector"}),
         ("`parse()`", "parse", {"parse"}),
         ("H", "H", {"H"}),
+        # a name with the kind of thing it is
+        ("the Router class", "Router", {"Router"}),
+        ("fn spawn", "spawn", {"spawn"}),
+        ("HashMap struct", "HashMap", {"HashMap"}),
+        ("a class", None, set()),
+        ("error type", None, set()),
         ("how are signed cookies verified", None, set()),
         ("where is ShouldBindJSON defined", None, {"ShouldBindJSON"}),
         ("what does `basic_json::parse` throw", None, {"basic_json", "parse"}),
