@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 from monodex.indexer.points import lexical
 
+from monodex.schema.search import Reading
+
 # A whole query that is one name: `Router`, `tryRender`, `super_len`, `basic_json`,
 # `JsonFile.load`, `std::vector`, `Foo#bar`, `parse()`, `$ZodRegistry`.
 _SYMBOL = re.compile(
@@ -181,6 +183,13 @@ def is_request(text: str) -> bool:
     if len(verb) > 4 and verb[-3] == verb[-4] and verb.endswith("ed"):
         forms.add(verb[:-3])  # `stopped`
     return bool(forms & _REQUEST_VERBS)
+
+
+def reading(text: str) -> Reading:
+    """How `text` is read, as --explain shows it."""
+    q = read(text)
+    kind = "name" if q.is_symbol else "phrase" if q.phrase else "question" if q.question else "change request"
+    return {"read_as": kind, "names": sorted(q.names), "asks": sorted(q.asks)}
 
 
 @functools.lru_cache(maxsize=256)

@@ -51,7 +51,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(by default they come after source hits of similar rank)",
     )
     parser.add_argument(
-        "--explain", action="store_true", help="show each hit's dense rank, lexical rank and fused score"
+        "--explain",
+        action="store_true",
+        help="show how the query was read and each hit's dense rank, lexical rank, fused score and signals",
     )
     parser.add_argument(
         "--fresh",

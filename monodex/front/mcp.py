@@ -183,7 +183,11 @@ def build(paths: Paths) -> MCPServer:
             bool, Field(description="rank tests, snapshots and changelogs like source")
         ] = False,
         explain: Annotated[
-            bool, Field(description="add each hit's dense rank, lexical rank and fused score")
+            bool,
+            Field(
+                description="add how the query was read and each hit's dense rank, lexical rank, fused "
+                "score and signals"
+            ),
         ] = False,
         max_tokens: Annotated[
             int | None, Field(ge=1, description="token budget of the answer; null: no budget")

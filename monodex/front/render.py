@@ -12,7 +12,7 @@ from monodex.front.render_across import diff as diff
 from monodex.front.render_freshness import day, freshness_line
 from monodex.observe import crawlstate, output, progress
 from monodex.observe.output import crumb as crumb  # the one breadcrumb decoder, for every renderer
-from monodex.schema.search import Budget, Explain, Hit, SearchAnswer
+from monodex.schema.search import Budget, Explain, Hit, Reading, SearchAnswer
 from monodex.schema.status import (
     Checkout,
     Dense,
@@ -40,6 +40,15 @@ def explain_line(e: Explain) -> str:
     return text
 
 
+def reading_line(r: Reading) -> str:
+    text = f"read as: {r['read_as']}" + (" (asked as a question)" if r["read_as"] == "phrase" else "")
+    if r["names"]:
+        text += "; names: " + ", ".join(r["names"])
+    if r["asks"]:
+        text += "; asks for: " + ", ".join(r["asks"])
+    return text
+
+
 def budget_line(b: Budget) -> str:
     text = f"{b['used_tokens']} of {b['max_tokens']} tokens"
     if b["truncated"]:
@@ -56,6 +65,8 @@ def search(result: SearchAnswer, *, whole: bool = False, budget: str = "--max-to
     lines = [f"# {freshness_line(result['freshness'])}"] if result.get("freshness") else []
     lines += render_across.freshness_lines(result.get("freshness_by_label") or {})
     lines += [f"# note: {n}" for n in result.get("notes", [])]
+    if reading := result.get("query"):
+        lines.append(f"# {reading_line(reading)}")
     if not result["results"]:
         b = result.get("budget")
         if b and b["omitted"]:  # hits were found, but none fitted the budget

@@ -28,6 +28,14 @@ class Explain(TypedDict):
     demoted: bool
 
 
+class Reading(TypedDict):
+    """--explain: how the query was read before ranking (indexer/rank/query.py)."""
+
+    read_as: Annotated[str, "name (one code name), question, phrase (asked as a question) or change request"]
+    names: Annotated[list[str], "the code names it spells: their definitions join the candidates"]
+    asks: Annotated[list[str], "what it asks for on purpose (test, example, benchmark, docs, ci, agent)"]
+
+
 class OtherVersion(TypedDict):
     label: str
     file_id: Annotated[str, "that label's version of the file (pass to `view` with the label)"]
@@ -183,6 +191,7 @@ class SearchAnswer(TypedDict):
     on_demand: NotRequired[OnDemand]
     served_by: NotRequired[ServedBy]
     notes: NotRequired[list[str]]
+    query: NotRequired[Reading]
 
 
 class Searched(TypedDict):

@@ -158,3 +158,25 @@ def test_a_phrase_is_answered_as_a_question_is(crawl_files, run_json) -> None:  
     assert code == 0, err
     page = next(r for r in found["results"] if r["relative_path"] == "docs/retries.md")
     assert [m["why"] for m in page["explain"]["signals"] if m["signal"] == "docs"] == ["a prose page, not code"]
+
+
+def test_explain_says_how_the_query_was_read(crawl_files, run_json, capsys) -> None:  # type: ignore[no-untyped-def]
+    """Why a page moved x0.1 or x0.5 depends on how the query was read: --explain says it."""
+    crawl_files({"docs/retries.md": GUIDE, "src/backoff.ts": RETRY, **OTHER})
+    expected = {
+        "client retries of failed requests": {"read_as": "phrase", "names": [], "asks": []},
+        "how does sendWithBackoff retry?": {"read_as": "question", "names": ["sendWithBackoff"], "asks": []},
+        "Fix the retries in the docs": {"read_as": "change request", "names": [], "asks": ["docs"]},
+        "sendWithBackoff": {"read_as": "name", "names": ["sendWithBackoff"], "asks": []},
+    }
+    for text, reading in expected.items():
+        code, found, err = run_json(*SEARCH, "--text", text)
+        assert code == 0, err
+        assert found["query"] == reading, text
+    code, found, err = run_json("search", "--catalog", "acme", "--label", "main", "--json", "--text", "retries")
+    assert code == 0 and "query" not in found  # only with --explain
+    from monodex.main import main
+
+    capsys.readouterr()
+    assert main(["search", "--catalog", "acme", "--label", "main", "--explain", "--text", "client retries"]) == 0
+    assert "# read as: phrase (asked as a question)" in capsys.readouterr().out
