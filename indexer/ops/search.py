@@ -34,7 +34,6 @@ def search(s: Session, r: rq.SearchRequest) -> SearchAnswer:
     from monodex.indexer.follow import freshness, ondemand
     from monodex.indexer.history.cochanges import History
     from monodex.indexer.points import labelmeta
-    from monodex.indexer.rank import query
     from monodex.indexer.read import budget
     from monodex.indexer.read import search as searching
 
@@ -127,8 +126,8 @@ def search(s: Session, r: rq.SearchRequest) -> SearchAnswer:
         notes.insert(0, served_by["note"])
     if notes:
         answer["notes"] = notes
-    if r.explain:
-        answer["query"] = query.reading(r.text)
+    if found.reading is not None:
+        answer["query"] = found.reading
     if r.max_tokens is not None:
         answer["results"], answer["budget"] = budget.pack(results, r.max_tokens, s.engine.count_tokens)
     if applied is not None and applied.dense_pending and s.wake is None and found.mode != "lexical":

@@ -30,7 +30,7 @@ from monodex.indexer.store.base import (
 from monodex.errors import UsageError
 from monodex.observe import progress
 from monodex.schema.payload import HIT_FIELDS, Key
-from monodex.schema.search import Hit
+from monodex.schema.search import Hit, Reading
 
 RESULT_FIELDS = HIT_FIELDS  # search()'s name for them
 
@@ -119,6 +119,7 @@ class Found:
     mode: str
     notes: list[str]
     dense_coverage: float
+    reading: Reading | None = None  # with explain: how the query was read
 
 
 # The lexical list's weight in the fusion, the dense list's being 1 (bench/quality.py measures it).
@@ -292,7 +293,8 @@ def search(
                 "role": k.role,
                 "demoted": k.role != ranking_.SOURCE and not ranking.include_tests,
             }
-    return Found(cast("list[Hit]", results), mode, notes, covered)
+    reading = query.reading(text) if ranking.explain else None
+    return Found(cast("list[Hit]", results), mode, notes, covered, reading)
 
 
 # A question that spells a name asks for its declaration: the chunks defining it join the
