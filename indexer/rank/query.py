@@ -196,9 +196,10 @@ def reading(text: str) -> Reading:
 def read(text: str) -> Query:
     stripped = text.strip()
     kinded = _KINDED.match(stripped)
-    if kinded and (kinded.group("before") or kinded.group("after")).lower() in lexical.QUERY_STOPWORDS:
-        kinded = None  # "a class": no name
-    m = _SYMBOL.match(kinded.group("before") or kinded.group("after") if kinded else stripped)
+    named_kind = (kinded.group("before") or kinded.group("after")) if kinded else None
+    if named_kind is not None and named_kind.lower() in lexical.QUERY_STOPWORDS:
+        named_kind = None  # "a class": no name
+    m = _SYMBOL.match(named_kind or stripped)
     symbol = m.group("name") if m else None
     names: set[str] = set()
     if symbol:
@@ -219,7 +220,7 @@ def read(text: str) -> Query:
         asks = set()  # `TestClient` names a class; it does not ask for tests
     asked = symbol is None and bool(_QUESTION.search(stripped))
     # neither asked nor a change: a phrase ("websocket subscription cleanup") is asked as a question
-    # is (the hand-written sets asked as phrases: test halves 0.793 -> 0.810, short ones 0.793 -> 0.834)
+    # is (bench/answers.py's phrase-<set> targets, with history: tune 0.767 -> 0.806, test 0.806 -> 0.822)
     phrase = symbol is None and not asked and not is_request(text)
     question = asked or phrase
     dependencies = (
