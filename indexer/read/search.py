@@ -267,6 +267,7 @@ def search(
         include_tests=ranking.include_tests,
         asks=query.read(text).asks,
         locale=locale,
+        asked=query.read(text).question,
     )
     kept = cochange.reorder(kept, history, ranking.signals.history)[:limit]
     results = []
