@@ -739,3 +739,18 @@ def test_a_short_question_weighs_a_files_matching_chunks_over_a_word_of_its_name
     longer = "where are incoming requests handed off to the router after the app settings and the view engine are set"
     found = signals.apply(cands(), longer, Weights())
     assert any(m["signal"] == "filename" for c in found if c.path == "lib/request.js" for m in c.moved)
+
+
+def test_an_older_versions_copy_goes_below_the_newer_one_it_outscores_twice() -> None:
+    """zod's v3 says a question's words as the v4 beside it does, and its long `types.ts` gathers
+    more of them: at x0.5 `src/v3/types.ts` kept second place above v4's `core.ts` and `schemas.ts`
+    ("why does parse throw ... parseAsync ...": the hand-written phrase 0.601). An older copy is the
+    answer only when the query names its version."""
+    from monodex.indexer.rank import kinds
+
+    cands = [_cand("packages/zod/src/v3/types.ts", 0.26), _cand("packages/zod/src/v4/core/core.ts", 0.12)]
+    kinds.apply_older(cands, "why does parse throw when my refinement returns a promise", Weights())
+    assert _order(cands) == ["packages/zod/src/v4/core/core.ts", "packages/zod/src/v3/types.ts"]
+    named_v3 = [_cand("packages/zod/src/v3/types.ts", 0.26), _cand("packages/zod/src/v4/core/core.ts", 0.12)]
+    kinds.apply_older(named_v3, "why does v3 parse throw when my refinement returns a promise", Weights())
+    assert _order(named_v3)[0] == "packages/zod/src/v3/types.ts"
