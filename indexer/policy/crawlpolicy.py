@@ -61,6 +61,8 @@ _FILE_TYPES = {
     ".swift": _chunker("swift"),
     **dict.fromkeys((".c", ".h"), _chunker("c")),
     **dict.fromkeys((".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx"), _chunker("cpp")),
+    # a C++ class template's definitions kept apart from its header (`vector.tcc`, `format.inl`)
+    **dict.fromkeys((".inl", ".ipp", ".tpp", ".txx", ".tcc"), _chunker("cpp")),
     ".cs": _chunker("csharp"),
     **dict.fromkeys((".sh", ".bash", ".zsh", ".ksh"), _chunker("bash")),
     # Other text a monorepo holds, by lines: markup and templates, styles, schemas and queries,
@@ -82,6 +84,13 @@ _FILE_TYPES = {
             *".hrl .cljs .cljc .edn .el .lisp .rkt .scm .pyx .pxd .f .f90 .f95 .cabal .bats".split(),
             *".s .S .asm .cu .cuh .glsl .vert .frag .comp .wgsl .hlsl .metal .sv .svh .vhd .vhdl".split(),
             *".ac .am .tex .jinja .jinja2 .j2 .erb .haml .slim .pug .mustache .twig".split(),
+            # grammars and lexers (jq's `src/parser.y` and `src/lexer.l` are its language), installer
+            # scripts and Windows resources (tauri's NSIS `installer.nsi`, WiX `main.wxs`), build and
+            # packaging files (ProGuard rules, podspecs, module maps), templates, tests in a
+            # tool's own format (jq's `tests/jq.test`), C include fragments
+            *".y .yy .ypp .l .ll .lex .g4 .jison .pest .peg .lalrpop .rl .ebnf .bnf".split(),
+            *".nsi .nsh .wxs .wxi .wxl .iss .rc .def .natvis .pro .podspec .modulemap .xcconfig".split(),
+            *".mak .cnf .applescript .sublime-syntax .tmpl .tpl .gotmpl .ftl .vm .test .inc".split(),
             # build and ownership files known by their whole name
             *"Dockerfile .Dockerfile .dockerfile Containerfile Makefile GNUmakefile Jenkinsfile".split(),
             *"Gemfile Rakefile Podfile Procfile Brewfile Vagrantfile BUILD WORKSPACE CODEOWNERS".split(),

@@ -22,6 +22,7 @@ SUFFIXES = {
     # C++ headers parse with the C grammar well enough; a crawl policy may say "cpp"
     **dict.fromkeys((".c", ".h"), "c"),
     **dict.fromkeys((".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx"), "cpp"),
+    **dict.fromkeys((".inl", ".ipp", ".tpp", ".txx", ".tcc"), "cpp"),  # template definitions
     ".cs": "csharp",
     **dict.fromkeys((".sh", ".bash", ".zsh", ".ksh"), "shell"),
 }

@@ -128,6 +128,14 @@ def test_builtin_defaults() -> None:
         ("shaders/light.frag", None),
         ("configure.ac", None),
         ("justfile", None),
+        # a language's grammar and lexer, an installer script, ProGuard rules: source git tracks
+        ("src/parser.y", None),
+        ("src/lexer.l", None),
+        ("crates/tauri-bundler/src/bundle/windows/nsis/installer.nsi", None),
+        ("crates/tauri-bundler/src/bundle/windows/msi/main.wxs", None),
+        ("gson/src/main/resources/META-INF/proguard/gson.pro", None),
+        ("include/fmt/format.inl", None),
+        ("sig/jq-release.asc", "no file type for .asc"),
     ],
 )
 def test_skip_reason_names_the_rule(path: str, reason: str | None) -> None:
