@@ -121,6 +121,27 @@ _ISO_639_1 = frozenset(
     "or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl sm sn so sq sr ss st su sv sw "
     "ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu".split()
 )
+# ... or by the language's English name in a `languages/` folder, as installers name them (tauri's
+# NSIS `nsis/languages/Spanish.nsh`, `SimpChinese.nsh`, `PortugueseBR.nsh`; Inno Setup's
+# `Languages/German.isl`): eighteen copies of the installer's strings.
+_NAMED_LOCALE_FILE = re.compile(
+    r"^(?P<folder>(?:.*/)?languages)/(?P<name>[A-Za-z]+)\.[A-Za-z0-9]+$", re.IGNORECASE
+)
+_LANGUAGE_NAMES = {
+    name.lower(): code
+    for code, names in {
+        "ar": "Arabic", "bg": "Bulgarian", "ca": "Catalan", "cs": "Czech", "da": "Danish",
+        "de": "German", "el": "Greek", "en": "English", "es": "Spanish SpanishInternational",
+        "et": "Estonian", "fa": "Farsi Persian", "fi": "Finnish", "fr": "French", "he": "Hebrew",
+        "hi": "Hindi", "hr": "Croatian", "hu": "Hungarian", "id": "Indonesian", "it": "Italian",
+        "ja": "Japanese", "ko": "Korean", "lt": "Lithuanian", "lv": "Latvian", "nl": "Dutch",
+        "no": "Norwegian", "pl": "Polish", "pt": "Portuguese PortugueseBR BrazilianPortuguese",
+        "ro": "Romanian", "ru": "Russian", "sk": "Slovak", "sl": "Slovenian", "sr": "Serbian",
+        "sv": "Swedish", "th": "Thai", "tr": "Turkish", "uk": "Ukrainian", "vi": "Vietnamese",
+        "zh": "SimpChinese TradChinese ChineseSimplified ChineseTraditional Chinese",
+    }.items()
+    for name in names.split()
+}
 # The language a translated module is written from: its file represents the others.
 SOURCE_LOCALE = "en"
 
@@ -129,9 +150,12 @@ SOURCE_LOCALE = "en"
 def locale_of(relative_path: str) -> tuple[str, str] | None:
     """(its folder, its language) for a translated module's file; None for any other file."""
     m = _LOCALE_FILE.match(relative_path)
-    if m is None or m.group("code").lower() not in _ISO_639_1:
-        return None
-    return m.group("folder"), m.group("code").lower()
+    if m is not None and m.group("code").lower() in _ISO_639_1:
+        return m.group("folder"), m.group("code").lower()
+    n = _NAMED_LOCALE_FILE.match(relative_path)
+    if n is not None and (code := _LANGUAGE_NAMES.get(n.group("name").lower())) is not None:
+        return n.group("folder"), code
+    return None
 
 
 def same_page(a: str, b: str) -> bool:

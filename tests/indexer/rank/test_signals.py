@@ -754,3 +754,26 @@ def test_an_older_versions_copy_goes_below_the_newer_one_it_outscores_twice() ->
     named_v3 = [_cand("packages/zod/src/v3/types.ts", 0.26), _cand("packages/zod/src/v4/core/core.ts", 0.12)]
     kinds.apply_older(named_v3, "why does v3 parse throw when my refinement returns a promise", Weights())
     assert _order(named_v3)[0] == "packages/zod/src/v3/types.ts"
+
+
+def test_an_installers_language_files_are_one_translated_module() -> None:
+    """tauri's NSIS installer keeps its strings in `nsis/languages/<Language>.nsh`, eighteen copies
+    named by the language's English name: a title with "downgrade" listed `Spanish.nsh` third. They
+    take one slot, English standing for them; a programming language's name is no locale."""
+    loc = "crates/tauri-bundler/src/bundle/windows/nsis/languages"
+    assert ranking.locale_of(f"{loc}/Spanish.nsh") == (loc, "es")
+    assert ranking.locale_of(f"{loc}/SimpChinese.nsh") == (loc, "zh")
+    assert ranking.locale_of("Languages/German.isl") == ("Languages", "de")
+    assert ranking.locale_of("src/languages/Swift.ts") is None
+    assert ranking.locale_of("docs/languages/Overview.md") is None
+    cands = [
+        _cand(f"{loc}/Spanish.nsh", 0.30),
+        _cand("crates/tauri-bundler/src/bundle/windows/nsis/installer.nsi", 0.25),
+        _cand(f"{loc}/German.nsh", 0.20),
+        _cand(f"{loc}/English.nsh", 0.10),
+    ]
+    kept = ranking.rank(cands, limit=10, per_file=1, include_tests=False)
+    assert [(k.candidate.path, k.also) for k in kept] == [
+        (f"{loc}/English.nsh", [f"{loc}/Spanish.nsh", f"{loc}/German.nsh"]),
+        ("crates/tauri-bundler/src/bundle/windows/nsis/installer.nsi", []),
+    ]
