@@ -127,9 +127,7 @@ _ISO_639_1 = frozenset(
 _NAMED_LOCALE_FILE = re.compile(
     r"^(?P<folder>(?:.*/)?languages)/(?P<name>[A-Za-z]+)\.[A-Za-z0-9]+$", re.IGNORECASE
 )
-_LANGUAGE_NAMES = {
-    name.lower(): code
-    for code, names in {
+_NAMES_BY_CODE = {
         "ar": "Arabic", "bg": "Bulgarian", "ca": "Catalan", "cs": "Czech", "da": "Danish",
         "de": "German", "el": "Greek", "en": "English", "es": "Spanish SpanishInternational",
         "et": "Estonian", "fa": "Farsi Persian", "fi": "Finnish", "fr": "French", "he": "Hebrew",
@@ -139,9 +137,8 @@ _LANGUAGE_NAMES = {
         "ro": "Romanian", "ru": "Russian", "sk": "Slovak", "sl": "Slovenian", "sr": "Serbian",
         "sv": "Swedish", "th": "Thai", "tr": "Turkish", "uk": "Ukrainian", "vi": "Vietnamese",
         "zh": "SimpChinese TradChinese ChineseSimplified ChineseTraditional Chinese",
-    }.items()
-    for name in names.split()
 }
+_LANGUAGE_NAMES = {name.lower(): code for code, names in _NAMES_BY_CODE.items() for name in names.split()}
 # The language a translated module is written from: its file represents the others.
 SOURCE_LOCALE = "en"
 
@@ -156,6 +153,19 @@ def locale_of(relative_path: str) -> tuple[str, str] | None:
     if n is not None and (code := _LANGUAGE_NAMES.get(n.group("name").lower())) is not None:
         return n.group("folder"), code
     return None
+
+
+def sibling_in(relative_path: str, locale: str) -> str | None:
+    """The path a translated module's file in `locale` has beside this one, in the same format
+    (`locales/el.ts` -> `locales/en.ts`, `languages/Spanish.nsh` -> `languages/English.nsh`)."""
+    lang = locale_of(relative_path)
+    if lang is None:
+        return None
+    ext = relative_path.rsplit(".", 1)[-1]
+    if _NAMED_LOCALE_FILE.match(relative_path) and not _LOCALE_FILE.match(relative_path):
+        names = _NAMES_BY_CODE.get(locale)
+        return f"{lang[0]}/{names.split()[0]}.{ext}" if names else None
+    return f"{lang[0]}/{locale}.{ext}"
 
 
 def same_page(a: str, b: str) -> bool:

@@ -379,8 +379,8 @@ def _stand_ins(
         if (lang := ranking_.locale_of(c.path)) is None or lang[1] == locale:
             continue
         # the sibling in the same format: `el.ts` beside `en.ts`, `de.yml` beside `en.yml`
-        path = f"{lang[0]}/{locale}.{c.path.rsplit('.', 1)[-1]}"
-        if path not in have and path not in wanted:
+        path = ranking_.sibling_in(c.path, locale)
+        if path is not None and path not in have and path not in wanted:
             wanted.append(path)
     wanted = wanted[:STAND_IN_FOLDERS]
     if not wanted:

@@ -766,6 +766,10 @@ def test_an_installers_language_files_are_one_translated_module() -> None:
     assert ranking.locale_of("Languages/German.isl") == ("Languages", "de")
     assert ranking.locale_of("src/languages/Swift.ts") is None
     assert ranking.locale_of("docs/languages/Overview.md") is None
+    # the file that stands for the folder, when no list ranked it (read/search.py's stand-ins)
+    assert ranking.sibling_in(f"{loc}/Spanish.nsh", "en") == f"{loc}/English.nsh"
+    assert ranking.sibling_in("src/locales/el.ts", "en") == "src/locales/en.ts"
+    assert ranking.sibling_in("src/checks.ts", "en") is None
     cands = [
         _cand(f"{loc}/Spanish.nsh", 0.30),
         _cand("crates/tauri-bundler/src/bundle/windows/nsis/installer.nsi", 0.25),
