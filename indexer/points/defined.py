@@ -116,11 +116,19 @@ _TAGGED = re.compile(r"(?:struct|union|enum)\s+\w+$")
 _USED = re.compile(r"\s*[*&),]|\s+[A-Za-z_]\w*\s*[;,=)\[(]")
 
 
-def _definitions(text: str) -> list[str]:
+# C++ specializes a template by naming it with arguments: `template <> struct formatter<my_type> {`
+# is one more case of fmt's `formatter`, whose definition is `struct formatter {` in base.h (fmt
+# specializes it 81 times, its tests and users more). C has no templates, so `.h` files read alike.
+_SPECIALIZED = re.compile(r"(?:struct|class|union)\s+(?:\w+::)*\w+$")
+
+
+def _definitions(text: str, lang: str | None = None) -> list[str]:
+    c_family = lang in ("c", "cpp")
     return [
         m.group(1)
         for m in _DECLARED.finditer(text)
         if not (_TAGGED.search(m.group(0)) and _USED.match(text, m.end()))
+        and not (c_family and text.startswith("<", m.end()) and _SPECIALIZED.search(m.group(0)))
     ]
 
 
@@ -134,7 +142,7 @@ def declared(text: str, lang: str | None = None) -> list[str]:
         bound = [n for block in _GO_BLOCK.findall(text) for n in _GO_BLOCK_NAME.findall(block)]
     keywordless = keywordless_functions(text, lang)
     return (
-        _definitions(text)
+        _definitions(text, lang)
         + _TOP_LEVEL.findall(text)
         + typedefs
         + _ASSIGNED.findall(text)

@@ -215,3 +215,43 @@ def test_a_hits_rank_does_not_depend_on_the_limit(crawl_files, run_json, query: 
         ranked[limit] = [(r["relative_path"], r["score"]) for r in found["results"]]
     assert ranked[3] == ranked[8][:3] == ranked[20][:3]
     assert ranked[8] == ranked[20][:8], json.dumps(ranked, indent=1)
+
+
+# fmt's `formatter`: declared once (`struct formatter {` in base.h), specialized in every header
+# and test for one more type (`template <> struct formatter<weekday, Char> : ...`), each of which
+# says the name more often than the declaration does.
+PRIMARY = """#pragma once
+namespace fmt {
+// A formatter for objects of type T.
+template <typename T, typename Char = char, typename Enable = void>
+struct formatter {
+  // A deleted default constructor indicates a disabled formatter.
+  formatter() = delete;
+};
+}  // namespace fmt
+"""
+SPECIALIZED = """#include "base.h"
+namespace fmt {{
+template <typename Char> struct formatter<type{n}, Char> : formatter<int, Char> {{
+  auto format(type{n} value, format_context& ctx) const -> decltype(ctx.out()) {{
+    return formatter<int, Char>::format(static_cast<int>(value), ctx);  // formatter of int
+  }}
+}};
+template <> struct fmt::formatter<other{n}> : formatter<string_view> {{}};
+}}  // namespace fmt
+"""
+
+
+def test_a_template_is_defined_where_it_is_declared_not_where_it_is_specialized(  # type: ignore[no-untyped-def]
+    crawl_files, run_json
+) -> None:
+    files = {"include/fmt/base.h": PRIMARY}
+    files |= {f"include/fmt/part{n}.h": SPECIALIZED.format(n=n) for n in range(12)}
+    files |= {f"src/use{n}.cc": SPECIALIZED.format(n=f"{n}c") for n in range(12)}
+    crawl_files(files)
+    code, found, err = run_json(*SEARCH, "--text", "formatter", "--limit", "5", "--explain")
+    assert code == 0, err
+    ranked = [r["relative_path"] for r in found["results"]]
+    assert ranked[0] == "include/fmt/base.h", ranked
+    lifted = [r["relative_path"] for r in found["results"] if any(m["signal"] == "definition" for m in r["explain"]["signals"])]
+    assert lifted == ["include/fmt/base.h"], lifted

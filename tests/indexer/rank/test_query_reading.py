@@ -272,6 +272,16 @@ def test_a_file_named_by_part_of_the_question() -> None:
             "counter = 0;\n",
             {"main"},
         ),
+        (  # C++'s template specializations name the template, they do not define it (fmt's 81
+            # `struct formatter<...>`); in Rust, TypeScript and the rest `Name<T>` is a definition
+            "include/fmt/chrono.h",
+            None,
+            "code",
+            "template <> struct formatter<weekday, Char> : private formatter<std::tm, Char> {\n};\n"
+            "template <> class fmt::formatter<tm> {};\nstruct tm_writer {\n};\n",
+            {"tmwriter", "chrono"},
+        ),
+        ("src/lib.rs", None, "code", "pub struct Cache<K, V> {\n}\n", {"cache", "lib"}),
         ("docs/Structs/Empty.html", None, "text", "<h1>class Empty</h1>", set()),  # a page documents
         ("README.md", None, "text", "class Router", set()),
         ("src/Foo.test.ts", None, "text", "describe('x')", set()),  # tests Foo, names nothing
