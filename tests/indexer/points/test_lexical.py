@@ -63,7 +63,7 @@ def test_the_verb_that_opens_a_change_request_is_not_matched() -> None:
     assert q("feat: Add retry backoff") == q("retry backoff")
     assert q("[rush] Support retry backoff") == q("[rush] retry backoff")
     assert q("heft: add retry backoff") == q("heft: retry backoff")  # heft is a package, not a type
-    assert q("Fix an issue with rush add") == q("issue rush add")
+    assert q("Fix an issue with rush add") == q("an issue with rush add")
     assert len(q("fix").indices) == 1  # nothing else to match: the word stays
 
 
@@ -75,9 +75,9 @@ def test_snake_and_screaming_case_split_like_camel_case() -> None:
         assert term in t, term
     assert {"napi", "bindgen_prelude", "bindgen", "prelude", "env"} <= set(t)
     # a query that says the words finds the snake_case name by them
-    assert set(lexical.query_vector("parse config").indices) <= set(
-        lexical.query_vector("parse_config").indices
-    )
+    assert set(lexical.query_indices("parse config")) <= set(lexical.query_indices("parse_config"))
+    # ... and asks for the name itself (lexical.joined)
+    assert lexical.query_indices("parse_config")[0] in lexical.query_vector("parse config").indices
 
 
 def test_an_inflected_word_also_asks_for_its_base_forms() -> None:
@@ -99,7 +99,28 @@ def test_an_inflected_word_also_asks_for_its_base_forms() -> None:
     assert set(plain.indices) < set(based.indices)
     batch, query = (lexical.query_vector(w).indices[0] for w in ("batch", "query"))
     assert weights[batch] == weights[query] == lexical.BASE_FORM_WEIGHT < 1.0
-    assert all(weights[i] == 1.0 for i in plain.indices)  # the words as written weigh in full
+    words = {lexical.query_vector(w).indices[0] for w in ("batched", "queries", "split")}
+    assert all(weights[i] == 1.0 for i in words)  # the words as written weigh in full
     # a word already in the question keeps its full weight
     both = lexical.query_vector("batch the batched calls", base_forms=True)
     assert dict(zip(both.indices, both.values, strict=True))[batch] == 1.0
+
+
+def test_two_adjacent_words_also_ask_for_the_name_they_make() -> None:
+    """ "error handler" is `errorHandler` or `error_handler` in the code: the query asks for both
+    stored forms of each pair of adjacent words (an identifier lowercased whole, a snake_case
+    compound), as guesses below a word's weight."""
+    j = lexical.joined
+    assert j("where is the error handler registered") == [
+        "errorhandler", "error_handler", "handlerregistered", "handler_registered",
+    ]
+    # question words split pairs; a word written as code is a name already; short words make none
+    assert j("how is the ChildProcess reaped") == j("what is an id") == j("kill the HTTP server") == []
+    # a sentence's capital is not code; base forms pair up for a question
+    assert j("Error handler") == ["errorhandler", "error_handler"]
+    assert "batchquery" in j("batched queries", base_forms=True)
+    assert "batchquery" not in j("batched queries")
+    v = lexical.query_vector("where is the error handler")
+    weights = dict(zip(v.indices, v.values, strict=True))
+    camel, snake = (lexical.query_indices(n)[0] for n in ("errorHandler", "error_handler"))
+    assert weights[camel] == weights[snake] == lexical.JOINED_WEIGHT < lexical.BASE_FORM_WEIGHT

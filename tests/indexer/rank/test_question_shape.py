@@ -136,7 +136,7 @@ def test_a_question_inflecting_a_word_finds_the_code_that_spells_its_base_form( 
     assert code == 0, err
     assert _paths(found)[0] == "src/batching.ts", _paths(found)
     # a change request says the commit's words: no base forms, the busier file stays first
-    code, found, err = run_json(*lexical_search, "split batched calls")
+    code, found, err = run_json(*lexical_search, "feat: split batched calls")
     assert code == 0, err
     assert _paths(found)[0] == "src/router.ts", _paths(found)
 
