@@ -148,7 +148,8 @@ def request_text(text: str) -> str:
 def query_vector(text: str, *, base_forms: bool = False) -> SparseVector:
     """Each distinct query term once (the IDF modifier weighs them), question words and the
     opening verb of a change request left out (all of them kept if nothing else is left); with
-    `base_forms`, also each inflected word's base forms (below) at BASE_FORM_WEIGHT."""
+    `base_forms`, also each inflected word's base forms (below) at BASE_FORM_WEIGHT; and the names
+    pairs of adjacent words make (`joined`) at JOINED_WEIGHT."""
     kept = query_terms(text) or terms(text)
     weights = {_index(t): 1.0 for t in kept}
     if base_forms:
