@@ -18,18 +18,39 @@ def update(db: Path, repo: Path, commit: str, keep: Callable[[str], bool], polic
     """Counts the commits reachable from `commit` that are not counted yet; returns how many."""
     table = CountTable(db, policy)
     try:
-        tips = table.tips()
+        boundary = shallow_boundary(repo)
+        # A clone deepened since (`git fetch --unshallow`, `--deepen`) has older commits behind
+        # the tips walked already: a walk stopping at the tips would never count them. It walks
+        # everything once; what was counted is skipped (`seen`), so nothing counts twice.
+        tips = table.tips() if table.meta(SHALLOW) == boundary else []
         tries: list[tuple[list[str], str]] = [(tips, r) for r in changed.rename_options(repo)] if tips else []
         tries += [([], r) for r in changed.rename_options(repo)]  # a tip no longer there: walk it all
         for n, (stop_at, renames) in enumerate(tries, start=1):
             try:
-                return _count(table, changed.walk(repo, commit, stop_at, renames), keep, commit)
+                counted = _count(table, changed.walk(repo, commit, stop_at, renames), keep, commit)
+                table.set_meta(SHALLOW, boundary)
+                return counted
             except gitcli.Error:
                 if n == len(tries):
                     raise
         return 0
     finally:
         table.close()
+
+
+SHALLOW = "shallow"  # the meta key of the shallow boundary the counts were walked to
+
+
+def shallow_boundary(repo: Path) -> str:
+    """The commits a shallow clone's history ends at (git's `shallow` file), "" for a whole one."""
+    where = gitcli.output(repo, "rev-parse", "--git-path", "shallow")
+    if not where:
+        return ""
+    try:
+        oids = (repo / where.strip()).read_text().split()
+    except OSError:  # no such file: the clone has its whole history
+        return ""
+    return " ".join(sorted(oids))
 
 
 # Commits whose counts are held in memory before they go to the table (one transaction for the

@@ -158,6 +158,15 @@ class CountTable:
             self.con.execute("INSERT OR REPLACE INTO meta VALUES ('policy', ?)", (policy,))
             self.con.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (SCHEMA,))
 
+    def meta(self, key: str) -> str:
+        """A value the walks keep ("" when none was kept)."""
+        row = self.con.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return str(row[0]) if row is not None else ""
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.con:
+            self.con.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
     def tips(self) -> list[str]:
         return [r[0] for r in self.con.execute("SELECT oid FROM tips ORDER BY at DESC")]
 

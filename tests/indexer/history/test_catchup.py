@@ -150,6 +150,24 @@ def test_a_partial_clone_is_never_made_to_fetch(git_repo, tmp_path: Path) -> Non
     assert files["lib/edited.ts"] == 1 and files["src/long.ts"] == 2  # not followed: content unread
 
 
+def test_a_shallow_clone_deepened_later_has_its_whole_history_counted(git_repo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """`git clone --depth 1`, crawled, then `git fetch --unshallow`: the older commits are
+    ancestors of a tip already walked, so a walk stopping at the tips would never count them.
+    A changed shallow boundary walks everything again; what was counted is not counted twice."""
+    repo = _history(git_repo)
+    repo.write("src/b.ts", "last")
+    repo.commit("b last")
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{repo.path}", str(clone)], check=True)
+    db = tmp_path / "h.sqlite"
+    assert catchup.update(db, clone, "HEAD", _ts, "p1") == 1  # the one commit there is
+    assert _files(db) == {}  # with no parent, every file is new: a bulk change, not counted
+    subprocess.run(["git", "-C", str(clone), "fetch", "-q", "--unshallow"], check=True)
+    assert catchup.update(db, clone, "HEAD", _ts, "p1") == 4  # the four commits the fetch brought
+    assert _files(db) == {"src/a.ts": 3, "src/b.ts": 2, "src/c.ts": 1}
+    assert catchup.update(db, clone, "HEAD", _ts, "p1") == 0  # counted: not walked again
+
+
 def _subjects(git_repo):  # type: ignore[no-untyped-def]
     """gate.ts changed by commits about throttling, retry.ts by one about retries."""
     repo = git_repo({"src/gate.ts": "1", "src/retry.ts": "1", "src/log.ts": "1"})
