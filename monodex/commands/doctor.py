@@ -148,7 +148,7 @@ def _catalog(cat: config.Catalog) -> tuple[str, str, str]:
 
 
 def _history(p: paths.Paths, cat: config.Catalog) -> tuple[str, str, str]:
-    from monodex.indexer.history import cochanges
+    from monodex.indexer.history import catchup, cochanges
 
     counted = cochanges.summary(p.state_dir, cat.name)
     if counted is None:
@@ -159,6 +159,13 @@ def _history(p: paths.Paths, cat: config.Catalog) -> tuple[str, str, str]:
             f"any crawl or refresh of {cat.name} counts it: {crawl_command(cat)}",
         )
     commits, size = counted
+    if catchup.shallow_boundary(cat.path):
+        return (
+            "warn",
+            f"{cat.name}: {commits:,} commits counted, but the clone is shallow: search ranks without "
+            "the older history's words and co-changes",
+            f"git -C {cat.path} fetch --unshallow (the next refresh counts the rest)",
+        )
     return "ok", f"{cat.name}: {commits:,} commits counted ({size / 1e6:.1f} MB)", ""
 
 

@@ -28,6 +28,12 @@ def test_a_fresh_installation_warns_and_a_set_up_one_is_healthy(monorepo, run_js
     history = next(c for c in found["checks"] if c["check"] == "history acme")
     assert history["level"] == "ok" and " commits counted (" in history["detail"], history
     assert found["ok"] is True
+    # what `git clone --depth 1` leaves: the history ends at the commit named in .git/shallow
+    (monorepo.path / ".git" / "shallow").write_text(monorepo.head() + "\n")
+    found = run_json("doctor", "--json")[1]
+    history = next(c for c in found["checks"] if c["check"] == "history acme")
+    assert history["level"] == "warn" and "the clone is shallow" in history["detail"], history
+    assert history["hint"].startswith(f"git -C {monorepo.path} fetch --unshallow"), history
 
 
 def test_broken_parts_are_errors_with_exit_1(monorepo, run_json) -> None:  # type: ignore[no-untyped-def]
