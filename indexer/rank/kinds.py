@@ -164,8 +164,8 @@ _VERSION = re.compile(r"^v(\d+)(?:\.(\d+))?$")
 
 def apply_older(cands: list[Candidate], text: str, w: Weights) -> None:
     """A hit under an older version's folder when a newer one of the same parent folder is among
-    the candidates (`src/v3/types.ts` beside `src/v4/...`) scores x `older`, unless the query
-    names its version ("v3")."""
+    the candidates (`src/v3/types.ts` beside `src/v4/...`) scores x `older`; when the query names
+    a version ("v3", "version 3"), the copies of the other versions do instead."""
     if w.older == 1.0:
         return
     newest: dict[str, tuple[tuple[int, int], str]] = {}  # parent folder -> its newest version
@@ -179,7 +179,15 @@ def apply_older(cands: list[Candidate], text: str, w: Weights) -> None:
                 newest[parent] = max(newest.get(parent, (version, part)), (version, part))
                 break
     lowered = text.lower()
+    asked: dict[str, set[tuple[int, int]]] = {parent: set() for parent in newest}
+    for _, parent, version in versioned:
+        if re.search(rf"\b(?:v|version\s+){version[0]}\b", lowered):
+            asked[parent].add(version)
     for c, parent, version in versioned:
         latest, name = newest[parent]
-        if version < latest and not re.search(rf"\bv{version[0]}\b", lowered):
+        if asked[parent]:  # "in the version 3 code": the other versions' copies are not what is asked
+            if version not in asked[parent]:
+                wanted = ", ".join(f"v{v[0]}" for v in sorted(asked[parent]))
+                c.scale("older", w.older, f"another version's copy: the query asks for {wanted}")
+        elif version < latest:
             c.scale("older", w.older, f"an older version's copy: {name} is beside it")

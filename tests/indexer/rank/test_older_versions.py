@@ -43,6 +43,12 @@ def test_the_older_versions_copy_goes_below_the_newer_one_unless_named(crawl_fil
     assert [m["why"] for m in old["explain"]["signals"] if m["signal"] == "older"] == [
         "an older version's copy: v4 is beside it"
     ]
-    code, found, err = run_json(*SEARCH, "--text", "why does v3 parse throw when my refinement returns a promise")
-    assert code == 0, err
-    assert _paths(found)[0] == "src/v3/refine.ts"
+    for named in ("v3", "version 3", "Version 3"):  # spelled out too: "in the version 3 code"
+        text = f"why does {named} parse throw when my refinement returns a promise"
+        code, found, err = run_json(*SEARCH, "--text", text)
+        assert code == 0, err
+        assert _paths(found)[0] == "src/v3/refine.ts", (named, _paths(found))
+        newer = found["results"][_paths(found).index("src/v4/checks.ts")]
+        assert [m["why"] for m in newer["explain"]["signals"] if m["signal"] == "older"] == [
+            "another version's copy: the query asks for v3"
+        ]
