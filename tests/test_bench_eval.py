@@ -169,3 +169,24 @@ def test_every_hand_written_and_short_set_is_asked_again_as_phrases(monkeypatch)
     assert answers.as_phrase("where is Router?") == "where is Router?"  # one word left: kept whole
     assert answers.split_of("h1", "phrase-short-honojs+hono") == "test"
     assert answers.split_of("h1", "phrase-gin-gonic+gin") == answers.split_of("h1", "gin-gonic+gin")
+
+
+def test_a_second_set_asks_the_same_index_as_its_first_set(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`bench/eval/hand2/`: later sets for repositories of `hand/`, at the same commit (one index
+    answers both), ten questions of each kind, ids apart from the first set's, split by id."""
+    answers = _bench(monkeypatch, "answers.py")
+    t = answers.targets()
+    second = [n for n, x in t.items() if x["group"] == "second"]
+    assert second
+    for name in second:
+        first = t[name.removeprefix("second-")]
+        assert {k: t[name][k] for k in ("catalog", "mirror", "commit")} == {
+            k: first[k] for k in ("catalog", "mirror", "commit")
+        }
+        queries = json.loads(Path(t[name]["file"]).read_text())["queries"]
+        kinds = [q["kind"] for q in queries]
+        assert {k: kinds.count(k) for k in set(kinds)} == {"concept": 10, "architecture": 10, "symbol": 10}
+        first_ids = {q["id"] for q in json.loads(Path(first["file"]).read_text())["queries"]}
+        assert not first_ids & {q["id"] for q in queries}
+        assert {answers.split_of(q["id"], name) for q in queries} == {"tune", "test"}
+        assert f"phrase-{name}" not in t  # the phrase sets are the first sets' alone
