@@ -268,6 +268,8 @@ def rank(
         met = c
         if (lang := locale_of(c.path)) is not None and lang[0] in stands:
             position, c, role = stands.pop(lang[0])  # the first of its folder met: its stand-in
+            if c is not met and met.score > c.score:  # its place, and the score that earned it
+                c.add("stand-in", met.score - c.score, f"stands for {met.path}, the best of its folder")
         fid = c.hit.payload.get("file_id")
         if per.get(fid, 0) >= per_file or c.hit.id in taken:
             continue

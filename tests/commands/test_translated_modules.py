@@ -56,6 +56,12 @@ def test_the_named_languages_file_stands_for_its_folder_though_no_list_ranked_it
     assert len(first["also"]) >= 3  # the translations it stands for, folded under it
     if standing == "en":  # what the test is about: neither list ranked the English file
         assert (first["explain"]["dense_rank"], first["explain"]["lexical_rank"]) == (None, None)
+    # it takes the best translation's place and its score: scores still fall down the list, and a
+    # stand-in below the first five is not sunk by the history's re-ordering (it orders by score)
+    scores = [r["score"] for r in found["results"]]
+    assert first["score"] > 0 and scores == sorted(scores, reverse=True), scores
+    [stand] = [m for m in first["explain"]["signals"] if m["signal"] == "stand-in"]
+    assert stand["why"].startswith(f"stands for {LOC}/") and stand["why"].endswith(", the best of its folder")
     # one slot for the whole folder, in lexical mode too
     code, found, err = run_json(*SEARCH, "--text", text, "--limit", "5", "--mode", "lexical")
     assert code == 0, err
