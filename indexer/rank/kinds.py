@@ -46,9 +46,11 @@ def apply_docs(cands: list[Candidate], q: Query, w: Weights) -> None:
             c.scale("docs", factor, why)
 
 
-_CONFIG_LANGS = frozenset({"json", "yaml", "toml"})
+# Settings, not code: also build rules and settings in other formats (moshi's ProGuard/R8 rules
+# `META-INF/proguard/moshi.pro` said every word of a question about qualifier annotations).
+_CONFIG_LANGS = frozenset({"json", "yaml", "toml", "pro", "properties", "ini", "cfg", "conf"})
 # Package manifests list what a change adds (a dependency, a feature flag): answers like code.
-_MANIFESTS = frozenset({"package.json", "cargo.toml", "pyproject.toml", "go.mod"})
+_MANIFESTS = frozenset({"package.json", "cargo.toml", "pyproject.toml", "go.mod", "setup.cfg"})
 
 
 # CI pipeline definitions are YAML, yet they hold the commands a build runs: a question about CI

@@ -392,6 +392,24 @@ def test_config_files_move_below_code_unless_named_or_a_manifest() -> None:
     assert _order(named)[0] == "common/config/rush/experiments.json"
 
 
+def test_build_settings_in_other_formats_are_config_files_too() -> None:
+    """ProGuard/R8 rules (moshi's `META-INF/proguard/moshi.pro` said every word of a question about
+    qualifier annotations and ranked second), `.properties`, `.ini`, `.cfg`, `.conf`: settings,
+    not the code that answers; setup.cfg is a package manifest."""
+    w = Weights(config=0.5)
+    paths = {
+        "moshi/src/main/resources/META-INF/proguard/moshi.pro": "pro",
+        "gradle.properties": "properties",
+        "tox.ini": "ini",
+        "etc/nginx.conf": "conf",
+        "setup.cfg": "cfg",
+    }
+    found = [_cand(p, 0.30, lang=lang) for p, lang in paths.items()] + [_cand("src/Util.kt", 0.25, lang="kotlin")]
+    signals.apply(found, "which component copies qualifier annotations into the generated adapter", w)
+    order = _order(found)
+    assert order[:2] == ["setup.cfg", "src/Util.kt"], order
+
+
 def test_a_config_file_the_query_does_not_name_moves_down_like_a_test() -> None:
     # x 0.5 alone left a commented rush.json far above the code; it moves down as tests do
     w = Weights(config=0.5)
