@@ -364,9 +364,21 @@ def test_tests_of_every_ecosystem_move_down() -> None:
         "crates/napi/tests/env.rs",
         "cli/src/api/build.spec.ts",
         "src/parser.spec.rs",
+        "src/jq_test.c",  # jq's test runner: first for a question about printing disassembly
+        "absl/strings/str_cat_test.cc",
+        "base/logging_unittest.cpp",
+        "test_parser.c",
     ):
         assert ranking.role_of(path) == "test", path
-    for path in ("svc/server.go", "tools/acme/latest.py", "src/Latest.java", "crates/napi/src/env.rs"):
+    for path in (
+        "svc/server.go",
+        "tools/acme/latest.py",
+        "src/Latest.java",
+        "crates/napi/src/env.rs",
+        "src/jq.c",
+        "src/contest.c",
+        "src/attest.cc",
+    ):
         assert ranking.role_of(path) == ranking.SOURCE, path
 
 
