@@ -77,6 +77,27 @@ def apply_ci(cands: list[Candidate], q: Query, w: Weights) -> None:
             c.add("pipeline", w.pipeline * top, "a CI pipeline, and the query asks about CI")
 
 
+# A build's own files (autotools, make, CMake, Meson, Bazel, Gradle): settings of the build in the
+# words of the code they build (jq's configure.ac and Makefile.am, moshi's build.gradle.kts: 52
+# times in the first ten of our questions, never an answer), config like the formats above unless
+# the query is about building.
+_BUILD_FILES = re.compile(
+    r"(^|/)(configure\.(ac|in)|(GNU)?[Mm]akefile(\.am|\.in)?|CMakeLists\.txt|meson\.build|[^/]+\.cmake"
+    r"|BUILD(\.bazel)?|WORKSPACE(\.bazel)?|(build|settings)\.gradle(\.kts)?|SConstruct)$"
+)
+_BUILD_WORDS = re.compile(
+    r"\b(build\w*|cmake|make|makefiles?|gradle|bazel|meson|autoconf|automake|autotools|configure"
+    r"|compil\w+|link\w*|install\w*|flags?)\b",
+    re.IGNORECASE,
+)
+
+
+def _is_config(c: Candidate, name: str, building: bool) -> bool:
+    if c.hit.payload.get("lang") in _CONFIG_LANGS:
+        return name not in _MANIFESTS
+    return not building and _BUILD_FILES.search(c.path) is not None
+
+
 def apply_config(cands: list[Candidate], text: str, w: Weights) -> None:
     """Config files describe settings in the words of a question (schemas, commented JSON) and
     match "how does X work" questions the code answers; one the query names (`rush.json`,
@@ -89,9 +110,10 @@ def apply_config(cands: list[Candidate], text: str, w: Weights) -> None:
     ci = _asks_about_ci(text)
     said = {c.path: filenames.name_coverage(q.words, c.path) for c in cands}
     named: Counter[str] = Counter(word for _, words in said.values() for word in words)
+    building = _BUILD_WORDS.search(text) is not None
     for c in cands:
         name = c.path.rsplit("/", 1)[-1].lower()
-        if c.hit.payload.get("lang") not in _CONFIG_LANGS or name in _MANIFESTS:
+        if not _is_config(c, name, building):
             continue
         if ci and _PIPELINES.search(c.path):
             continue

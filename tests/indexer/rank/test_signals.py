@@ -422,6 +422,26 @@ def test_build_settings_in_other_formats_are_config_files_too() -> None:
     assert order[:2] == ["setup.cfg", "src/Util.kt"], order
 
 
+def test_a_builds_own_files_are_config_unless_the_query_is_about_building() -> None:
+    w = Weights(config=0.5)
+    builds = ("configure.ac", "src/Makefile.am", "CMakeLists.txt", "cmake/Utils.cmake", "app/build.gradle.kts")
+
+    def cands() -> list[Candidate]:
+        found = [_cand(p, 0.30, lang=None) for p in builds]
+        return [*found, _cand("src/util.c", 0.25, lang="c")]
+
+    def configs(found: list[Candidate]) -> list[str]:
+        return [c.path for c in found if any(m["signal"] == "config" for m in c.moved)]
+
+    found = cands()
+    signals.apply(found, "where does jq get a date-parsing implementation when strptime is missing", w)
+    assert _order(found)[0] == "src/util.c", _order(found)
+    assert configs(found) == list(builds)
+    asked = cands()
+    signals.apply(asked, "where is the strptime fallback compiled in when the build lacks it", w)
+    assert configs(asked) == []
+
+
 def test_a_config_file_the_query_does_not_name_moves_down_like_a_test() -> None:
     # x 0.5 alone left a commented rush.json far above the code; it moves down as tests do
     w = Weights(config=0.5)
