@@ -44,6 +44,8 @@ def apply_docs(cands: list[Candidate], q: Query, w: Weights) -> None:
     for c in cands:
         if is_prose(c.path, c.hit.payload.get("lang")):
             c.scale("docs", factor, why)
+            if q.question and c.role is None:
+                c.role = "docs"  # listed after every source file, as tests are (ranking.rank)
 
 
 # Settings, not code: also build rules and settings in other formats (moshi's ProGuard/R8 rules

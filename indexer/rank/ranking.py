@@ -89,7 +89,8 @@ _TRANSLATION = re.compile(
 @functools.lru_cache(maxsize=8192)  # each candidate's, every search: a dozen patterns a path
 def role_of(relative_path: str, chunk_kind: str | None = None) -> str:
     """source, or the kind of secondary file: agent, test, snapshot, example, copy, benchmark,
-    test-output, api-report, change-file, changelog."""
+    test-output, api-report, change-file, changelog (the signals give config files and, for a
+    question about code, prose pages theirs: config, docs)."""
     for role, pattern in _ROLES:
         if pattern.search(relative_path):
             return role
@@ -208,12 +209,16 @@ _ASKED = {
     "example": "example",
     "benchmark": "benchmark",
     "agent": "agent",
+    "docs": "docs",
 }
 
 
-# Files that exercise code rather than configure or describe it: a config file a question
-# does not name can still be its answer ("which Node.js versions does the tooling require").
-_EXERCISING = frozenset({"test", "snapshot", "test-output", "example", "benchmark"})
+# Files that exercise code rather than configure it, and the pages that describe it (a question
+# about code only: kinds.apply_docs gives them the role; of 214 Markdown pages in the first ten
+# of our tune halves and second sets none was an answer, and five questions gained, none lost):
+# a config file a question does not name can still be its answer ("which Node.js versions does
+# the tooling require").
+_EXERCISING = frozenset({"test", "snapshot", "test-output", "example", "benchmark", "docs"})
 
 
 def rank(

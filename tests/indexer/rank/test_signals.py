@@ -422,6 +422,28 @@ def test_build_settings_in_other_formats_are_config_files_too() -> None:
     assert order[:2] == ["setup.cfg", "src/Util.kt"], order
 
 
+def test_a_question_about_code_lists_the_pages_after_every_source_file() -> None:
+    """A page says a question's words more than the code does: x0.1 left libuv's design page above
+    a weak source answer. Of 214 Markdown pages in the first ten of our tune questions none was an
+    answer; a change request, or a question asking for the docs, keeps them in place."""
+    w = Weights(docs=0.5, docs_question=0.1)
+
+    def cands() -> list[Candidate]:
+        return [
+            _cand("docs/design.md", 0.90),
+            _cand("src/loop.c", 0.30, lang="c"),
+            _cand("src/threadpool.c", 0.05, lang="c"),
+        ]
+
+    asked = cands()
+    signals.apply(asked, "how does the event loop hand work to the thread pool", w)
+    assert _order(asked) == ["src/loop.c", "src/threadpool.c", "docs/design.md"]
+    for text in ("threadpool: hand work from the event loop", "where do the docs explain the thread pool"):
+        kept = cands()
+        signals.apply(kept, text, w)
+        assert _order(kept).index("docs/design.md") < _order(kept).index("src/threadpool.c"), text
+
+
 def test_a_builds_own_files_are_config_unless_the_query_is_about_building() -> None:
     w = Weights(config=0.5)
     builds = ("configure.ac", "src/Makefile.am", "CMakeLists.txt", "cmake/Utils.cmake", "app/build.gradle.kts")
@@ -521,13 +543,15 @@ def test_a_ci_pipeline_keeps_its_place_when_the_query_asks_about_ci() -> None:
             "ci: add Node 26 to the matrix",
         ):
             assert _order(signals.apply(cands(path), query, w))[0] == path, (path, query)
-        # a question about the code is not about CI: the pipeline is config as before
-        assert _order(signals.apply(cands(path), "how does sparo run git fetch", w))[-1] == path
+        # a question about the code is not about CI: the pipeline is config as before (below the
+        # code; the README, a page, goes after every source file and config)
+        order = _order(signals.apply(cands(path), "how does sparo run git fetch", w))
+        assert order == ["src/GitService.ts", path, "README.md"], order
     # only pipelines: other YAML config stays moved down for a CI question
     other = signals.apply(
         cands("common/config/rush/pnpm-config.yaml"), "which Node versions does CI test on", w
     )
-    assert _order(other)[-1] == "common/config/rush/pnpm-config.yaml"
+    assert _order(other) == ["src/GitService.ts", "common/config/rush/pnpm-config.yaml", "README.md"]
 
 
 def test_a_pipeline_whose_whole_name_the_question_spells_keeps_its_place() -> None:
