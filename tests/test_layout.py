@@ -105,8 +105,9 @@ ROOMS: dict[str, set[str]] = {
     "history": {"points"},
     # what a question asks, the signals, the order of the results (packages: which files are
     # manifests, for a dependency update)
-    "rank": {"points", "store", "packages"},
-    "read": {"rank", "points", "store", "chunkers"},  # search, view, token budgets
+    "translations": set(),  # copies of one text in several languages: translated pages and modules
+    "rank": {"points", "store", "packages", "translations"},
+    "read": {"rank", "translations", "points", "store", "chunkers"},  # search, view, token budgets
     "compare": {"points", "store"},  # questions across labels: holders, other versions, diff
     "engine": {"chunkers", "embed"},  # the chunkers and the model as one implementation
     "session": {

@@ -26,6 +26,7 @@ from monodex.indexer.store.base import (
     SparseVector,
     Store,
 )
+from monodex.indexer.translations import copies
 
 from monodex.errors import UsageError
 from monodex.observe import progress
@@ -252,7 +253,7 @@ def search(
     cands += _manifests(store, flt, query.read(text), ranking, known=known)
     if mode == "hybrid":
         cands += _past_words(store, flt, text, history, ranking, cands, dense, known=known)
-    locale = query.read(text).locale or ranking_.SOURCE_LOCALE
+    locale = query.read(text).locale or copies.SOURCE_LOCALE
     cands += _stand_ins(store, flt, cands, locale, dense, known=known)
     fused_order = {
         id(c): i
@@ -376,10 +377,10 @@ def _stand_ins(
     have = {c.path for c in cands}
     wanted: list[str] = []
     for c in cands:
-        if (lang := ranking_.locale_of(c.path)) is None or lang[1] == locale:
+        if (lang := copies.locale_of(c.path)) is None or lang[1] == locale:
             continue
         # the sibling in the same format: `el.ts` beside `en.ts`, `de.yml` beside `en.yml`
-        path = ranking_.sibling_in(c.path, locale)
+        path = copies.sibling_in(c.path, locale)
         if path is not None and path not in have and path not in wanted:
             wanted.append(path)
     wanted = wanted[:STAND_IN_FOLDERS]

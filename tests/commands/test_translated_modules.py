@@ -6,7 +6,7 @@ with `en.ts` in neither list's pool, so nothing could stand in for the folder.""
 from __future__ import annotations
 
 import pytest
-from monodex.indexer.rank import ranking
+from monodex.indexer.translations import copies
 
 SEARCH = ("search", "--catalog", "acme", "--label", "main", "--json")
 LOC = "src/locales"
@@ -30,7 +30,7 @@ ENGLISH = """export default {
 
 
 def _repo() -> dict[str, str]:
-    codes = sorted(ranking._ISO_639_1 - {"en"})[:150]
+    codes = sorted(copies._ISO_639_1 - {"en"})[:150]
     files = {f"{LOC}/{code}.ts": TRANSLATION.format(code=code) for code in codes}
     files[f"{LOC}/en.ts"] = ENGLISH
     files["src/checks.ts"] = "export function check(value: unknown): boolean {\n  return value != null;\n}\n"

@@ -11,6 +11,7 @@ from monodex.indexer.rank import candidates, named, ranking, signals
 from monodex.indexer.rank import query as reading
 from monodex.indexer.rank.candidates import Candidate, Weights
 from monodex.indexer.store.base import Scored
+from monodex.indexer.translations import copies
 
 NEUTRAL = Weights(
     docs=1.0,
@@ -139,13 +140,13 @@ def test_translated_copies_fold_into_the_best_with_the_others_listed() -> None:
 
 
 def test_translation_paths() -> None:
-    assert ranking.translation_tail("i18n/fr/guide/intro.md") == "guide/intro.md"
-    assert ranking.translation_tail("src/locales/de/messages.json") == "messages.json"
-    assert ranking.translation_tail("docs/zh-cn/intro.md") == "intro.md"
-    assert ranking.translation_tail("libraries/rush-lib/src/logic/i18n.ts") is None
-    assert ranking.translation_tail("docs/pages/intro.md") is None
-    assert ranking.same_page("i18n/ja/docs/intro.md", "i18n/ko/docs/intro.md")
-    assert not ranking.same_page("docs/a/intro.md", "docs/b/intro.md")
+    assert copies.translation_tail("i18n/fr/guide/intro.md") == "guide/intro.md"
+    assert copies.translation_tail("src/locales/de/messages.json") == "messages.json"
+    assert copies.translation_tail("docs/zh-cn/intro.md") == "intro.md"
+    assert copies.translation_tail("libraries/rush-lib/src/logic/i18n.ts") is None
+    assert copies.translation_tail("docs/pages/intro.md") is None
+    assert copies.same_page("i18n/ja/docs/intro.md", "i18n/ko/docs/intro.md")
+    assert not copies.same_page("docs/a/intro.md", "docs/b/intro.md")
 
 
 def test_a_documentation_sites_versioned_copies_of_a_page_take_one_slot() -> None:
@@ -164,8 +165,8 @@ def test_a_documentation_sites_versioned_copies_of_a_page_take_one_slot() -> Non
         ("packages/core/src/server/index.ts", []),
         ("website/versioned_docs/version-1.x/config/shared.md", []),
     ]
-    assert ranking.translation_tail(old) == "config/dev-server.md"
-    assert not ranking.same_page(old, "website/docs/config/shared.md")
+    assert copies.translation_tail(old) == "config/dev-server.md"
+    assert not copies.same_page(old, "website/docs/config/shared.md")
 
 
 def test_instructions_for_coding_agents_move_down_unless_the_question_asks_for_them() -> None:
@@ -261,16 +262,16 @@ def test_a_second_chunk_of_a_kept_copy_is_its_own_not_a_copy_of_itself() -> None
 
 
 def test_locale_files() -> None:
-    assert ranking.locale_of("packages/zod/src/v4/locales/en.ts") == ("packages/zod/src/v4/locales", "en")
-    assert ranking.locale_of("config/locales/pt-BR.yml") == ("config/locales", "pt")
-    assert ranking.locale_of("src/i18n/zh_CN.json") == ("src/i18n", "zh")
-    assert ranking.locale_of("locale/fr.js") == ("locale", "fr")
+    assert copies.locale_of("packages/zod/src/v4/locales/en.ts") == ("packages/zod/src/v4/locales", "en")
+    assert copies.locale_of("config/locales/pt-BR.yml") == ("config/locales", "pt")
+    assert copies.locale_of("src/i18n/zh_CN.json") == ("src/i18n", "zh")
+    assert copies.locale_of("locale/fr.js") == ("locale", "fr")
     # not a language's code, or not a locale folder: a highlighter's languages, an index
-    assert ranking.locale_of("src/locales/index.ts") is None
-    assert ranking.locale_of("src/locales/js.ts") is None
-    assert ranking.locale_of("src/languages/go.js") is None
-    assert ranking.locale_of("src/lang/de.ts") is None
-    assert not ranking.same_page("a/locales/en.ts", "b/locales/de.ts")
+    assert copies.locale_of("src/locales/index.ts") is None
+    assert copies.locale_of("src/locales/js.ts") is None
+    assert copies.locale_of("src/languages/go.js") is None
+    assert copies.locale_of("src/lang/de.ts") is None
+    assert not copies.same_page("a/locales/en.ts", "b/locales/de.ts")
 
 
 def test_expected_output_is_secondary() -> None:
@@ -835,15 +836,15 @@ def test_an_installers_language_files_are_one_translated_module() -> None:
     named by the language's English name: a title with "downgrade" listed `Spanish.nsh` third. They
     take one slot, English standing for them; a programming language's name is no locale."""
     loc = "crates/tauri-bundler/src/bundle/windows/nsis/languages"
-    assert ranking.locale_of(f"{loc}/Spanish.nsh") == (loc, "es")
-    assert ranking.locale_of(f"{loc}/SimpChinese.nsh") == (loc, "zh")
-    assert ranking.locale_of("Languages/German.isl") == ("Languages", "de")
-    assert ranking.locale_of("src/languages/Swift.ts") is None
-    assert ranking.locale_of("docs/languages/Overview.md") is None
+    assert copies.locale_of(f"{loc}/Spanish.nsh") == (loc, "es")
+    assert copies.locale_of(f"{loc}/SimpChinese.nsh") == (loc, "zh")
+    assert copies.locale_of("Languages/German.isl") == ("Languages", "de")
+    assert copies.locale_of("src/languages/Swift.ts") is None
+    assert copies.locale_of("docs/languages/Overview.md") is None
     # the file that stands for the folder, when no list ranked it (read/search.py's stand-ins)
-    assert ranking.sibling_in(f"{loc}/Spanish.nsh", "en") == f"{loc}/English.nsh"
-    assert ranking.sibling_in("src/locales/el.ts", "en") == "src/locales/en.ts"
-    assert ranking.sibling_in("src/checks.ts", "en") is None
+    assert copies.sibling_in(f"{loc}/Spanish.nsh", "en") == f"{loc}/English.nsh"
+    assert copies.sibling_in("src/locales/el.ts", "en") == "src/locales/en.ts"
+    assert copies.sibling_in("src/checks.ts", "en") is None
     cands = [
         _cand(f"{loc}/Spanish.nsh", 0.30),
         _cand("crates/tauri-bundler/src/bundle/windows/nsis/installer.nsi", 0.25),
