@@ -54,9 +54,9 @@ HAND = EVAL / "hand"
 # The same repositories asked as a search box is typed (3-9 words, "how are routes matched"):
 # 12 questions each, concept and architecture, answers verified in the code (2026-12-05).
 SHORT_SETS = EVAL / "short"
-# Second sets for the weakest repositories, 30 questions each (10 concept, 10 architecture, 10
-# bare symbol), written later the same way at the same commits (2026-12-05, fifth stop): zod and
-# trpc's first sets' halves differ by 0.15-0.23, so one set of 24 says little of a repository.
+# Second sets, 30 questions each (10 concept, 10 architecture, 10 bare symbol), written later the
+# same way at the same commits (2026-12-05, fifth stop), first for the weakest repositories: zod's
+# and trpc's first sets' halves differ by 0.15-0.23, so one set of 24 says little of a repository.
 SECOND_SETS = EVAL / "hand2"
 # Repositories whose questions no ranking change was ever tried on (all their questions: test).
 HELD_OUT = frozenset(
