@@ -90,42 +90,29 @@ def catalog_of(repo: str) -> str:
     return repo.split("+", 1)[1].lower().replace("_", "-").replace(".", "-")
 
 
+def _hand_sets(folder: Path, prefix: str, group: str) -> dict[str, dict[str, Any]]:
+    """A folder of hand-written sets, one `<owner+name>.json` per repository, as targets."""
+    out: dict[str, dict[str, Any]] = {}
+    for f in sorted(folder.glob("*.json")):
+        doc = json.loads(f.read_text())
+        out[f"{prefix}{f.stem}"] = {
+            "catalog": catalog_of(f.stem),
+            "mirror": f.stem,
+            "commit": doc["commit"],
+            "file": str(f),
+            "strict": True,
+            "group": group,
+        }
+    return out
+
+
 def targets() -> dict[str, dict[str, Any]]:
     """name -> {catalog, mirror, commit, file, strict, kind}."""
-    out: dict[str, dict[str, Any]] = {}
-    for f in sorted(HAND.glob("*.json")):
-        doc = json.loads(f.read_text())
-        out[f.stem] = {
-            "catalog": catalog_of(f.stem),
-            "mirror": f.stem,
-            "commit": doc["commit"],
-            "file": str(f),
-            "strict": True,
-            "group": "hand",
-        }
-    for f in sorted(SHORT_SETS.glob("*.json")):
-        doc = json.loads(f.read_text())
-        out[f"short-{f.stem}"] = {
-            "catalog": catalog_of(f.stem),
-            "mirror": f.stem,
-            "commit": doc["commit"],
-            "file": str(f),
-            "strict": True,
-            "group": "short",
-        }
+    out = {**_hand_sets(HAND, "", "hand"), **_hand_sets(SHORT_SETS, "short-", "short")}
     # each hand-written and short question again as a phrase (as_phrase): a search box gets both
     for name, t in list(out.items()):
         out[f"phrase-{name}"] = {**t, "group": "phrase", "phrase": True}
-    for f in sorted(SECOND_SETS.glob("*.json")):  # after the phrases: the phrase sets stay as they were
-        doc = json.loads(f.read_text())
-        out[f"second-{f.stem}"] = {
-            "catalog": catalog_of(f.stem),
-            "mirror": f.stem,
-            "commit": doc["commit"],
-            "file": str(f),
-            "strict": True,
-            "group": "second",
-        }
+    out.update(_hand_sets(SECOND_SETS, "second-", "second"))  # after the phrases: those stay as they were
     for name, (mirror, commit, file) in PR_SETS.items():
         out[name] = {
             "catalog": name,
