@@ -87,9 +87,10 @@ _BUILD_FILES = re.compile(
     r"(^|/)(configure\.(ac|in)|(GNU)?[Mm]akefile(\.am|\.in)?|CMakeLists\.txt|meson\.build|[^/]+\.cmake"
     r"|BUILD(\.bazel)?|WORKSPACE(\.bazel)?|(build|settings)\.gradle(\.kts)?|SConstruct)$"
 )
+# ("make" and "flags" alone are everyday words: "make every field optional", "the debug flags")
 _BUILD_WORDS = re.compile(
-    r"\b(build\w*|cmake|make|makefiles?|gradle|bazel|meson|autoconf|automake|autotools|configure"
-    r"|compil\w+|link\w*|install\w*|flags?)\b",
+    r"\b(build\w*|cmake|makefiles?|gradle|bazel|meson|autoconf|automake|autotools|configure"
+    r"|compil\w+|link\w*|install\w*)\b",
     re.IGNORECASE,
 )
 

@@ -456,10 +456,14 @@ def test_a_builds_own_files_are_config_unless_the_query_is_about_building() -> N
     def configs(found: list[Candidate]) -> list[str]:
         return [c.path for c in found if any(m["signal"] == "config" for m in c.moved)]
 
-    found = cands()
-    signals.apply(found, "where does jq get a date-parsing implementation when strptime is missing", w)
-    assert _order(found)[0] == "src/util.c", _order(found)
-    assert configs(found) == list(builds)
+    for text in (
+        "where does jq get a date-parsing implementation when strptime is missing",
+        "how do I make the parser accept comments, and which flags turn it on",  # everyday words
+    ):
+        found = cands()
+        signals.apply(found, text, w)
+        assert _order(found)[0] == "src/util.c", _order(found)
+        assert configs(found) == list(builds)
     asked = cands()
     signals.apply(asked, "where is the strptime fallback compiled in when the build lacks it", w)
     assert configs(asked) == []
