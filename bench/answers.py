@@ -162,6 +162,30 @@ def metrics(ranked: Sequence[str], relevant: set[str]) -> dict[str, float]:
     }
 
 
+def lines_ndcg(
+    found: Sequence[Any], relevant: set[str], lines: dict[str, list[list[int]]] | None
+) -> float | None:
+    """nDCG@10 as a scorer of passages counts it (semble's benchmark): each answer span is one
+    target, found at the first result that lists its file with lines overlapping it (a file with
+    no span is found by its path), and a result finding several counts once. None for a question
+    whose answers have no lines (pull requests, short questions)."""
+    import math
+
+    if not lines:
+        return None
+    targets = [(p, s, e) for p in sorted(relevant) for s, e in lines.get(p) or [(None, None)]]
+    gains = [0] * 10
+    for path, start, end in targets:
+        for i, r in enumerate(found[:10]):
+            if r["relative_path"] == path and (
+                start is None or not (r["end_line"] < start or r["start_line"] > end)
+            ):
+                gains[i] = 1
+                break
+    dcg = sum(g / math.log2(i + 2) for i, g in enumerate(gains))
+    return dcg / sum(1 / math.log2(i + 2) for i in range(min(10, len(targets))))
+
+
 def crawl(name: str, t: dict[str, Any]) -> None:
     """Both phases of a crawl of the target's commit into its persistent installation."""
     work = checkout(t["mirror"], rev=t["commit"])
@@ -295,7 +319,9 @@ def evaluate(name: str, t: dict[str, Any], split: str, history: str = "off") -> 
                     found = []
                 times.append(time.perf_counter() - started)
                 m = metrics([r["relative_path"] for r in found], relevant)
-                rows.append({"id": q["id"], "kind": q.get("kind") or "pr", "split": half, **m})
+                spans = lines_ndcg(found, relevant, q.get("lines"))
+                row = {"id": q["id"], "kind": q.get("kind") or "pr", "split": half, **m}
+                rows.append(row if spans is None else {**row, "nDCG@10 lines": spans})
             past.close()
     return {
         "rows": rows,
@@ -408,7 +434,12 @@ def report(now: dict[str, Any], base: dict[str, Any], all_targets: dict[str, dic
                 b = base.get(name)
                 lat = f"{b['p50_ms']:.0f} / {r['p50_ms']:.0f}" if b else f"{r['p50_ms']:.0f}"
                 print(f"| {name} | {half} | {n} | {cell(b, pick)} | {cell(r, pick)} | {lat} |")
-    groups = (("hand", "hand-written"), ("second", "second sets"), ("short", "short questions"), ("phrase", "as phrases"))
+    groups = (
+        ("hand", "hand-written"),
+        ("second", "second sets"),
+        ("short", "short questions"),
+        ("phrase", "as phrases"),
+    )
     for group, title in groups:
         summary(now, base, [n for n in now if all_targets[n]["group"] == group], title)
     for name, r in now.items():  # a label still filling answers partly lexical: say so
@@ -433,9 +464,21 @@ def summary(now: dict[str, Any], base: dict[str, Any], hand: list[str], title: s
                     if x["split"] == half:
                         kinds.setdefault(x["kind"], []).append(x["nDCG@10"])
             by_kind = ", ".join(f"{k} {statistics.fmean(v):.3f}" for k, v in sorted(kinds.items()))
+            # scored on the answers' lines, where the sets give them (older builds do not report it)
+            spans = [
+                x["nDCG@10 lines"]
+                for n in hand
+                for x in res.get(n, {}).get("rows", [])
+                if x["split"] == half and x.get("nDCG@10 lines") is not None
+            ]
+            on_lines = (
+                f"; on the answers' lines {statistics.fmean(spans):.3f} ({len(spans)} questions)"
+                if spans
+                else ""
+            )
             print(
                 f"{title}, {half}, {who}: mean nDCG@10 over {len(per_repo)} repositories "
-                f"{statistics.fmean(per_repo):.3f} (lowest {min(per_repo):.3f}); by kind: {by_kind}"
+                f"{statistics.fmean(per_repo):.3f} (lowest {min(per_repo):.3f}); by kind: {by_kind}{on_lines}"
             )
 
 

@@ -19,7 +19,13 @@ from monodex.indexer.points import lexical
 from monodex.indexer.rank import query
 from monodex.indexer.rank.candidates import Candidate, Weights
 from monodex.indexer.rank.kinds import apply_ci, apply_config, apply_docs, apply_older, apply_site
-from monodex.indexer.rank.named import apply_definition, apply_dependency, apply_filename, apply_package
+from monodex.indexer.rank.named import (
+    apply_definition,
+    apply_dependency,
+    apply_filename,
+    apply_package,
+    apply_stand_in_file,
+)
 from monodex.indexer.store.base import PENDING
 
 # --- file-level evidence ---------------------------------------------------------------------
@@ -132,4 +138,5 @@ def apply(cands: list[Candidate], text: str, w: Weights) -> list[Candidate]:
     apply_dependency(cands, q, w)
     apply_file_evidence(cands, w)
     apply_tested(cands, w)
+    apply_stand_in_file(cands, q)
     return cands

@@ -61,7 +61,6 @@ def test_a_bare_symbol_finds_the_file_that_defines_it(crawl_files, run_json) -> 
     assert moved["definition"]["why"] == "defines H, the name the query asks for"
 
 
-
 # A name declared in many places (`Option` in every package of a Go monorepo, nlohmann/json's
 # `value_t` aliased in every class): the index lists its declarations in an order of its own, and
 # the one in the file named after it must be among those the search reads, whatever that order.
@@ -83,7 +82,7 @@ func New{n}(opts ...Option) *Config {{
 
 @pytest.mark.parametrize("text", ["type H", "the H struct", "H"])
 def test_a_name_with_its_kind_is_the_name(crawl_files, run_json, text: str) -> None:  # type: ignore[no-untyped-def]
-    """"type H", "the Router class", "fn spawn": a name and the kind of thing it is, asked as the
+    """ "type H", "the Router class", "fn spawn": a name and the kind of thing it is, asked as the
     bare name is; read as a phrase, the definition of `H` was nowhere among 60 files using it."""
     crawl_files(_go_repo())
     code, found, err = run_json(*SEARCH, "--text", text, "--limit", "5")
@@ -94,7 +93,9 @@ def test_a_name_with_its_kind_is_the_name(crawl_files, run_json, text: str) -> N
 
 def test_a_name_declared_everywhere_keeps_its_own_file(crawl_files, run_json) -> None:  # type: ignore[no-untyped-def]
     files = {f"pkg{n}/config.go": OPTION.format(n=n) for n in range(120)}
-    files["core/option.go"] = "package core\n\n// Option is a setting.\ntype Option struct {\n\tName string\n}\n"
+    files["core/option.go"] = (
+        "package core\n\n// Option is a setting.\ntype Option struct {\n\tName string\n}\n"
+    )
     crawl_files(files)
     with Session(config.load(paths.resolve()), paths.resolve()) as s:
         scope = searching.Scope.of(s.store, (searching.require_label(s.store, "acme", "main"),))
@@ -103,7 +104,9 @@ def test_a_name_declared_everywhere_keeps_its_own_file(crawl_files, run_json) ->
         # the index's own order would read these first: the file named after it is not among them
         first = {str(r.payload["relative_path"]) for r in declared[: searching.DEFINERS]}
         assert "core/option.go" not in first
-        kept = searching._definers(s.store, scope.filter(), query.read("Option"), searching.Ranking(), known=set())
+        kept = searching._definers(
+            s.store, scope.filter(), query.read("Option"), searching.Ranking(), known=set()
+        )
     paths_kept = [c.path for c in kept]
     assert len(paths_kept) == searching.DEFINERS
     assert "core/option.go" in paths_kept, paths_kept
@@ -253,5 +256,60 @@ def test_a_template_is_defined_where_it_is_declared_not_where_it_is_specialized(
     assert code == 0, err
     ranked = [r["relative_path"] for r in found["results"]]
     assert ranked[0] == "include/fmt/base.h", ranked
-    lifted = [r["relative_path"] for r in found["results"] if any(m["signal"] == "definition" for m in r["explain"]["signals"])]
+    lifted = [
+        r["relative_path"]
+        for r in found["results"]
+        if any(m["signal"] == "definition" for m in r["explain"]["signals"])
+    ]
     assert lifted == ["include/fmt/base.h"], lifted
+
+
+# tokio's `StreamMap`: the struct is a few lines under a long doc comment, and its impl block says
+# the name far more often (`StreamMap::new()` in every example), so it outscores the struct in
+# both lists; the search listed the impl block's lines for the file.
+def _stream_map() -> str:
+    doc = "".join(
+        f"/// Streams are polled in turn; round {n} of the fairness rules applies here.\n" for n in range(30)
+    )
+    methods = "".join(
+        f"""
+    /// The StreamMap's {n}th helper: a StreamMap built by StreamMap::new() returns the StreamMap.
+    ///
+    /// ```
+    /// let mut map = StreamMap::new();
+    /// map.insert("a", pending());
+    /// let again: StreamMap<_, _> = StreamMap::from(map.helper{n}());
+    /// assert!(StreamMap::is_empty(&again) || StreamMap::len(&again) > 0);
+    /// ```
+    pub fn helper{n}(&self) -> StreamMap<K, V> {{
+        StreamMap {{ entries: Vec::new() }}
+    }}
+"""
+        for n in range(8)
+    )
+    return (
+        "//! Combine many streams into one.\n\n"
+        + doc
+        + "pub struct StreamMap<K, V> {\n    entries: Vec<(K, V)>,\n}\n\nimpl<K, V> StreamMap<K, V> {"
+        + methods
+        + "}\n"
+    )
+
+
+def test_a_bare_symbol_lists_its_declaration_not_an_impl_block(crawl_files, run_json) -> None:  # type: ignore[no-untyped-def]
+    files = {"Cargo.toml": '[package]\nname = "streams"\n', "src/stream_map.rs": _stream_map()}
+    files |= {
+        f"src/use{n}.rs": f"use crate::stream_map::StreamMap;\n\npub fn merge{n}(m: StreamMap<u8, u8>) {{}}\n"
+        for n in range(4)
+    }
+    crawl_files(files)
+    code, found, err = run_json(*SEARCH, "--text", "StreamMap", "--limit", "3", "--explain")
+    assert code == 0, err
+    first = found["results"][0]
+    assert first["relative_path"] == "src/stream_map.rs", [r["relative_path"] for r in found["results"]]
+    # the lines listed are the declaration's, not an impl block's below it
+    assert first["start_line"] <= 33 <= first["end_line"], (
+        first["start_line"],
+        first["end_line"],
+        first["symbol_name"],
+    )
