@@ -159,23 +159,36 @@ def apply_definition(cands: list[Candidate], q: Query, w: Weights) -> None:
 
 # Which of a file's chunks stands for it when the query is one name: the declaration itself
 # (`pub struct StreamMap`), then a chunk whose text declares it (Go's `type RouterGroup struct`
-# under no symbol), then its impl blocks and members (`impl Default for HashMap`,
+# under no symbol), then one named after it in another style (a test `fn keep_alive` for
+# `KeepAlive`), then its impl blocks, extensions and members (`impl Default for HashMap`,
 # `RouterGroup.Group`). The file keeps its place; the lines it shows are where the name is defined.
-_IMPL_LINE = re.compile(r"^[ \t]*(?:unsafe[ \t]+)?impl\b.*$", re.MULTILINE)
+_IMPL_LINE = re.compile(
+    r"^[ \t]*(?:(?:pub(?:\([^)]*\))?|public|private|internal|fileprivate|open)[ \t]+)?(?:unsafe[ \t]+)?"
+    r"(?:impl|extension)\b.*$",
+    re.MULTILINE,
+)
 STANDS = 1e-6  # above the file's best chunk, so that the definition is the chunk listed
 
 
 def stand_tier(payload: dict[str, Any], name: str) -> int:
-    """3: the chunk is the declaration of `name`; 2: its text declares it (not as an impl);
+    """4: the chunk is the declaration of `name`, spelled as the query spells it; 3: its text
+    declares it so (not as an impl or extension); 2: it is named after it in another style;
     1: it defines it otherwise (an impl block, a member); 0: it does not define it."""
     found = definition(payload, {name})
     if found is None or found[1] == FILE_NAMED:
         return 0
-    if found[1] == OWN and payload.get("chunk_type") != "impl":
-        return 3
+    symbol = str(payload.get("symbol_name") or "")
+    if (
+        found[1] == OWN
+        and payload.get("chunk_type") != "impl"
+        and defined.symbol_parts(symbol)[-1:] == [name]
+    ):
+        return 4
     text = _IMPL_LINE.sub("", str(payload.get("text") or ""))
     lang = payload.get("lang") or lang_of(str(payload.get("relative_path", "")))
-    return 2 if squash(name) in {squash(d) for d in defined.declared(text, lang)} else 1
+    if name in defined.declared(text, lang):
+        return 3
+    return 2 if found[1] == OWN and payload.get("chunk_type") != "impl" else 1
 
 
 def apply_stand_in_file(cands: list[Candidate], q: Query) -> None:

@@ -417,7 +417,9 @@ def test_build_settings_in_other_formats_are_config_files_too() -> None:
         "etc/nginx.conf": "conf",
         "setup.cfg": "cfg",
     }
-    found = [_cand(p, 0.30, lang=lang) for p, lang in paths.items()] + [_cand("src/Util.kt", 0.25, lang="kotlin")]
+    found = [_cand(p, 0.30, lang=lang) for p, lang in paths.items()] + [
+        _cand("src/Util.kt", 0.25, lang="kotlin")
+    ]
     signals.apply(found, "which component copies qualifier annotations into the generated adapter", w)
     order = _order(found)
     assert order[:2] == ["setup.cfg", "src/Util.kt"], order
@@ -447,7 +449,13 @@ def test_a_question_about_code_lists_the_pages_after_every_source_file() -> None
 
 def test_a_builds_own_files_are_config_unless_the_query_is_about_building() -> None:
     w = Weights(config=0.5)
-    builds = ("configure.ac", "src/Makefile.am", "CMakeLists.txt", "cmake/Utils.cmake", "app/build.gradle.kts")
+    builds = (
+        "configure.ac",
+        "src/Makefile.am",
+        "CMakeLists.txt",
+        "cmake/Utils.cmake",
+        "app/build.gradle.kts",
+    )
 
     def cands() -> list[Candidate]:
         found = [_cand(p, 0.30, lang=None) for p in builds]
@@ -517,9 +525,15 @@ def test_a_config_file_that_such_changes_edited_keeps_its_place_for_a_change_req
     assert _order(signals.apply(cands(first), question, w))[-1] == ".changes/config.json"
     update = "fix(deps): update rust crate serde to v1.0.200"
     assert _order(signals.apply(cands(first), update, w))[-1] == ".changes/config.json"
-    assert _order(signals.apply(cands(first), request, replace(w, config_past=0.0)))[-1] == ".changes/config.json"
+    assert (
+        _order(signals.apply(cands(first), request, replace(w, config_past=0.0)))[-1]
+        == ".changes/config.json"
+    )
     # a config format's schema or a scaffolder's copy describes config: the code reading it answers
-    for described in ("libraries/rush-lib/src/schemas/experiments.schema.json", "assets/rush-init/experiments.json"):
+    for described in (
+        "libraries/rush-lib/src/schemas/experiments.schema.json",
+        "assets/rush-init/experiments.json",
+    ):
         found = cands(first)
         found[0] = _cand(described, 0.30, lang="json")
         found[0].add("past-words", first, "earlier commits with the query's words changed it")
@@ -761,7 +775,9 @@ def test_a_short_questions_lexical_only_hits_weigh_half() -> None:
     waiting = "gson/internal/bind/NewAdapter.java"  # stored by phase one, no vector yet
 
     def cands(pending: bool = False) -> list[Candidate]:
-        def cand(path: str, fused: float, dense: int | None, lexical: int | None, **payload: Any) -> Candidate:
+        def cand(
+            path: str, fused: float, dense: int | None, lexical: int | None, **payload: Any
+        ) -> Candidate:
             c = _cand(path, fused, **payload)
             return replace(c, dense_rank=dense, lexical_rank=lexical, moved=[])
 
@@ -860,3 +876,44 @@ def test_an_installers_language_files_are_one_translated_module() -> None:
         (f"{loc}/English.nsh", [f"{loc}/Spanish.nsh", f"{loc}/German.nsh"]),
         ("crates/tauri-bundler/src/bundle/windows/nsis/installer.nsi", []),
     ]
+
+
+def _chunk(symbol: str | None, chunk_type: str | None, text: str) -> dict[str, Any]:
+    return {
+        "relative_path": "src/sse.rs",
+        "lang": "rust",
+        "symbol_name": symbol,
+        "chunk_type": chunk_type,
+        "text": text,
+    }
+
+
+def test_the_declaration_stands_for_its_file_before_impls_members_and_namesakes() -> None:
+    declaration = _chunk("KeepAlive", "struct", "pub struct KeepAlive {\n    interval: Duration,\n}")
+    declared_in_text = _chunk(
+        None, None, "/// Keeps the stream alive.\n#[derive(Debug)]\npub struct KeepAlive {"
+    )
+    namesake = _chunk("tests.keep_alive", "function", "fn keep_alive() {\n    let k = KeepAlive::new();\n}")
+    impl = _chunk("impl KeepAlive", "impl", "impl Default for KeepAlive {\n    fn default() -> Self {}\n}")
+    member = _chunk("KeepAlive.interval", "method", "pub fn interval(mut self, time: Duration) -> Self {")
+    unrelated = _chunk("Sse", "struct", "pub struct Sse<S> {\n    stream: S,\n}")
+    tiers = [
+        named.stand_tier(c, "KeepAlive")
+        for c in (declaration, declared_in_text, namesake, impl, member, unrelated)
+    ]
+    assert tiers == [4, 3, 2, 1, 1, 0]
+    # a Swift extension declares no type: the `protocol DataPreprocessor` above it does
+    swift = {
+        "relative_path": "Sources/Serializer.swift",
+        "lang": "swift",
+        "symbol_name": None,
+        "chunk_type": None,
+    }
+    extension = {**swift, "text": "extension DataPreprocessor where Self == PassthroughPreprocessor {\n}"}
+    protocol = {
+        **swift,
+        "text": "public protocol DataPreprocessor: Sendable {\n    func preprocess(_ data: Data) throws -> Data\n}",
+    }
+    assert (
+        named.stand_tier(protocol, "DataPreprocessor") > named.stand_tier(extension, "DataPreprocessor") > 0
+    )
