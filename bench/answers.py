@@ -162,30 +162,6 @@ def metrics(ranked: Sequence[str], relevant: set[str]) -> dict[str, float]:
     }
 
 
-def lines_ndcg(
-    found: Sequence[Any], relevant: set[str], lines: dict[str, list[list[int]]] | None
-) -> float | None:
-    """nDCG@10 as a scorer of passages counts it (semble's benchmark): each answer span is one
-    target, found at the first result that lists its file with lines overlapping it (a file with
-    no span is found by its path), and a result finding several counts once. None for a question
-    whose answers have no lines (pull requests, short questions)."""
-    import math
-
-    if not lines:
-        return None
-    targets = [(p, s, e) for p in sorted(relevant) for s, e in lines.get(p) or [(None, None)]]
-    gains = [0] * 10
-    for path, start, end in targets:
-        for i, r in enumerate(found[:10]):
-            if r["relative_path"] == path and (
-                start is None or not (r["end_line"] < start or r["start_line"] > end)
-            ):
-                gains[i] = 1
-                break
-    dcg = sum(g / math.log2(i + 2) for i, g in enumerate(gains))
-    return dcg / sum(1 / math.log2(i + 2) for i in range(min(10, len(targets))))
-
-
 def crawl(name: str, t: dict[str, Any]) -> None:
     """Both phases of a crawl of the target's commit into its persistent installation."""
     work = checkout(t["mirror"], rev=t["commit"])
@@ -270,6 +246,11 @@ def evaluate(name: str, t: dict[str, Any], split: str, history: str = "off") -> 
     with persistent_xdg(t["catalog"]):
         from monodex.indexer.points import filters, membership
         from monodex.indexer.read import search as searching
+
+        try:  # scored on the answers' lines by builds that can (a baseline before it cannot)
+            from monodex.indexer.evaluate.metrics import lines_ndcg
+        except ImportError:
+            lines_ndcg = None
         from monodex.indexer.session import Session
 
         from monodex.disk import paths
@@ -319,7 +300,8 @@ def evaluate(name: str, t: dict[str, Any], split: str, history: str = "off") -> 
                     found = []
                 times.append(time.perf_counter() - started)
                 m = metrics([r["relative_path"] for r in found], relevant)
-                spans = lines_ndcg(found, relevant, q.get("lines"))
+                listed = [(r["relative_path"], r["start_line"], r["end_line"]) for r in found]
+                spans = lines_ndcg(listed, relevant, q["lines"]) if lines_ndcg and q.get("lines") else None
                 row = {"id": q["id"], "kind": q.get("kind") or "pr", "split": half, **m}
                 rows.append(row if spans is None else {**row, "nDCG@10 lines": spans})
             past.close()

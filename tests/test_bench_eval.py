@@ -192,24 +192,3 @@ def test_a_second_set_asks_the_same_index_as_its_first_set(monkeypatch) -> None:
         held = name.removeprefix("second-") in answers.HELD_OUT
         assert {answers.split_of(q["id"], name) for q in queries} == ({"test"} if held else {"tune", "test"})
         assert f"phrase-{name}" not in t  # the phrase sets are the first sets' alone
-
-
-def test_lines_are_scored_as_a_scorer_of_passages_scores_them(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    answers = _bench(monkeypatch, "answers.py")
-    lines = {"a.rs": [[10, 20], [200, 210]], "b.rs": [[5, 9]]}
-    relevant = {"a.rs", "b.rs", "c.rs"}  # c.rs has no span: its path finds it
-
-    def hit(path: str, start: int, end: int) -> dict[str, Any]:
-        return {"relative_path": path, "start_line": start, "end_line": end}
-
-    # a.rs listed by lines beside both its spans, b.rs by its span, c.rs by its path
-    assert (
-        answers.lines_ndcg([hit("a.rs", 30, 40), hit("b.rs", 1, 5), hit("c.rs", 1, 2)], relevant, lines) < 0.7
-    )
-    # a.rs's first listing overlapping its first span finds one target, not both
-    one = answers.lines_ndcg([hit("a.rs", 15, 25), hit("b.rs", 8, 30), hit("c.rs", 1, 2)], relevant, lines)
-    both = answers.lines_ndcg(
-        [hit("a.rs", 15, 25), hit("a.rs", 205, 206), hit("b.rs", 8, 30), hit("c.rs", 1, 2)], relevant, lines
-    )
-    assert 0 < one < both == pytest.approx(1.0)
-    assert answers.lines_ndcg([hit("a.rs", 1, 2)], {"a.rs"}, None) is None  # no lines: not scored so

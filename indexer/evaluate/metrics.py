@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 AT = 10  # places scored: what a search shows by default
 
@@ -35,3 +35,23 @@ def ranks(ranked: Sequence[str], relevant: Collection[str]) -> dict[str, int | N
     """Each relevant file's place in the first ten (1-based), None where it is not there."""
     top = list(ranked[:AT])
     return {p: (top.index(p) + 1 if p in top else None) for p in sorted(relevant)}
+
+
+Spans = Mapping[str, Sequence[Sequence[int]]]  # a relevant file's answer lines: [[first, last], ...]
+Listed = tuple[str, int, int]  # a result: its file and the lines it shows
+
+
+def lines_ndcg(listed: Sequence[Listed], relevant: Collection[str], lines: Spans) -> float:
+    """nDCG@10 scored on lines, as a scorer of passages scores it (semble's benchmark): each
+    answer span is one target (a relevant file without spans is one, found by its path), found at
+    the first result listing its file with lines overlapping it; a result finding several targets
+    counts once."""
+    targets = [(p, a, b) for p in sorted(relevant) for a, b in (lines.get(p) or [(0, 0)])]
+    gains = [0] * AT
+    for path, first, last in targets:
+        for i, (file, start, end) in enumerate(listed[:AT]):
+            if file == path and (not first or not (end < first or start > last)):
+                gains[i] = 1
+                break
+    dcg = sum(g / math.log2(i + 2) for i, g in enumerate(gains))
+    return dcg / sum(1 / math.log2(i + 2) for i in range(min(AT, len(targets))))

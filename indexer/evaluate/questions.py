@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from monodex.indexer.evaluate.metrics import Spans
 from monodex.indexer.history.changed import MAX_FILES
 
 from monodex.git import log as gitlog
@@ -77,6 +78,7 @@ class Question:
     commit: str | None = None  # the change it came from: ranked with the history before it
     date: str | None = None  # that change's committer date (UTC)
     origin: str = ""  # "#123 0123456789" or the short commit
+    lines: Spans | None = None  # a hand-written question's answer lines, for the figure on lines
 
     @property
     def split(self) -> str:

@@ -3,9 +3,10 @@ over all questions), per kind of question, and, when asked, each question's rank
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import statistics
+from collections.abc import Mapping, Sequence
 
-from monodex.indexer.evaluate.metrics import mean, metrics, ranks
+from monodex.indexer.evaluate.metrics import Listed, lines_ndcg, mean, metrics, ranks
 from monodex.indexer.evaluate.questions import Built, Question
 
 from monodex.schema.eval import Asked, Figures, Placed, Questions, Scores
@@ -18,6 +19,7 @@ ADVICE_MARGIN = 0.03
 
 # The figures reported, as the JSON names them -> as metrics() names them.
 FIGURES = {"recall_at_10": "R@10", "mrr_at_10": "MRR@10", "ndcg_at_10": "nDCG@10"}
+ONLINES = "nDCG@10 lines"  # scored on the answers' lines (metrics.lines_ndcg), where a question gives them
 
 
 def halves(split: str) -> tuple[str, ...]:
@@ -32,9 +34,16 @@ def build(
     systems: Sequence[str],
     split: str,
     per_query: bool,
+    listed: Mapping[str, Mapping[str, Sequence[Listed]]] | None = None,
 ) -> Scores:
-    """{"results": {system: {half: figures}}, "by_kind": {kind: {system: figures}}, ...}."""
+    """{"results": {system: {half: figures}}, "by_kind": {kind: {system: figures}}, ...}. With
+    `listed` (each mode's results with their lines), the questions that give their answers' lines
+    are also scored on them (ONLINES); a baseline ranking whole files is not."""
     scored = {q.id: {name: metrics(rows[q.id][name], q.relevant) for name in systems} for q in chosen}
+    for q in chosen:
+        for name, hits in (listed or {}).get(q.id, {}).items():
+            if q.lines is not None:
+                scored[q.id][name][ONLINES] = lines_ndcg(hits, q.relevant, q.lines)
     results = {}
     for name in systems:
         results[name] = {
@@ -69,13 +78,18 @@ def counts(built: Built, chosen: Sequence[Question], *, dropped: int, source: st
 def _figures(rows: list[dict[str, float]]) -> Figures:
     if not rows:
         return {"questions": 0, "recall_at_10": None, "mrr_at_10": None, "ndcg_at_10": None}
-    m = mean(rows)
-    return {
+    m = mean([{k: v for k, v in r.items() if k != ONLINES} for r in rows])
+    figures: Figures = {
         "questions": len(rows),
         "recall_at_10": round(m[FIGURES["recall_at_10"]], 4),
         "mrr_at_10": round(m[FIGURES["mrr_at_10"]], 4),
         "ndcg_at_10": round(m[FIGURES["ndcg_at_10"]], 4),
     }
+    on_lines = [r[ONLINES] for r in rows if ONLINES in r]
+    if on_lines:
+        figures["ndcg_at_10_lines"] = round(statistics.fmean(on_lines), 4)
+        figures["questions_with_lines"] = len(on_lines)
+    return figures
 
 
 def _row(
@@ -93,12 +107,15 @@ def _row(
 
 
 def _placed(ranked: list[str], relevant: Sequence[str], scored: dict[str, float]) -> Placed:
-    return {
+    placed: Placed = {
         "ranks": ranks(ranked, relevant),
         "recall_at_10": round(scored[FIGURES["recall_at_10"]], 4),
         "mrr_at_10": round(scored[FIGURES["mrr_at_10"]], 4),
         "ndcg_at_10": round(scored[FIGURES["ndcg_at_10"]], 4),
     }
+    if ONLINES in scored:
+        placed["ndcg_at_10_lines"] = round(scored[ONLINES], 4)
+    return placed
 
 
 def advice(results: dict[str, dict[str, Figures]], split: str) -> list[str]:

@@ -12,7 +12,7 @@ from typing import Any
 
 from monodex.indexer.evaluate import past, questions, report
 from monodex.indexer.evaluate.bm25 import BM25
-from monodex.indexer.evaluate.metrics import AT
+from monodex.indexer.evaluate.metrics import AT, Listed
 from monodex.indexer.evaluate.questions import Built, Question
 from monodex.indexer.git.source import Source, open_source
 from monodex.indexer.history.cochanges import History
@@ -92,11 +92,13 @@ def evaluate(
     counts = History.open(s.paths.state_dir, r.catalog)
     try:
         signal, ranked = _history_signal(source, commit, counts, from_file=r.questions is not None)
-        rows = _rank_all(s, r, chosen, files, ranked, progress=progress, cancel=cancel)
+        rows, listed = _rank_all(s, r, chosen, files, ranked, progress=progress, cancel=cancel)
     finally:
         if counts is not None:
             counts.close()
-    scores = report.build(chosen, rows, systems=[*r.modes, BM25_NAME], split=r.split, per_query=r.per_query)
+    scores = report.build(
+        chosen, rows, systems=[*r.modes, BM25_NAME], split=r.split, per_query=r.per_query, listed=listed
+    )
     notes += report.advice(scores["results"], r.split)
     answer: EvalAnswer = {
         "catalog": r.catalog,
@@ -149,8 +151,11 @@ def _from_file(doc: dict[str, Any], files: LabelFiles) -> tuple[Built, int]:
     for q in doc["queries"]:
         kept = tuple(p for p in q["relevant"] if p in files.text)
         dropped += len(q["relevant"]) - len(kept)
+        lines = (
+            {p: spans for p, spans in (q.get("lines") or {}).items() if p in kept} if "lines" in q else None
+        )
         if kept:
-            built.questions.append(Question(q["id"], q["query"], kept, kind=q.get("kind")))
+            built.questions.append(Question(q["id"], q["query"], kept, kind=q.get("kind"), lines=lines))
         else:
             built.skipped["no relevant file indexed"] += 1
     if not built.questions:
@@ -200,26 +205,31 @@ def _rank_all(
     *,
     progress: OnProgress | None,
     cancel: threading.Event | None,
-) -> dict[str, dict[str, list[str]]]:
-    """{question id: {system: distinct files, best first}}. Asked oldest first: history questions
-    come newest first along the first-parent line, and their as-of counts only grow."""
+) -> tuple[dict[str, dict[str, list[str]]], dict[str, dict[str, list[Listed]]]]:
+    """{question id: {system: distinct files, best first}}, and for the modes each result's file
+    and lines. Asked oldest first: history questions come newest first along the first-parent
+    line, and their as-of counts only grow."""
     paths = list(files.text)
     bm25 = BM25([files.text[p] for p in paths])
     embedder = QueryCache(lambda text: s.engine.embed_query(text))  # the model: only if a mode needs it
     out: dict[str, dict[str, list[str]]] = {}
+    listed: dict[str, dict[str, list[Listed]]] = {}
     for done, q in enumerate(reversed(chosen), start=1):
         if cancel is not None and cancel.is_set():
             raise MonodexError("the evaluation was stopped", "run it again")
         counts = counts_for(q)
-        out[q.id] = {m: _search(s, embedder, r, q.query, m, counts) for m in r.modes}
+        listed[q.id] = {m: _search(s, embedder, r, q.query, m, counts) for m in r.modes}
+        out[q.id] = {m: [path for path, _, _ in hits] for m, hits in listed[q.id].items()}
         out[q.id][BM25_NAME] = [paths[i] for i, _ in bm25.search(q.query, n=AT)]
         if progress is not None:
             progress(done, len(chosen), 0, "eval")
-    return out
+    return out, listed
 
 
-def _search(s: Session, embedder: QueryCache, r: EvalRequest, text: str, mode: str, counts: Any) -> list[str]:
-    """The files `monodex search --mode MODE` lists for `text`, best first."""
+def _search(
+    s: Session, embedder: QueryCache, r: EvalRequest, text: str, mode: str, counts: Any
+) -> list[Listed]:
+    """The files `monodex search --mode MODE` lists for `text`, best first, with their lines."""
     if mode == "lexical" and not lexical.query_vector(text).indices:
         return []  # no word to match: the CLI would refuse the question, which finds nothing
     found = searching.search(
@@ -232,4 +242,7 @@ def _search(s: Session, embedder: QueryCache, r: EvalRequest, text: str, mode: s
         ranking=searching.Ranking(mode=mode),
         history=counts,
     )
-    return [str(hit[Key.RELATIVE_PATH]) for hit in found.results]
+    return [
+        (str(h[Key.RELATIVE_PATH]), int(h[Key.START_LINE] or 0), int(h[Key.END_LINE] or 0))
+        for h in found.results
+    ]

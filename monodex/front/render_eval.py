@@ -46,7 +46,25 @@ def _table(r: EvalAnswer) -> list[str]:
     for system in r["systems"]:
         cells = "  ".join(_cells(r["results"][system][h]) for h in halves)
         rows.append(NAMES.get(system, system).ljust(width) + cells)
-    return rows
+    return rows + _on_lines(r, halves)
+
+
+def _on_lines(r: EvalAnswer, halves: list[str]) -> list[str]:
+    """nDCG@10 scored on the answers' lines, for the questions that give them: a result counts
+    when the lines it shows overlap the answer's (the BM25 baseline ranks whole files: -)."""
+    rows = []
+    for h in halves:
+        given = [r["results"][s][h] for s in r["systems"] if "ndcg_at_10_lines" in r["results"][s][h]]
+        if not given:
+            continue
+        cells = ", ".join(
+            f"{NAMES.get(s, s)} {format(f['ndcg_at_10_lines'], '.3f') if 'ndcg_at_10_lines' in f else '-'}"
+            for s in r["systems"]
+            for f in [r["results"][s][h]]
+        )
+        n = given[0].get("questions_with_lines", 0)
+        rows.append(f"nDCG@10 on the answers' lines, {h} ({n} questions): {cells}")
+    return [""] + rows if rows else []
 
 
 def _cells(figures: Figures) -> str:

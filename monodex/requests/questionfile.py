@@ -4,7 +4,9 @@
 
 or one JSON document `{"queries": [...]}` of the same objects (bench/eval/*.json). `id` and `kind`
 are optional (without an id, one is made from the query, so a question keeps its split as the
-file grows); other keys are ignored. A bad entry is an error naming its line or index.
+file grows), and so is `lines` (`{"src/retry.ts": [[40, 62]]}`: where in a relevant file the
+answer is, 1-based and inclusive, for the figure scored on lines); other keys are ignored. A bad
+entry is an error naming its line or index.
 Stdlib only: the CLI checks the file before anything else runs, and the request re-checks what
 arrives over the runner's socket with the same code."""
 
@@ -95,12 +97,51 @@ def _one(where: str, entry: Any) -> dict[str, Any]:
     if kind is not None and (not isinstance(kind, str) or not kind.strip()):
         raise UsageError(f'{where}: "kind" must be a non-empty string', "concept, architecture, symbol, ...")
     made = "q-" + hashlib.sha256(query.strip().encode()).hexdigest()[:10]
-    return {
+    out: dict[str, Any] = {
         "id": str(qid) if qid is not None else made,
         "query": query.strip(),
         "relevant": sorted(dict.fromkeys(paths)),
         "kind": kind.strip() if kind else None,
     }
+    if entry.get("lines") is not None:
+        out["lines"] = _lines(where, entry["lines"], set(paths))
+    return out
+
+
+LINES = '"lines": {"src/retry.ts": [[40, 62]]}'
+
+
+def _lines(where: str, value: Any, relevant: set[str]) -> dict[str, list[list[int]]]:
+    """Where the answer is in each relevant file that says: {path: [[first, last], ...]}, 1-based."""
+    if not isinstance(value, dict):
+        raise UsageError(f'{where}: "lines" must be an object of paths to line spans', f"write {LINES}")
+    out: dict[str, list[list[int]]] = {}
+    for key, spans in value.items():
+        path = _path(where, key) if isinstance(key, str) else ""
+        if path not in relevant:
+            raise UsageError(
+                f'{where}: "lines" names {key!r}, which is not one of its "relevant" paths',
+                'give lines for the relevant files only, spelled as in "relevant"',
+            )
+        ok = (
+            isinstance(spans, list)
+            and spans
+            and all(
+                isinstance(sp, list)
+                and len(sp) == 2
+                and all(isinstance(n, int) and not isinstance(n, bool) for n in sp)
+                and 1 <= sp[0] <= sp[1]
+                for sp in spans
+            )
+        )
+        if not ok:
+            raise UsageError(
+                f"{where}: the lines of {key!r} must be a list of [first, last] line numbers (1-based, "
+                f"first <= last), got {json.dumps(spans)[:80]}",
+                f"write {LINES}",
+            )
+        out[path] = [[int(a), int(b)] for a, b in spans]
+    return out
 
 
 def _path(where: str, value: str) -> str:

@@ -11,6 +11,10 @@ class Figures(TypedDict):
     recall_at_10: float | None
     mrr_at_10: float | None
     ndcg_at_10: float | None
+    # scored on the answers' lines, over the questions that give them (a hand-written file's
+    # "lines"); a mode's figure only: the BM25 baseline ranks whole files
+    ndcg_at_10_lines: NotRequired[float]
+    questions_with_lines: NotRequired[int]
 
 
 class Questions(TypedDict):
@@ -36,6 +40,7 @@ class Placed(TypedDict):
     recall_at_10: float
     mrr_at_10: float
     ndcg_at_10: float
+    ndcg_at_10_lines: NotRequired[float]
 
 
 class Asked(TypedDict):

@@ -151,3 +151,32 @@ def test_through_the_runner_the_figures_are_the_same(git_repo, run_json, start_r
     assert {k: there[k] for k in ("questions", "results", "per_query", "history_signal")} == {
         k: here[k] for k in ("questions", "results", "per_query", "history_signal")
     }
+
+
+def test_hand_written_questions_with_lines_are_scored_on_them_too(  # type: ignore[no-untyped-def]
+    git_repo, run_json, tmp_path: Path, monkeypatch
+) -> None:
+    _crawled(git_repo, run_json, monkeypatch)
+    loader = "libraries/config/src/ConfigLoader.ts"
+    f = tmp_path / "mine.jsonl"
+    f.write_text(
+        # the class's lines: any chunk of it the search lists overlaps them
+        f'{{"id": "at", "query": "ConfigLoader", "relevant": ["{loader}"], "lines": {{"{loader}": [[5, 17]]}}}}\n'
+        # lines the file does not reach: found by its path, missed by its lines
+        f'{{"id": "off", "query": "ConfigLoader", "relevant": ["{loader}"], "lines": {{"{loader}": [[900, 910]]}}}}\n'
+        '{"id": "none", "query": "retry with backoff", "relevant": ["libraries/net/src/retry.ts"]}\n'
+    )
+    args = ("eval", "--catalog", "acme", "--label", "main", "--questions", str(f), "--split", "all")
+    code, result, err = run_json(*args, "--json", "--per-query")
+    assert code == 0, err
+    hybrid = result["results"]["hybrid"]["all"]
+    assert hybrid["questions"] == 3 and hybrid["questions_with_lines"] == 2
+    assert hybrid["ndcg_at_10_lines"] == 0.5  # "at" 1.0, "off" 0.0; "none" gives no lines
+    assert "ndcg_at_10_lines" not in result["results"]["bm25"]["all"]  # whole files have no lines
+    placed = {q["id"]: q["systems"]["hybrid"] for q in result["per_query"]}
+    assert placed["at"]["ndcg_at_10"] == placed["off"]["ndcg_at_10"] == 1.0
+    assert (placed["at"]["ndcg_at_10_lines"], placed["off"]["ndcg_at_10_lines"]) == (1.0, 0.0)
+    assert "ndcg_at_10_lines" not in placed["none"]
+    code, out, err = run_json(*args)
+    assert code == 0, err
+    assert "nDCG@10 on the answers' lines, all (2 questions): hybrid 0.500" in out and "bm25 (files) -" in out

@@ -31,6 +31,9 @@ def test_json_lines_are_read_and_normalised(tmp_path: Path) -> None:
     # an id made from the query: the same question keeps it (and its split) as the file grows
     f.write_text('{"query": "other", "relevant": ["a.ts"]}\n' + f.read_text())
     assert questionfile.read(f)["queries"][1]["id"] == first["id"]
+    # where in a relevant file the answer is, spelled as "relevant" spells the path
+    f.write_text('{"query": "Router", "relevant": ["src/router.ts"], "lines": {"./src/router.ts": [[3, 9]]}}\n')
+    assert questionfile.read(f)["queries"][0]["lines"] == {"src/router.ts": [[3, 9]]}
 
 
 def test_a_json_document_of_queries_is_read_as_the_bench_sets_are() -> None:
@@ -52,6 +55,13 @@ def test_a_json_document_of_queries_is_read_as_the_bench_sets_are() -> None:
         ('{"query": "a", "relevant": ["a.ts"], "id": 1}\n{"query": "b", "relevant": ["b.ts"], "id": "1"}\n',
          "q.jsonl line 2: the question id '1' is also the one of q.jsonl line 1"),
         ("\n\n", "q.jsonl holds no question"),
+        ('{"query": "a", "relevant": ["a.ts"], "lines": [[1, 2]]}\n', 'q.jsonl line 1: "lines" must be an object'),
+        ('{"query": "a", "relevant": ["a.ts"], "lines": {"b.ts": [[1, 2]]}}\n',
+         "q.jsonl line 1: \"lines\" names 'b.ts', which is not one of its \"relevant\" paths"),
+        ('{"query": "a", "relevant": ["a.ts"], "lines": {"a.ts": [[9, 3]]}}\n',
+         "q.jsonl line 1: the lines of 'a.ts' must be a list of [first, last] line numbers"),
+        ('{"query": "a", "relevant": ["a.ts"], "lines": {"a.ts": [5]}}\n',
+         "q.jsonl line 1: the lines of 'a.ts' must be a list of [first, last] line numbers"),
     ],
 )  # fmt: skip
 def test_a_bad_entry_is_an_error_naming_its_line(text: str, where: str) -> None:

@@ -6,7 +6,7 @@ import math
 
 import pytest
 from monodex.indexer.evaluate.bm25 import BM25, words
-from monodex.indexer.evaluate.metrics import mean, metrics, ranks
+from monodex.indexer.evaluate.metrics import lines_ndcg, mean, metrics, ranks
 from monodex.indexer.evaluate.report import advice
 
 
@@ -55,3 +55,19 @@ def test_eval_names_a_mode_that_ranks_the_repositorys_history_clearly_better_tha
     lower_first = {**results, "lexical": {"tune": _fig(112, 0.610, 0.300)}}
     assert advice(lower_first, "both") == []  # more found, but the first answer placed lower
     assert advice({"lexical": results["lexical"]}, "both") == []  # hybrid not measured
+
+
+def test_lines_are_scored_as_a_scorer_of_passages_scores_them() -> None:
+    lines = {"a.rs": [[10, 20], [200, 210]], "b.rs": [[5, 9]]}
+    relevant = {"a.rs", "b.rs", "c.rs"}  # c.rs gives no lines: its path finds it
+    # a.rs listed by lines beside both its spans: only b.rs and c.rs are found
+    missed = lines_ndcg([("a.rs", 30, 40), ("b.rs", 1, 5), ("c.rs", 1, 2)], relevant, lines)
+    # a.rs's first listing overlaps its first span: one target of its two
+    one = lines_ndcg([("a.rs", 15, 25), ("b.rs", 8, 30), ("c.rs", 1, 2)], relevant, lines)
+    both = lines_ndcg(
+        [("a.rs", 15, 25), ("a.rs", 205, 206), ("b.rs", 8, 30), ("c.rs", 1, 2)], relevant, lines
+    )
+    assert 0 < missed < one < both == pytest.approx(1.0)
+    # a result finding two targets counts once
+    wide = lines_ndcg([("a.rs", 1, 300)], {"a.rs"}, {"a.rs": [[10, 20], [200, 210]]})
+    assert wide == pytest.approx(1 / (1 + 1 / math.log2(3)))
