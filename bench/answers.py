@@ -247,10 +247,9 @@ def evaluate(name: str, t: dict[str, Any], split: str, history: str = "off") -> 
         from monodex.indexer.points import filters, membership
         from monodex.indexer.read import search as searching
 
-        try:  # scored on the answers' lines by builds that can (a baseline before it cannot)
-            from monodex.indexer.evaluate.metrics import lines_ndcg
-        except ImportError:
-            lines_ndcg = None
+        # scored on the answers' lines by this checkout's function, whichever build ranks (a
+        # baseline from before it has none; the module is stdlib only)
+        lines_ndcg = _this_checkouts("indexer/evaluate/metrics.py").lines_ndcg
         from monodex.indexer.session import Session
 
         from monodex.disk import paths
@@ -301,7 +300,7 @@ def evaluate(name: str, t: dict[str, Any], split: str, history: str = "off") -> 
                 times.append(time.perf_counter() - started)
                 m = metrics([r["relative_path"] for r in found], relevant)
                 listed = [(r["relative_path"], r["start_line"], r["end_line"]) for r in found]
-                spans = lines_ndcg(listed, relevant, q["lines"]) if lines_ndcg and q.get("lines") else None
+                spans = lines_ndcg(listed, relevant, q["lines"]) if q.get("lines") else None
                 row = {"id": q["id"], "kind": q.get("kind") or "pr", "split": half, **m}
                 rows.append(row if spans is None else {**row, "nDCG@10 lines": spans})
             past.close()
@@ -311,6 +310,17 @@ def evaluate(name: str, t: dict[str, Any], split: str, history: str = "off") -> 
         "dense_pending": waiting,
         "history": history,
     }
+
+
+def _this_checkouts(relative: str) -> Any:
+    """A stdlib-only module of this checkout, loaded by path (not the installed build's)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"this_{Path(relative).stem}", BENCH.parent / relative)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def hits(found: Any) -> list[Any]:
