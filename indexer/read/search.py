@@ -31,7 +31,7 @@ from monodex.indexer.translations import copies
 from monodex.errors import UsageError
 from monodex.observe import progress
 from monodex.schema.payload import HIT_FIELDS, Key
-from monodex.schema.search import Hit, Reading
+from monodex.schema.search import Hit, Part, Reading
 
 RESULT_FIELDS = HIT_FIELDS  # search()'s name for them
 
@@ -150,6 +150,42 @@ DENSE_POOL = 2
 # limit, so a hit's rank does not depend on --limit (issue 35: 7th at --limit 8, 8th at 20).
 POOL = 50
 POOL_PAGE = 20
+
+
+# A listed file's other matching parts, named by their lines: of the answer files our hand-written
+# questions find, the part listed is the answer for 66 % (concept) and 74 % (architecture); with
+# its next two parts scoring half of it or more, 83 % and 87 %, at one more line range a hit on
+# average (docs/benchmarks.md, 2026-12-05, sixth stop).
+MORE_IN_FILE = 2
+MORE_SHARE = 0.5
+
+
+def _more_in_file(kept: Sequence[ranking_.Kept], cands: Sequence[candidates.Candidate]) -> list[list[Part]]:
+    """For each kept hit, its file's next best chunks among the candidates (none listed already),
+    best first."""
+    taken = {k.hit.id for k in kept}
+    by_file: dict[Any, list[candidates.Candidate]] = {}
+    for c in cands:
+        if c.hit.id not in taken:
+            by_file.setdefault(c.hit.payload.get(Key.FILE_ID), []).append(c)
+    out: list[list[Part]] = []
+    for k in kept:
+        floor = k.candidate.score * MORE_SHARE
+        others = [c for c in by_file.get(k.hit.payload.get(Key.FILE_ID), []) if c.score >= floor > 0]
+        others.sort(key=lambda c: (-c.score, ranking_._ordinal(c.hit)))
+        out.append([_part(c) for c in others[:MORE_IN_FILE]])
+    return out
+
+
+def _part(c: candidates.Candidate) -> Part:
+    p = c.hit.payload
+    return {
+        "start_line": int(p.get(Key.START_LINE) or 0),
+        "end_line": int(p.get(Key.END_LINE) or 0),
+        "chunk_ordinal": int(p.get(Key.CHUNK_ORDINAL) or 0),
+        "symbol_name": None if p.get(Key.SYMBOL_NAME) is None else str(p.get(Key.SYMBOL_NAME)),
+        "score": round(c.score, 4),
+    }
 
 
 def _candidates(limit: int, per_file: int) -> int:
@@ -272,13 +308,15 @@ def search(
     )
     kept = cochange.reorder(kept, history, ranking.signals.history)[:limit]
     results = []
-    for k in kept:
+    for k, more in zip(kept, _more_in_file(kept, cands), strict=True):
         row: dict[str, Any] = {
             "score": round(k.candidate.score, 4),
             **{f: k.hit.payload.get(f) for f in RESULT_FIELDS},
         }
         if k.also:
             row["also"] = k.also  # the same page in other languages
+        if more:
+            row["more_in_file"] = more  # the file's next best parts
         results.append(row)
     if ranking.explain:
         ranks = _ranks(store, dense, sparse, flt, n) if mode != "hybrid" else None

@@ -12,7 +12,7 @@ from monodex.front.render_across import diff as diff
 from monodex.front.render_freshness import day, freshness_line
 from monodex.observe import crawlstate, output, progress
 from monodex.observe.output import crumb as crumb  # the one breadcrumb decoder, for every renderer
-from monodex.schema.search import Budget, Explain, Hit, Reading, SearchAnswer
+from monodex.schema.search import Budget, Explain, Hit, Part, Reading, SearchAnswer
 from monodex.schema.status import (
     Checkout,
     Dense,
@@ -84,12 +84,18 @@ def search(result: SearchAnswer, *, whole: bool = False, budget: str = "--max-to
         head += f"\n  id {r['file_id']}:{r['chunk_ordinal']} ({r['chunk_ordinal']}/{r['chunk_count']})"
         if r.get("also"):
             head += "\n  also in other languages: " + ", ".join(r["also"])
+        if more := r.get("more_in_file"):
+            head += "\n  more in this file: " + ", ".join(_part(p) for p in more)
         head += render_across.holders(r)
         if "explain" in r:
             head += "\n  " + explain_line(r["explain"])
         lines = [ln for ln in str(r["text"]).splitlines() if ln.strip()][:3]
         blocks.append(output.sanitize(head + "".join(f"\n  > {ln}" for ln in lines)))
     return "\n\n".join(blocks)
+
+
+def _part(p: Part) -> str:
+    return f"{p['start_line']}-{p['end_line']}" + (f" {p['symbol_name']}" if p["symbol_name"] else "")
 
 
 def _block(r: Hit) -> str:

@@ -41,6 +41,16 @@ class OtherVersion(TypedDict):
     file_id: Annotated[str, "that label's version of the file (pass to `view` with the label)"]
 
 
+class Part(TypedDict):
+    """Another part of a hit's file that matched: where it is, to read it next."""
+
+    start_line: int
+    end_line: int
+    chunk_ordinal: int
+    symbol_name: str | None
+    score: float
+
+
 class Hit(TypedDict):
     """One result: a stored chunk's fields (payload.HIT_FIELDS) and its score; packed into a
     budget it is a block of neighbouring chunks of one file."""
@@ -67,6 +77,11 @@ class Hit(TypedDict):
         ]
     ]
     also: NotRequired[Annotated[list[str], "the same page in other languages"]]
+    more_in_file: NotRequired[
+        Annotated[
+            list[Part], "the file's next best matching parts (up to two, scoring half this hit's or more)"
+        ]
+    ]
     explain: NotRequired[Explain]
 
 
