@@ -4,7 +4,9 @@ answer was most often the file's second or third part."""
 
 from __future__ import annotations
 
-SEARCH = ("search", "--catalog", "acme", "--label", "main", "--json")
+TEXT = ("search", "--catalog", "acme", "--label", "main")
+SEARCH = (*TEXT, "--json")
+QUESTION = "how are failed requests retried with exponential backoff"
 
 # One module whose backoff logic is spread over three functions, and unrelated files beside it.
 RETRY = """/** Retries of failed requests. */
@@ -48,7 +50,7 @@ def _files() -> dict[str, str]:
 
 def test_a_hit_names_its_files_next_best_parts(crawl_files, run_json) -> None:  # type: ignore[no-untyped-def]
     crawl_files(_files())
-    code, found, err = run_json(*SEARCH, "--text", "how are failed requests retried with exponential backoff")
+    code, found, err = run_json(*SEARCH, "--text", QUESTION)
     assert code == 0, err
     first = found["results"][0]
     assert first["relative_path"] == "src/retry.ts", [r["relative_path"] for r in found["results"]]
@@ -62,21 +64,11 @@ def test_a_hit_names_its_files_next_best_parts(crawl_files, run_json) -> None:  
     names = {p["symbol_name"] for p in more} | {first["symbol_name"]}
     assert names & {"backoffDelay", "shouldRetry", "fetchWithRetry"}
     # the text output says where to read next
-    code, text, err = run_json(
-        "search",
-        "--catalog",
-        "acme",
-        "--label",
-        "main",
-        "--text",
-        "how are failed requests retried with exponential backoff",
-    )
+    code, text, err = run_json(*TEXT, "--text", QUESTION)
     assert code == 0, err
     assert f"more in this file: {more[0]['start_line']}-{more[0]['end_line']}" in text
     # a part listed as a hit of its own (--per-file 2) is not named again
-    code, two, err = run_json(
-        *SEARCH, "--per-file", "2", "--text", "how are failed requests retried with exponential backoff"
-    )
+    code, two, err = run_json(*SEARCH, "--per-file", "2", "--text", QUESTION)
     assert code == 0, err
     hits = [
         (r["relative_path"], r["start_line"]) for r in two["results"] if r["relative_path"] == "src/retry.ts"
