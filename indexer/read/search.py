@@ -164,10 +164,10 @@ def _more_in_file(kept: Sequence[ranking_.Kept], cands: Sequence[candidates.Cand
     """For each kept hit, its file's next best chunks among the candidates (none listed already),
     best first."""
     taken = {k.hit.id for k in kept}
-    by_file: dict[Any, list[candidates.Candidate]] = {}
+    by_file: dict[Any, list[candidates.Candidate]] = {k.hit.payload.get(Key.FILE_ID): [] for k in kept}
     for c in cands:
-        if c.hit.id not in taken:
-            by_file.setdefault(c.hit.payload.get(Key.FILE_ID), []).append(c)
+        if (more := by_file.get(c.hit.payload.get(Key.FILE_ID))) is not None and c.hit.id not in taken:
+            more.append(c)
     out: list[list[Part]] = []
     for k in kept:
         floor = k.candidate.score * MORE_SHARE
