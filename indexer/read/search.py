@@ -179,13 +179,14 @@ def _more_in_file(kept: Sequence[ranking_.Kept], cands: Sequence[candidates.Cand
 
 def _part(c: candidates.Candidate) -> Part:
     p = c.hit.payload
-    return {
-        "start_line": int(p.get(Key.START_LINE) or 0),
-        "end_line": int(p.get(Key.END_LINE) or 0),
-        "chunk_ordinal": int(p.get(Key.CHUNK_ORDINAL) or 0),
-        "symbol_name": None if p.get(Key.SYMBOL_NAME) is None else str(p.get(Key.SYMBOL_NAME)),
-        "score": round(c.score, 4),
-    }
+    symbol = p.get(Key.SYMBOL_NAME)
+    return Part(
+        start_line=int(p.get(Key.START_LINE) or 0),
+        end_line=int(p.get(Key.END_LINE) or 0),
+        chunk_ordinal=int(p.get(Key.CHUNK_ORDINAL) or 0),
+        symbol_name=None if symbol is None else str(symbol),
+        score=round(c.score, 4),
+    )
 
 
 def _candidates(limit: int, per_file: int) -> int:
