@@ -57,11 +57,7 @@ def _on_lines(r: EvalAnswer, halves: list[str]) -> list[str]:
         given = [r["results"][s][h] for s in r["systems"] if "ndcg_at_10_lines" in r["results"][s][h]]
         if not given:
             continue
-        cells = ", ".join(
-            f"{NAMES.get(s, s)} {format(f['ndcg_at_10_lines'], '.3f') if 'ndcg_at_10_lines' in f else '-'}"
-            for s in r["systems"]
-            for f in [r["results"][s][h]]
-        )
+        cells = ", ".join(f"{NAMES.get(s, s)} {_on_lines_cell(r['results'][s][h])}" for s in r["systems"])
         n = given[0].get("questions_with_lines", 0)
         rows.append(f"nDCG@10 on the answers' lines, {h} ({n} questions): {cells}")
     return [""] + rows if rows else []
@@ -74,14 +70,29 @@ def _cells(figures: Figures) -> str:
 
 def _kinds(r: EvalAnswer) -> list[str]:
     """nDCG@10 of each system per kind of question (the figure hand-written sets are read by)."""
-    width = max(len(k) for k in r["by_kind"]) + 8
+    on_lines = [
+        (kind, systems)
+        for kind, systems in r["by_kind"].items()
+        if "ndcg_at_10_lines" in systems[r["systems"][0]]
+    ]
+    width = max(max(len(k) for k in r["by_kind"]) + 8, 23 if on_lines else 0)
     heads = "".join(f"{NAMES.get(s, s):>14}" for s in r["systems"])
     rows = ["nDCG@10 by kind".ljust(width) + heads]
     for kind, systems in r["by_kind"].items():
         n = next(iter(systems.values()))["questions"]
         cells = "".join(f"{systems[s]['ndcg_at_10']:>14.3f}" for s in r["systems"])
         rows.append(f"{sanitize(kind)} ({n})".ljust(width) + cells)
+    if on_lines:
+        rows.append("on the answers' lines".ljust(width) + heads)
+    for kind, systems in on_lines:
+        n = systems[r["systems"][0]].get("questions_with_lines", 0)
+        cells = "".join(f"{_on_lines_cell(systems[s]):>14}" for s in r["systems"])
+        rows.append(f"{sanitize(kind)} ({n})".ljust(width) + cells)
     return rows
+
+
+def _on_lines_cell(f: Figures) -> str:
+    return format(f["ndcg_at_10_lines"], ".3f") if "ndcg_at_10_lines" in f else "-"
 
 
 def _per_query(r: EvalAnswer) -> list[str]:

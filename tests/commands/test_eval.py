@@ -161,9 +161,9 @@ def test_hand_written_questions_with_lines_are_scored_on_them_too(  # type: igno
     f = tmp_path / "mine.jsonl"
     f.write_text(
         # the class's lines: any chunk of it the search lists overlaps them
-        f'{{"id": "at", "query": "ConfigLoader", "relevant": ["{loader}"], "lines": {{"{loader}": [[5, 17]]}}}}\n'
+        f'{{"id": "at", "query": "ConfigLoader", "relevant": ["{loader}"], "lines": {{"{loader}": [[5, 17]]}}, "kind": "symbol"}}\n'
         # lines the file does not reach: found by its path, missed by its lines
-        f'{{"id": "off", "query": "ConfigLoader", "relevant": ["{loader}"], "lines": {{"{loader}": [[900, 910]]}}}}\n'
+        f'{{"id": "off", "query": "ConfigLoader", "relevant": ["{loader}"], "lines": {{"{loader}": [[900, 910]]}}, "kind": "symbol"}}\n'
         '{"id": "none", "query": "retry with backoff", "relevant": ["libraries/net/src/retry.ts"]}\n'
     )
     args = ("eval", "--catalog", "acme", "--label", "main", "--questions", str(f), "--split", "all")
@@ -180,3 +180,7 @@ def test_hand_written_questions_with_lines_are_scored_on_them_too(  # type: igno
     code, out, err = run_json(*args)
     assert code == 0, err
     assert "nDCG@10 on the answers' lines, all (2 questions): hybrid 0.500" in out and "bm25 (files) -" in out
+    # and by kind: the symbol questions gave lines
+    kinds = out[out.index("nDCG@10 by kind") :].splitlines()
+    assert any(row.startswith("on the answers' lines") for row in kinds)
+    assert any(row.startswith("symbol (2)") and row.split()[2:4] == ["0.500", "0.500"] for row in kinds[2:]), kinds
