@@ -32,6 +32,20 @@ def _search(run_json, *flags: str) -> dict:  # type: ignore[no-untyped-def,type-
     return answer  # type: ignore[no-any-return]
 
 
+def _started(run_json) -> None:  # type: ignore[no-untyped-def]
+    """Until the runner has run its start-up refs check: a reset before it is the check's to find
+    (it queues the refresh and the start-up drain runs it), not the search's; a fixed half second
+    was not always enough on two busy cores."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        code, out, err = run_json("status", "--json")
+        assert code == 0, err
+        if "refs" in out["jobs"]:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"the runner never ran its start-up refs check: {out['jobs']}")
+
+
 def _paths(answer: dict) -> set[str]:  # type: ignore[type-arg]
     return {r["relative_path"] for r in answer["results"]}
 
@@ -77,7 +91,7 @@ def test_a_reset_branch_is_caught_up_through_the_runner(
     whose interval is far away: only the search's wake moves the label."""
     repo = _repo(git_repo, run_json)
     start_runner(3600)
-    time.sleep(0.5)  # its start-up refs check and drain find nothing to do
+    _started(run_json)  # its start-up refs check found nothing to do
     repo.git("reset", "-q", "--hard", "HEAD~2")
     head = repo.head()
     monkeypatch.chdir(repo.path)
