@@ -177,18 +177,14 @@ def stand_tier(payload: dict[str, Any], name: str) -> int:
     found = definition(payload, {name})
     if found is None or found[1] == FILE_NAMED:
         return 0
-    symbol = str(payload.get("symbol_name") or "")
-    if (
-        found[1] == OWN
-        and payload.get("chunk_type") != "impl"
-        and defined.symbol_parts(symbol)[-1:] == [name]
-    ):
+    own = found[1] == OWN and payload.get("chunk_type") != "impl"  # its symbol, not an impl block
+    if own and defined.symbol_parts(str(payload.get("symbol_name") or ""))[-1:] == [name]:
         return 4
     text = _IMPL_LINE.sub("", str(payload.get("text") or ""))
     lang = payload.get("lang") or lang_of(str(payload.get("relative_path", "")))
     if name in defined.declared(text, lang):
         return 3
-    return 2 if found[1] == OWN and payload.get("chunk_type") != "impl" else 1
+    return 2 if own else 1
 
 
 def apply_stand_in_file(cands: list[Candidate], q: Query) -> None:
