@@ -60,8 +60,13 @@ def test_the_named_languages_file_stands_for_its_folder_though_no_list_ranked_it
     # stand-in below the first five is not sunk by the history's re-ordering (it orders by score)
     scores = [r["score"] for r in found["results"]]
     assert first["score"] > 0 and scores == sorted(scores, reverse=True), scores
-    [stand] = [m for m in first["explain"]["signals"] if m["signal"] == "stand-in"]
-    assert stand["why"].startswith(f"stands for {LOC}/") and stand["why"].endswith(", the best of its folder")
+    stands = [m for m in first["explain"]["signals"] if m["signal"] == "stand-in"]
+    # the English file, which neither list ranked, always stands in for a better one; the German
+    # one is at times the best of its folder itself (the model's approximate search varies), and
+    # then takes nobody's score
+    assert len(stands) == 1 if standing == "en" else len(stands) <= 1, stands
+    for stand in stands:
+        assert stand["why"].startswith(f"stands for {LOC}/") and stand["why"].endswith(", the best of its folder")
     # one slot for the whole folder, in lexical mode too
     code, found, err = run_json(*SEARCH, "--text", text, "--limit", "5", "--mode", "lexical")
     assert code == 0, err
