@@ -61,7 +61,8 @@ SECOND_SETS = EVAL / "hand2"
 # Repositories whose questions no ranking change was ever tried on (all their questions: test).
 HELD_OUT = frozenset(
     "honojs+hono axios+axios encode+httpx BurntSushi+ripgrep spf13+cobra jhy+jsoup "
-    "apple+swift-argument-parser madler+zlib gabime+spdlog vue pnpm-builtin plugins-workspace".split()
+    "apple+swift-argument-parser madler+zlib gabime+spdlog vue pnpm-builtin plugins-workspace "
+    "JetBrains+Exposed fastapi+fastapi".split()
 )
 # Pull-request sets: (catalog, mirror, commit, set file), crawled with the built-in policy as a
 # new user would.
