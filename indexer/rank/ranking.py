@@ -63,8 +63,10 @@ _ROLES = (
     ("example", re.compile(r"(^|/)(examples?|samples?|demos?|_examples?)/", re.IGNORECASE)),
     # a single-header or amalgamated copy a tool builds from the sources (nlohmann/json's
     # single_include/, SQLite's amalgamation): it repeats every source file's text, and the file
-    # a question is about is the source it was copied from
-    ("copy", re.compile(r"(^|/)(single_include|amalgamat(ed|ion))/|[-_.]amalgamat(ed|ion)\.[a-z]+$")),
+    # a question is about is the source it was copied from; so is another project's code bundled
+    # with this one (spdlog's `fmt/bundled/`: half its chunks), which a question about the
+    # repository is seldom about
+    ("copy", re.compile(r"(^|/)(single_include|amalgamat(ed|ion)|bundled)/|[-_.]amalgamat(ed|ion)\.[a-z]+$")),
     # benchmarks name what they measure as often as tests do (vuejs/core's __benchmarks__/*.bench.ts)
     ("benchmark", re.compile(r"(^|/)(__benchmarks__|benchmarks?|benches|bench)/|\.bench\.[a-z]+$")),
     # recorded output a test compares against: it repeats every message the code prints

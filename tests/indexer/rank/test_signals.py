@@ -748,6 +748,18 @@ def test_a_single_header_copy_moves_down_like_a_test() -> None:
     assert _order(signals.apply(cands, "where are comments skipped", Weights()))[0].startswith("include/")
 
 
+def test_a_bundled_library_moves_down_like_a_copy() -> None:
+    """spdlog bundles fmt's headers (include/spdlog/fmt/bundled/: half its chunks): a question
+    about spdlog is about spdlog's own code, which a bundled library's many matching chunks outscore."""
+    cands = [
+        _cand("include/spdlog/fmt/bundled/format.h", 0.5),
+        _cand("include/spdlog/pattern_formatter-inl.h", 0.3),
+    ]
+    assert _order(signals.apply(cands, "how is a message formatted", Weights()))[0].startswith("include/spdlog/p")
+    assert ranking.role_of("include/spdlog/fmt/bundled/format.h") == "copy"
+    assert ranking.role_of("src/bundler/index.ts") == "source"
+
+
 @pytest.mark.parametrize(
     ("name", "text", "declared"),
     [
