@@ -59,8 +59,9 @@ _ROLES = (
     ),
     # examples and demos call the API the way a question says it; the library they exercise is
     # the answer. A change request often touches them too (napi-rs's examples/napi/ is its test
-    # suite): they move down fewer places than tests (EXAMPLE_DEMOTION).
-    ("example", re.compile(r"(^|/)(examples?|samples?|demos?|_examples?)/", re.IGNORECASE)),
+    # suite): they move down fewer places than tests (EXAMPLE_DEMOTION). FastAPI's docs keep
+    # theirs in docs_src/ (464 programs beside 56 files of the library).
+    ("example", re.compile(r"(^|/)(examples?|samples?|demos?|_examples?|docs?_src)/", re.IGNORECASE)),
     # a single-header or amalgamated copy a tool builds from the sources (nlohmann/json's
     # single_include/, SQLite's amalgamation): it repeats every source file's text, and the file
     # a question is about is the source it was copied from; so is another project's code bundled

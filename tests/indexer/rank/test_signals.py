@@ -748,6 +748,15 @@ def test_a_single_header_copy_moves_down_like_a_test() -> None:
     assert _order(signals.apply(cands, "where are comments skipped", Weights()))[0].startswith("include/")
 
 
+def test_documentation_examples_are_examples() -> None:
+    """FastAPI keeps its docs' programs in docs_src/ (464 files beside 56 of its own): they call
+    the API the way a question names it, and the library is the answer."""
+    assert ranking.role_of("docs_src/dependencies/tutorial008.py") == "example"
+    assert ranking.role_of("doc_src/intro.py") == "example"
+    assert ranking.role_of("fastapi/dependencies/utils.py") == "source"
+    assert ranking.role_of("src/docs_srcset.ts") == "source"
+
+
 def test_a_bundled_library_moves_down_like_a_copy() -> None:
     """spdlog bundles fmt's headers (include/spdlog/fmt/bundled/: half its chunks): a question
     about spdlog is about spdlog's own code, which a bundled library's many matching chunks outscore."""
