@@ -161,9 +161,11 @@ def _changed_by_such(c: Candidate, q: Query, w: Weights) -> bool:
 # it lists every page title and command name, so it matches questions the product's code answers.
 # A `docs/` folder's code is that site's too (zod's Next.js `packages/docs/`, Sphinx's `docs/conf.py`,
 # jq's `docs/build_website.py`), unless it sits in the product's sources (`src/docs/`: a `docs`
-# command) or is one package's `doc/` (cobra's doc generator is its product).
+# command) or is one package's `doc/` (cobra's doc generator is its product). So is a folder named
+# for documentation (Exposed's `documentation-website/` and its Kotlin snippets, a DocC catalog).
 _SITE = re.compile(
-    r"(^|/)(website|docs)/|(^|/)(docusaurus\.config|sidebars)\.[cm]?[jt]sx?$", re.IGNORECASE
+    r"(^|/)(website|docs|documentation([-_.][\w-]*)?)/|(^|/)(docusaurus\.config|sidebars)\.[cm]?[jt]sx?$",
+    re.IGNORECASE,
 )
 _SOURCES_DOCS = re.compile(r"(^|/)(src|lib)/(.*/)?docs/")
 

@@ -612,6 +612,9 @@ def test_a_documentation_sites_scripts_count_as_its_pages() -> None:
         "docs-site/sidebars.ts",
         "packages/docs/components/ecosystem.tsx",  # zod's Next.js site
         "docs/conf.py",  # Sphinx
+        # Exposed's Writerside site: its snippets are Kotlin programs that call the API
+        "documentation-website/Writerside/snippets/exposed-dao/src/main/kotlin/DaoExamples.kt",
+        "Sources/ArgumentParser/Documentation.docc/Snippets/Example.swift",  # a DocC catalog's
     ):
         found = signals.apply(
             [_cand(path, 0.30, lang="javascript"), _cand("src/cli/commands/checkout.ts", 0.20)],
