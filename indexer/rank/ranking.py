@@ -45,12 +45,13 @@ _ROLES = (
     ("snapshot", re.compile(r"(^|/)__snapshots__/|\.snap$")),
     (
         # build-tests/: the test projects of Rush repositories; then each ecosystem's layout:
-        # tests/ (Rust, Python), src/test/ (Maven, Gradle), Tests/ (Swift), foo_test.go,
+        # tests/ (Rust, Python), src/test/ (Maven, Gradle), Tests/ (Swift), foo_test.go and Go's
+        # testdata/ (the go tool's name for tests' files: gopls keeps thousands of Go programs there),
         # test_foo.py / foo_test.py / conftest.py, FooTest.java / FooTests.kt / FooTests.swift,
         # C and C++'s foo_test.c / foo_unittest.cc / test_foo.c (jq's src/jq_test.c)
         "test",
         re.compile(
-            r"(^|/)(__tests__|__mocks__|[Tt]ests?|test-data|fixtures?|build-tests(-samples)?)/"
+            r"(^|/)(__tests__|__mocks__|[Tt]ests?|test-data|testdata|fixtures?|build-tests(-samples)?)/"
             r"|\.(test|spec)\.[cm]?[jt]sx?$|\.(test|spec)\.[a-z]+$"
             r"|_test\.(go|py)$|(^|/)(test_[^/]*|conftest)\.py$"
             r"|_(unit)?tests?\.(c|cc|cpp|cxx)$|(^|/)test_[^/]*\.(c|cc|cpp|cxx)$"

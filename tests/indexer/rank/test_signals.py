@@ -760,6 +760,12 @@ def test_documentation_examples_are_examples() -> None:
     assert ranking.role_of("src/docs_srcset.ts") == "source"
 
 
+def test_gos_testdata_is_tests() -> None:
+    assert ranking.role_of("internal/lsp/testdata/rename/a.go") == "test"
+    assert ranking.role_of("testdata/template/hello.tmpl") == "test"
+    assert ranking.role_of("internal/testdatabase/conn.go") == "source"
+
+
 def test_a_bundled_library_moves_down_like_a_copy() -> None:
     """spdlog bundles fmt's headers (include/spdlog/fmt/bundled/: half its chunks): a question
     about spdlog is about spdlog's own code, which a bundled library's many matching chunks outscore."""
