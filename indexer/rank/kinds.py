@@ -170,6 +170,11 @@ _SITE = re.compile(
 _SOURCES_DOCS = re.compile(r"(^|/)(src|lib)/(.*/)?docs/")
 
 
+def is_site(path: str) -> bool:
+    """Whether `path` (a file, or a folder ending in `/`) is a documentation site's, not the product's."""
+    return _SITE.search(path) is not None and not _SOURCES_DOCS.search(path)
+
+
 def apply_site(cands: list[Candidate], text: str, w: Weights) -> None:
     """A documentation site's scripts are read like its pages (prose, x `docs`'s order): one the
     query names (`sidebars.js`, "the website") keeps its place."""
@@ -180,8 +185,7 @@ def apply_site(cands: list[Candidate], text: str, w: Weights) -> None:
         return
     for c in cands:
         stem = c.path.rsplit("/", 1)[-1].lower().split(".")[0]
-        site = _SITE.search(c.path) is not None and not _SOURCES_DOCS.search(c.path)
-        if site and not is_prose(c.path, c.hit.payload.get("lang")) and stem not in lowered:
+        if is_site(c.path) and not is_prose(c.path, c.hit.payload.get("lang")) and stem not in lowered:
             c.scale("site", w.site, "a documentation site's code, not the product's")
 
 

@@ -62,38 +62,79 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_json(parser)
 
 
-# A folder this share of the chunks or more is named: JetBrains/Exposed's committed API site
-# (`docs/api/`) was 89 % of what its crawl planned, and nothing else said so before the embedding.
+# A folder beside the repository's own code (examples, a bundled copy, documentation) holding
+# this share of the chunks or more is named: JetBrains/Exposed's committed API site was 89 % of
+# what its crawl planned, and nothing else said so before the embedding. The project's own sources
+# are never named (hono's `src/` holds 89 % of its chunks: nothing to leave out), nor their tests:
+# a change touches them with the code they test (15 of the 31 bench repositories keep a quarter
+# of their chunks or more in tests).
 HEAVY_SHARE = 0.25
+PROSE_SHARE = 0.5  # a folder whose chunks are this share pages for people or more is documentation
+# a secondary role (the ranking's, indexer/rank/ranking.py) as the dry run says it
+_SAID = {
+    "agent": "instructions for coding agents",
+    "snapshot": "test snapshots",
+    "example": "examples",
+    "copy": "a copy of other code",
+    "benchmark": "benchmarks",
+    "test-output": "tests' expected output",
+    "api-report": "API reports",
+    "change-file": "change files",
+}
 
 
-def heaviest_folder(files: list[PlannedFile]) -> tuple[str, int] | None:
-    """The deepest folder on the path of most chunks that still holds HEAVY_SHARE of them (at
-    each level the folder with the most, ties by name), and its chunks; None when no folder does."""
+def heaviest_folder(files: list[PlannedFile]) -> tuple[str, int, str] | None:
+    """(folder, chunks, what it holds) for the folder beside the repository's own code (the
+    outermost such on each path) with the most planned chunks, ties by name, when it holds
+    HEAVY_SHARE of them or more; None otherwise."""
+    from monodex.indexer.rank.kinds import is_prose  # the ranking's reading of paths: regexes
+
+    sizes: Counter[str] = Counter()
+    prose: Counter[str] = Counter()
+    for f in files:
+        parts = f["path"].split("/")[:-1]
+        for depth in range(1, len(parts) + 1):
+            folder = "/".join(parts[:depth]) + "/"
+            sizes[folder] += f["chunks"]
+            prose[folder] += f["chunks"] if is_prose(f["path"], None) else 0
+    kinds = {folder: _folder_kind(folder, prose[folder] / n) for folder, n in sizes.items() if n}
+    outermost = [
+        (folder, sizes[folder], kind)
+        for folder, kind in kinds.items()
+        if kind is not None and not any(kinds.get(a) for a in _ancestors(folder))
+    ]
+    best = min(outermost, key=lambda h: (-h[1], h[0]), default=None)
     total = sum(f["chunks"] for f in files)
-    found: tuple[str, int] | None = None
-    prefix, level = "", [f for f in files if "/" in f["path"]]
-    while level:
-        sizes: Counter[str] = Counter()
-        for f in level:
-            sizes[f["path"][len(prefix) :].split("/", 1)[0]] += f["chunks"]
-        name, size = min(sizes.items(), key=lambda kv: (-kv[1], kv[0]))
-        if not total or size < HEAVY_SHARE * total:
-            break
-        prefix += name + "/"
-        found = (prefix, size)
-        level = [f for f in level if f["path"].startswith(prefix) and "/" in f["path"][len(prefix) :]]
-    return found
+    return best if best is not None and best[1] >= HEAVY_SHARE * total else None
+
+
+def _folder_kind(folder: str, prose_share: float) -> str | None:
+    """What `folder` (ending in `/`) holds when it is neither the repository's code nor its
+    tests, or None. `prose_share`: the share of its chunks that are pages for people."""
+    from monodex.indexer.rank.kinds import is_site
+    from monodex.indexer.rank.ranking import SOURCE, role_of
+
+    role = role_of(folder + "-")  # a name inside it: role_of's patterns name folders as `tests/`
+    if role == "test":
+        return None
+    if role != SOURCE:
+        return _SAID.get(role, role)
+    return "documentation" if is_site(folder) or prose_share >= PROSE_SHARE else None
+
+
+def _ancestors(folder: str) -> list[str]:
+    parts = folder.rstrip("/").split("/")
+    return ["/".join(parts[:i]) + "/" for i in range(1, len(parts))]
 
 
 def _render_dry_run(r: DryRunAnswer, *, files: bool = False) -> str:
     lines = [f"{r['files_to_index']} files to index, {r['chunks']} chunks"]
     heavy = heaviest_folder(r["files"])
     if heavy is not None:
-        folder, n = heavy
+        folder, n, kind = heavy
         lines.append(
-            f"  most chunks under {folder}: {n} ({n / r['chunks']:.0%}; the crawl policy's "
-            "patternsToExclude leaves a folder out: docs/crawl.md)"
+            f"  {folder} holds {n} of the chunks ({n / r['chunks']:.0%}), {kind}: the crawl policy's "
+            "patternsToExclude leaves a folder out (docs/crawl.md)"
         )
     lines += [f"  {name}: {n} files" for name, n in sorted(r["by_strategy"].items())]
     lines += [f"  skipped ({reason}): {n}" for reason, n in sorted(r["skipped"].items())]
