@@ -740,7 +740,8 @@ def test_tests_stay_in_place_when_the_question_asks_for_them_and_examples_move_d
             signals.apply(cands(), "the router", Weights()), limit=14, per_file=1, include_tests=False
         )
     ]
-    assert plain.index("examples/router/app.ts") == 3 and plain.index("src/router.test.ts") == 10
+    # a change request edits examples with the code they show: one source file goes before it
+    assert plain.index("examples/router/app.ts") == 1 and plain.index("src/router.test.ts") == 10
 
 
 def test_a_single_header_copy_moves_down_like_a_test() -> None:
