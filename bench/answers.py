@@ -2,8 +2,9 @@
 the hand-written sets (bench/eval/hand/: 27 repositories, 10 languages; concept, architecture and
 symbol questions), short questions as a search box is typed over 12 of those repositories
 (bench/eval/short/, targets `short-<repo>`), both again as phrases (targets `phrase-<set>`: each
-question less its opening question words, "client retry a failed request") and on pull-request titles (a small and a large Rush monorepo, two polyglot
-monorepos, a pnpm workspace), against a baseline build in the same run.
+question less its opening question words, "client retry a failed request") and on pull-request
+titles (a small and a large Rush monorepo, four polyglot monorepos: napi-rs, tauri,
+plugins-workspace, farm; two pnpm workspaces: vue, pnpm), against a baseline build in the same run.
 
 Usage: .venv/bin/python bench/answers.py [--baseline REV] [--split tune|test|all] [--only NAME ...]
                                          [--history off|asof|full] [--crawl] [--json OUT]
