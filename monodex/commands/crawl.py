@@ -92,11 +92,11 @@ def heaviest_folder(files: list[PlannedFile]) -> tuple[str, int, str] | None:
     sizes: Counter[str] = Counter()
     prose: Counter[str] = Counter()
     for f in files:
-        parts = f["path"].split("/")[:-1]
+        parts, page = f["path"].split("/")[:-1], is_prose(f["path"], None)
         for depth in range(1, len(parts) + 1):
             folder = "/".join(parts[:depth]) + "/"
             sizes[folder] += f["chunks"]
-            prose[folder] += f["chunks"] if is_prose(f["path"], None) else 0
+            prose[folder] += f["chunks"] if page else 0
     kinds = {folder: _folder_kind(folder, prose[folder] / n) for folder, n in sizes.items() if n}
     outermost = [
         (folder, sizes[folder], kind)
