@@ -307,3 +307,27 @@ class KilledAt:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.store, name)
+
+
+@pytest.fixture
+def bench_script(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """Load a script of bench/ (a path under it) as a module. A script puts bench/ on sys.path and
+    imports its neighbours (`_common`, `answers`): all undone after the test, so that nothing of
+    bench/ shadows a module for the other tests."""
+    import importlib.util
+    import sys
+
+    monkeypatch.setattr("sys.path", [*sys.path])
+    for neighbour in ("_common", "answers"):
+        monkeypatch.setitem(sys.modules, neighbour, None)  # undone last: the key ends as it was
+        monkeypatch.delitem(sys.modules, neighbour)  # a fresh import of bench's own
+
+    def load(relative: str) -> Any:
+        path = Path(__file__).resolve().parents[1] / "bench" / relative
+        spec = importlib.util.spec_from_file_location(f"bench_{path.stem}", path)
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+
+    return load

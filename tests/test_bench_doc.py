@@ -2,25 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
+from collections.abc import Callable
 from types import ModuleType
 
 import pytest
 from monodex.indexer.policy import crawlpolicy
 
-BUILD_DOC = Path(__file__).resolve().parents[1] / "bench" / "eval" / "build_doc.py"
-
 
 @pytest.fixture
-def build_doc(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
-    monkeypatch.setattr("sys.path", [*sys.path])  # it puts bench/ on the path: undone afterwards
-    spec = importlib.util.spec_from_file_location("bench_build_doc", BUILD_DOC)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def build_doc(bench_script: Callable[[str], ModuleType]) -> ModuleType:
+    return bench_script("eval/build_doc.py")
 
 
 PART = {

@@ -4,10 +4,8 @@ and other constants change the answer."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -15,8 +13,6 @@ import pytest
 from monodex.indexer.points import lexical, payloads
 from monodex.indexer.store.base import Filter, Match, Point
 from monodex.indexer.store.edge import EdgeStore
-
-SCRIPT = Path(__file__).resolve().parents[1] / "bench" / "lexical_constants.py"
 
 CHUNKS = [
     (
@@ -60,13 +56,8 @@ CHUNKS = [
 
 
 @pytest.fixture
-def bench(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
-    monkeypatch.setattr("sys.path", [*sys.path])  # it puts bench/ on the path: undone afterwards
-    spec = importlib.util.spec_from_file_location("bench_lexical_constants", SCRIPT)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def bench(bench_script: Callable[[str], ModuleType]) -> ModuleType:
+    return bench_script("lexical_constants.py")
 
 
 @pytest.fixture
