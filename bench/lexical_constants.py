@@ -1,7 +1,8 @@
 """BM25's constants for the lexical list, measured without rewriting an index (issue 34).
 
 A chunk's lexical vector holds BM25's term-frequency part with fixed constants
-(`points/lexical.py`: K1, B, AVG_TERMS; the header's words count as the code's do). Trying other
+(`points/lexical.py`: K1, B, AVG_TERMS; the header's words count as the code's do), and the
+store weighs a query's words by their IDF. Trying other
 constants on stored indexes would mean rewriting every chunk's vector, so this script searches a
 client-side copy instead: every chunk of the label, its terms counted as `document_vector` counts
 them, scored with Qdrant's IDF formula, in place of the store's lexical search; the rest of the
@@ -37,16 +38,20 @@ from monodex.indexer.points import lexical, payloads  # noqa: E402
 from monodex.indexer.store import edge  # noqa: E402
 from monodex.indexer.store.base import Filter, Scored, SparseVector  # noqa: E402
 
-# name -> (k1, b, mean terms (0: the label's own), weight of the header's words)
-VARIANTS: dict[str, tuple[float, float, float, float]] = {
-    "today": (lexical.K1, lexical.B, lexical.AVG_TERMS, 1.0),
-    "real mean": (lexical.K1, lexical.B, 0.0, 1.0),
-    "b 0.5": (lexical.K1, 0.5, lexical.AVG_TERMS, 1.0),
-    "b 0.9": (lexical.K1, 0.9, lexical.AVG_TERMS, 1.0),
-    "k1 0.8": (0.8, lexical.B, lexical.AVG_TERMS, 1.0),
-    "k1 2.0": (2.0, lexical.B, lexical.AVG_TERMS, 1.0),
-    "header x0.5": (lexical.K1, lexical.B, lexical.AVG_TERMS, 0.5),
-    "header x2": (lexical.K1, lexical.B, lexical.AVG_TERMS, 2.0),
+# name -> (k1, b, mean terms (0: the label's own), weight of the header's words, the IDF's power)
+VARIANTS: dict[str, tuple[float, float, float, float, float]] = {
+    "today": (lexical.K1, lexical.B, lexical.AVG_TERMS, 1.0, 1.0),
+    "real mean": (lexical.K1, lexical.B, 0.0, 1.0, 1.0),
+    "b 0.5": (lexical.K1, 0.5, lexical.AVG_TERMS, 1.0, 1.0),
+    "b 0.9": (lexical.K1, 0.9, lexical.AVG_TERMS, 1.0, 1.0),
+    "k1 0.8": (0.8, lexical.B, lexical.AVG_TERMS, 1.0, 1.0),
+    "k1 2.0": (2.0, lexical.B, lexical.AVG_TERMS, 1.0, 1.0),
+    "header x0.5": (lexical.K1, lexical.B, lexical.AVG_TERMS, 0.5, 1.0),
+    "header x2": (lexical.K1, lexical.B, lexical.AVG_TERMS, 2.0, 1.0),
+    "header x3": (lexical.K1, lexical.B, lexical.AVG_TERMS, 3.0, 1.0),
+    "idf^0.7": (lexical.K1, lexical.B, lexical.AVG_TERMS, 1.0, 0.7),
+    "idf^1.5": (lexical.K1, lexical.B, lexical.AVG_TERMS, 1.0, 1.5),
+    "idf^2": (lexical.K1, lexical.B, lexical.AVG_TERMS, 1.0, 2.0),
 }
 _STORE_SEARCH = edge.EdgeStore.search_sparse
 _STORE_SCROLL = edge.EdgeStore.scroll
@@ -85,9 +90,11 @@ class Copy:
         self.n = len(records)
         self.mean = float(self.length[self.length > 0].mean()) if self.n else 1.0
         self.weight = self.tf
+        self.power = 1.0
         self.masks: dict[str, Any] = {}
 
-    def constants(self, k1: float, b: float, mean: float) -> None:
+    def constants(self, k1: float, b: float, mean: float, power: float) -> None:
+        self.power = power  # a rare word weighs more (> 1) or less (< 1) than IDF says
         avg = mean if mean > 0 else self.mean
         norm = k1 * (1 - b + b * self.length[self.chunk] / avg)
         self.weight = self.tf * (k1 + 1) / (self.tf + norm)
@@ -113,7 +120,7 @@ class Copy:
                 continue
             chunks = self.chunk[lo:hi]
             having = len(np.unique(chunks))
-            idf = math.log((self.n - having + 0.5) / (having + 0.5) + 1)  # Qdrant's IDF modifier
+            idf = math.log((self.n - having + 0.5) / (having + 0.5) + 1) ** self.power  # Qdrant's IDF
             np.add.at(scores, chunks, value * idf * self.weight[lo:hi])
             matched[chunks] = True
         found = np.nonzero(self._mask(flt) & matched)[0]
@@ -125,13 +132,13 @@ _COPY: list[Copy] = []
 
 
 @contextlib.contextmanager
-def constants(k1: float, b: float, mean: float, header: float) -> Iterator[None]:
+def constants(k1: float, b: float, mean: float, header: float, power: float = 1.0) -> Iterator[None]:
     """The stores' lexical search answered by a client-side copy with these constants."""
 
     def search_sparse(self: edge.EdgeStore, sparse: SparseVector, flt: Filter, *, limit: int) -> list[Scored]:
         if not _COPY or _COPY[0].store is not self or _COPY[0].header != header:
             _COPY[:] = [Copy(self, header)]  # one store at a time: a target's Session
-        _COPY[0].constants(k1, b, mean)
+        _COPY[0].constants(k1, b, mean, power)
         return _COPY[0].search(sparse, flt, limit)
 
     edge.EdgeStore.search_sparse = search_sparse  # type: ignore[method-assign]
@@ -192,8 +199,8 @@ def main() -> None:
     }
     chosen = {k: v for k, v in VARIANTS.items() if k == "today" or not args.only or k in args.only}
     rows: dict[str, dict[str, list[dict[str, Any]]]] = {}
-    for variant, (k1, b, mean, header) in chosen.items():
-        with constants(k1, b, mean, header):
+    for variant, (k1, b, mean, header, power) in chosen.items():
+        with constants(k1, b, mean, header, power):
             rows[variant] = {
                 n: answers.evaluate(n, t, args.split, "asof")["rows"] for n, t in targets.items()
             }

@@ -114,7 +114,7 @@ def test_other_constants_change_the_scores_and_a_filter_still_holds(
     only_core = Filter(must=(Match("package_name", "node-core-library"),))
     with bench.constants(*bench.VARIANTS["today"]):
         today = store.search_sparse(vector, Filter(), limit=8)
-    with bench.constants(1.2, 0.0, 220.0, 1.0):  # no length normalisation
+    with bench.constants(1.2, 0.0, 220.0, 1.0, 1.0):  # no length normalisation
         flat = store.search_sparse(vector, Filter(), limit=8)
         narrowed = store.search_sparse(vector, only_core, limit=8)
     long_chunk, short_chunk = str(uuid.UUID(int=5)), str(uuid.UUID(int=1))
