@@ -38,7 +38,8 @@ from monodex.indexer.points import lexical, payloads  # noqa: E402
 from monodex.indexer.store import edge  # noqa: E402
 from monodex.indexer.store.base import Filter, Scored, SparseVector  # noqa: E402
 
-# name -> (k1, b, mean terms (0: the label's own), weight of the header's words, the IDF's power)
+# name -> (k1, b, mean terms (0: the label's own), weight of the header's words, the IDF's power);
+# COORD: a chunk's score times the share of the query's words it has, to these powers
 VARIANTS: dict[str, tuple[float, float, float, float, float]] = {
     "today": (lexical.K1, lexical.B, lexical.AVG_TERMS, 1.0, 1.0),
     "real mean": (lexical.K1, lexical.B, 0.0, 1.0, 1.0),
@@ -53,6 +54,7 @@ VARIANTS: dict[str, tuple[float, float, float, float, float]] = {
     "idf^1.5": (lexical.K1, lexical.B, lexical.AVG_TERMS, 1.0, 1.5),
     "idf^2": (lexical.K1, lexical.B, lexical.AVG_TERMS, 1.0, 2.0),
 }
+COORD = {"words had ^0.5": 0.5, "words had ^1": 1.0}
 _STORE_SEARCH = edge.EdgeStore.search_sparse
 _STORE_SCROLL = edge.EdgeStore.scroll
 
@@ -91,10 +93,12 @@ class Copy:
         self.mean = float(self.length[self.length > 0].mean()) if self.n else 1.0
         self.weight = self.tf
         self.power = 1.0
+        self.coord = 0.0
         self.masks: dict[str, Any] = {}
 
-    def constants(self, k1: float, b: float, mean: float, power: float) -> None:
+    def constants(self, k1: float, b: float, mean: float, power: float, coord: float = 0.0) -> None:
         self.power = power  # a rare word weighs more (> 1) or less (< 1) than IDF says
+        self.coord = coord
         avg = mean if mean > 0 else self.mean
         norm = k1 * (1 - b + b * self.length[self.chunk] / avg)
         self.weight = self.tf * (k1 + 1) / (self.tf + norm)
@@ -114,6 +118,7 @@ class Copy:
     def search(self, sparse: SparseVector, flt: Filter, limit: int) -> list[Scored]:
         scores = np.zeros(self.n)
         matched = np.zeros(self.n, dtype=bool)
+        words_had, words = np.zeros(self.n), 0
         for term, value in zip(sparse.indices, sparse.values, strict=True):
             lo, hi = np.searchsorted(self.index, term, "left"), np.searchsorted(self.index, term, "right")
             if hi <= lo:
@@ -123,6 +128,11 @@ class Copy:
             idf = math.log((self.n - having + 0.5) / (having + 0.5) + 1) ** self.power  # Qdrant's IDF
             np.add.at(scores, chunks, value * idf * self.weight[lo:hi])
             matched[chunks] = True
+            if value >= 1.0:  # a word as written, not a base form's or a joined name's guess
+                words += 1
+                words_had[np.unique(chunks)] += 1
+        if self.coord and words:
+            scores = scores * (np.maximum(words_had, 1) / words) ** self.coord
         found = np.nonzero(self._mask(flt) & matched)[0]
         best = found[np.argsort(-scores[found], kind="stable")[:limit]]
         return [Scored(self.ids[i], float(scores[i]), dict(self.payloads[i])) for i in best]
@@ -132,13 +142,15 @@ _COPY: list[Copy] = []
 
 
 @contextlib.contextmanager
-def constants(k1: float, b: float, mean: float, header: float, power: float = 1.0) -> Iterator[None]:
+def constants(
+    k1: float, b: float, mean: float, header: float, power: float = 1.0, coord: float = 0.0
+) -> Iterator[None]:
     """The stores' lexical search answered by a client-side copy with these constants."""
 
     def search_sparse(self: edge.EdgeStore, sparse: SparseVector, flt: Filter, *, limit: int) -> list[Scored]:
         if not _COPY or _COPY[0].store is not self or _COPY[0].header != header:
             _COPY[:] = [Copy(self, header)]  # one store at a time: a target's Session
-        _COPY[0].constants(k1, b, mean, power)
+        _COPY[0].constants(k1, b, mean, power, coord)
         return _COPY[0].search(sparse, flt, limit)
 
     edge.EdgeStore.search_sparse = search_sparse  # type: ignore[method-assign]
@@ -197,10 +209,11 @@ def main() -> None:
             in answers.HELD_OUT
         )
     }
-    chosen = {k: v for k, v in VARIANTS.items() if k == "today" or not args.only or k in args.only}
+    everything = {**VARIANTS, **{k: (*VARIANTS["today"][:4], 1.0, c) for k, c in COORD.items()}}
+    chosen = {k: v for k, v in everything.items() if k == "today" or not args.only or k in args.only}
     rows: dict[str, dict[str, list[dict[str, Any]]]] = {}
-    for variant, (k1, b, mean, header, power) in chosen.items():
-        with constants(k1, b, mean, header, power):
+    for variant, (k1, b, mean, header, power, *coord) in chosen.items():
+        with constants(k1, b, mean, header, power, *coord):
             rows[variant] = {
                 n: answers.evaluate(n, t, args.split, "asof")["rows"] for n, t in targets.items()
             }
