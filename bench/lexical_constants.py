@@ -124,13 +124,13 @@ class Copy:
             if hi <= lo:
                 continue
             chunks = self.chunk[lo:hi]
-            having = len(np.unique(chunks))
-            idf = math.log((self.n - having + 0.5) / (having + 0.5) + 1) ** self.power  # Qdrant's IDF
+            having = np.unique(chunks)  # two terms can hash alike: a chunk counts once
+            idf = math.log((self.n - len(having) + 0.5) / (len(having) + 0.5) + 1) ** self.power  # Qdrant's
             np.add.at(scores, chunks, value * idf * self.weight[lo:hi])
             matched[chunks] = True
             if value >= 1.0:  # a word as written, not a base form's or a joined name's guess
                 words += 1
-                words_had[np.unique(chunks)] += 1
+                words_had[having] += 1
         if self.coord and words:
             scores = scores * (np.maximum(words_had, 1) / words) ** self.coord
         found = np.nonzero(self._mask(flt) & matched)[0]
