@@ -192,3 +192,47 @@ def test_a_second_set_asks_the_same_index_as_its_first_set(monkeypatch) -> None:
         held = name.removeprefix("second-") in answers.HELD_OUT
         assert {answers.split_of(q["id"], name) for q in queries} == ({"test"} if held else {"tune", "test"})
         assert f"phrase-{name}" not in t  # the phrase sets are the first sets' alone
+
+
+def test_a_third_set_asks_repositories_of_its_own_each_under_a_catalog_of_its_own(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`bench/eval/hand3/`: eight repositories no other set asks, eight questions of each kind,
+    split by id. Every target's catalog names one mirror: serde-rs/json's index under `json`
+    would have re-pointed nlohmann/json's catalog at serde's clone and answered both from one."""
+    answers = _bench(monkeypatch, "answers.py")
+    t = answers.targets()
+    third = [n for n, x in t.items() if x["group"] == "third"]
+    assert len(third) == 8
+    others = {x["mirror"] for x in t.values() if x["group"] != "third"}
+    for name in third:
+        assert t[name]["mirror"] not in others
+        queries = json.loads(Path(t[name]["file"]).read_text())["queries"]
+        kinds = [q["kind"] for q in queries]
+        assert {k: kinds.count(k) for k in set(kinds)} == {"concept": 8, "architecture": 8, "symbol": 8}
+        assert {answers.split_of(q["id"], name) for q in queries} == {"tune", "test"}
+    mirrors_of: dict[str, set[str]] = {}
+    for x in t.values():
+        mirrors_of.setdefault(x["catalog"], set()).add(x["mirror"])
+    assert {c: m for c, m in mirrors_of.items() if len(m) > 1} == {}
+    assert answers.catalog_of("serde-rs+json") != answers.catalog_of("nlohmann+json") == "json"
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted((BENCH / "eval").glob("hand*/*.json")) + sorted((BENCH / "eval").glob("short/*.json")),
+    ids=lambda p: f"{p.parent.name}/{p.name}",
+)
+def test_a_hand_written_set_gives_each_answer_s_lines_in_its_relevant_files(path: Path) -> None:
+    """The answers' lines (`"lines"`, scored as a benchmark of passages scores them) name only
+    relevant files, with 1-based spans that start before they end."""
+    doc: dict[str, Any] = json.loads(path.read_text())
+    assert re.fullmatch(r"[0-9a-f]{40}", doc["commit"])
+    ids = [q["id"] for q in doc["queries"]]
+    assert ids and len(ids) == len(set(ids))
+    for q in doc["queries"]:
+        assert q["query"].strip() and q["relevant"] and q["kind"] in ("concept", "architecture", "symbol")
+        if q["kind"] == "symbol":
+            assert " " not in q["query"].strip(), f"{q['id']}: a symbol question is one name"
+        spans = q.get("lines", {})
+        assert set(spans) <= set(q["relevant"]), q["id"]
+        for pairs in spans.values():
+            assert pairs and all(1 <= a <= b for a, b in pairs), q["id"]
