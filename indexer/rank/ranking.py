@@ -53,7 +53,9 @@ _ROLES = (
         # tests/ (Rust, Python), src/test/ (Maven, Gradle), Tests/ (Swift), foo_test.go and Go's
         # testdata/ (the go tool's name for tests' files: gopls keeps thousands of Go programs there),
         # test_foo.py / foo_test.py / conftest.py, FooTest.java / FooTests.kt / FooTests.swift,
-        # C and C++'s foo_test.c / foo_unittest.cc / test_foo.c (jq's src/jq_test.c)
+        # C and C++'s foo_test.c / foo_unittest.cc / test_foo.c (jq's src/jq_test.c), and a code
+        # file named test or tests in any language (hiredis's whole suite is test.c, first for
+        # four of its questions; Rust's tests.rs modules beside the code)
         "test",
         re.compile(
             r"(^|/)(__tests__|__mocks__|[Tt]ests?|test-data|testdata|fixtures?|build-tests(-samples)?)/"
@@ -61,6 +63,7 @@ _ROLES = (
             r"|_test\.(go|py)$|(^|/)(test_[^/]*|conftest)\.py$"
             r"|_(unit)?tests?\.(c|cc|cpp|cxx)$|(^|/)test_[^/]*\.(c|cc|cpp|cxx)$"
             r"|[a-z0-9]Tests?\.(java|kt|swift|cs)$"
+            r"|(^|/)tests?\.(c|cc|cpp|cxx|rs|py|go|java|kt|swift|[cm]?[jt]sx?)$"
         ),
     ),
     # examples and demos call the API the way a question says it; the library they exercise is

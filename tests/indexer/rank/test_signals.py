@@ -369,6 +369,9 @@ def test_tests_of_every_ecosystem_move_down() -> None:
         "absl/strings/str_cat_test.cc",
         "base/logging_unittest.cpp",
         "test_parser.c",
+        "test.c",  # hiredis's whole suite: first for four questions about the client it tests
+        "src/update/tests.rs",  # a Rust module of tests beside the code (farm)
+        "lib/test.py",
     ):
         assert ranking.role_of(path) == "test", path
     for path in (
@@ -379,6 +382,8 @@ def test_tests_of_every_ecosystem_move_down() -> None:
         "src/jq.c",
         "src/contest.c",
         "src/attest.cc",
+        "scripts/test.sh",  # runs the tests: a script, asked about as one
+        ".github/workflows/test.yml",
     ):
         assert ranking.role_of(path) == ranking.SOURCE, path
 
