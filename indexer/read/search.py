@@ -13,8 +13,9 @@ from monodex.indexer.points import filters as stored
 from monodex.indexer.points.labelmeta import LabelState, require_label
 from monodex.indexer.points.langs import lang_values
 from monodex.indexer.points.membership import Held
-from monodex.indexer.rank import candidates, cochange, named, pastwords, query, signals
+from monodex.indexer.rank import candidates, cochange, kinds, named, pastwords, query, signals
 from monodex.indexer.rank import ranking as ranking_
+from monodex.indexer.read import pagenames
 from monodex.indexer.store.base import (
     PENDING,
     RRF_K,
@@ -288,6 +289,7 @@ def search(
     known = {c.hit.id for c in cands}
     cands += _definers(store, flt, query.read(text), ranking, known=known)
     cands += _manifests(store, flt, query.read(text), ranking, known=known)
+    cands += _page_names(store, flt, cands, query.read(text), known=known)
     if mode == "hybrid":
         cands += _past_words(store, flt, text, history, ranking, cands, dense, known=known)
     locale = query.read(text).locale or copies.SOURCE_LOCALE
@@ -363,6 +365,36 @@ def _definers(
             if record.id not in known:
                 known.add(record.id)
                 out.append(candidates.Candidate(Scored(record.id, 0.0, record.payload), 0.0, None, None))
+    return out
+
+
+def _page_names(
+    store: Store, flt: Filter, cands: list[candidates.Candidate], q: query.Query, *, known: set[str]
+) -> list[candidates.Candidate]:
+    """The declarations of the names a prose page among the first fused hits spells as code
+    (pagenames.py): a candidate gains the page's share, one neither list ranked joins with it."""
+    if not pagenames.WEIGHT or q.is_symbol:
+        return []
+    by_id = {c.hit.id: c for c in cands}
+    out: list[candidates.Candidate] = []
+    for page in sorted(cands, key=lambda c: -c.fused)[: pagenames.TOP]:
+        if not kinds.is_prose(page.path, page.hit.payload.get(Key.LANG)):
+            continue
+        amount = pagenames.WEIGHT * page.fused
+        for name in pagenames.names_in(str(page.hit.payload.get(Key.TEXT, "")))[: pagenames.NAMES]:
+            wanted = _narrowed(flt, Match(defined.DEFINES, defined.squash(name)))
+            found = list(itertools.islice(store.scroll(wanted, batch=64), 64))
+            found.sort(key=lambda r: -named.sureness(r.payload, name))
+            for record in found[: pagenames.DEFINERS]:
+                why = f"{page.path} names {name}"
+                if record.id in by_id:
+                    by_id[record.id].add("page-names", amount, why)
+                elif record.id not in known:
+                    known.add(record.id)
+                    c = candidates.Candidate(Scored(record.id, amount, record.payload), amount, None, None)
+                    c.moved.append({"signal": "page-names", "change": round(amount, 6), "why": why})
+                    by_id[record.id] = c
+                    out.append(c)
     return out
 
 
