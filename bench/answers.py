@@ -1,7 +1,8 @@
 """The best answer in every language (issue 34): NDCG@10, R@10 and MRR@10 of the default search on
 the hand-written sets (bench/eval/hand/: 27 repositories, 10 languages; concept, architecture and
 symbol questions), short questions as a search box is typed over 12 of those repositories
-(bench/eval/short/, targets `short-<repo>`), both again as phrases (targets `phrase-<set>`: each
+(bench/eval/short/, targets `short-<repo>`), third sets over eight more repositories (bench/eval/hand3/,
+targets `third-<repo>`), the first and short sets again as phrases (targets `phrase-<set>`: each
 question less its opening question words, "client retry a failed request") and on pull-request
 titles (a small and a large Rush monorepo, four polyglot monorepos: napi-rs, tauri,
 plugins-workspace, farm; two pnpm workspaces: vue, pnpm), against a baseline build in the same run.
