@@ -36,8 +36,10 @@ _CODEISH = re.compile(r"[a-z][A-Z]|[A-Z][a-z]+[A-Z]|_|^I[A-Z][a-z]|^[A-Z]{2,}[a-
 _QUOTED = re.compile(r"`([^`\s]+)`")
 
 # Words that say the question wants what is usually moved down: then it is not moved down.
+_RUNS = r"(runners?|clients?|helpers?|utilit(y|ies)|harness|modes?|framework|support|server|app)\b"
 _ASKS = {
-    "test": re.compile(r"\b(tests?|testing|tested|specs?|unit[- ]tests?|fixtures?|mocks?)\b", re.I),
+    # not the code that runs tests ("test runner", "test client", "test mode"), nor "tested"
+    "test": re.compile(rf"\b(tests?|testing|specs?|unit[- ]tests?|fixtures?|mocks?)\b(?!\s+({_RUNS}))", re.I),
     # "for example" introduces a case of the question's own ("ordered when compared, for example
     # null versus a number"), not a wish for the examples folder
     "example": re.compile(r"(?<!for )\b(examples?|samples?|demos?|playground|tutorials?)\b", re.I),

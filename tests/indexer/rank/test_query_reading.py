@@ -46,6 +46,12 @@ def test_one_name_or_a_sentence(text: str, symbol: str | None, names: set[str]) 
         ("where are the unit tests for the router", {"test"}),
         ("how is the route tree matched", set()),
         ("TestClient", set()),  # a name: it asks for the class, not for tests
+        # the code that runs tests, and a verb, ask for no test: click's runner is testing.py
+        ("How does the test runner capture stdout and stderr separately?", set()),
+        ("where are the testing helpers for handlers", set()),
+        ("how are debug, release and test modes selected", set()),
+        ("when a path is tested against many globs at once", set()),
+        ("in tests, how can I change the session before a request with the test client", {"test"}),
         ("example of an error handling middleware", {"example"}),
         # a case of the question's own, not the examples folder
         ("how are values ordered when compared, for example null versus a number", set()),
@@ -260,8 +266,8 @@ def test_a_file_named_by_part_of_the_question() -> None:
             "mode.go",
             None,
             "text",
-            "const (\n\t// DebugMode indicates gin mode is debug.\n\tDebugMode = \"debug\"\n\tReleaseMode = \"release\"\n)\n"
-            "var (\n\tErrMissing, errOther = errors.New(\"x\"), nil\n)\n\ntype (\n\tHandler func()\n)\n"
+            'const (\n\t// DebugMode indicates gin mode is debug.\n\tDebugMode = "debug"\n\tReleaseMode = "release"\n)\n'
+            'var (\n\tErrMissing, errOther = errors.New("x"), nil\n)\n\ntype (\n\tHandler func()\n)\n'
             "func f() {\n\tconst (\n\t\tlocal = 1\n\t)\n}\n",
             {"debugmode", "releasemode", "errmissing", "handler", "f", "mode"},
         ),
