@@ -356,16 +356,21 @@ def _definers(
         return []
     out: list[candidates.Candidate] = []
     for name in sorted(q.names)[:3]:
-        wanted = _narrowed(flt, Match(defined.DEFINES, defined.squash(name)))
-        # the scroll's order is the ids' (arbitrary): of a name declared in many chunks
-        # (`value_t`, aliased in every class), the surest few are kept, not the first few
-        found = [r for r in itertools.islice(store.scroll(wanted, batch=DEFINERS_READ), DEFINERS_READ)]
-        found.sort(key=lambda r: -named.sureness(r.payload, name))
-        for record in found[:DEFINERS]:
+        for record in _declarations(store, flt, name, DEFINERS_READ)[:DEFINERS]:
             if record.id not in known:
                 known.add(record.id)
                 out.append(candidates.Candidate(Scored(record.id, 0.0, record.payload), 0.0, None, None))
     return out
+
+
+def _declarations(store: Store, flt: Filter, name: str, read: int) -> list[Any]:
+    """Up to `read` chunks whose `defines` holds `name`, the surest first: the scroll's order is
+    the ids' (arbitrary), and of a name declared in many chunks (`value_t`, aliased in every
+    class) the surest few are wanted, not the first few."""
+    wanted = _narrowed(flt, Match(defined.DEFINES, defined.squash(name)))
+    found = list(itertools.islice(store.scroll(wanted, batch=read), read))
+    found.sort(key=lambda r: -named.sureness(r.payload, name))
+    return found
 
 
 def _page_names(
@@ -382,10 +387,7 @@ def _page_names(
             continue
         amount = pagenames.WEIGHT * page.fused
         for name in pagenames.names_in(str(page.hit.payload.get(Key.TEXT, "")))[: pagenames.NAMES]:
-            wanted = _narrowed(flt, Match(defined.DEFINES, defined.squash(name)))
-            found = list(itertools.islice(store.scroll(wanted, batch=64), 64))
-            found.sort(key=lambda r: -named.sureness(r.payload, name))
-            for record in found[: pagenames.DEFINERS]:
+            for record in _declarations(store, flt, name, 64)[: pagenames.DEFINERS]:
                 why = f"{page.path} names {name}"
                 if record.id in by_id:
                     by_id[record.id].add("page-names", amount, why)
