@@ -216,6 +216,23 @@ def test_a_third_set_asks_repositories_of_its_own_each_under_a_catalog_of_its_ow
     assert answers.catalog_of("serde-rs+json") != answers.catalog_of("nlohmann+json") == "json"
 
 
+def test_a_fourth_set_asks_for_several_files_an_answer_spans(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`bench/eval/hand4/`: six repositories no other set asks, 8 concept, 8 architecture and 4
+    symbol questions each, split by id; a concept or architecture answer is 2 files or more."""
+    answers = _bench(monkeypatch, "answers.py")
+    t = answers.targets()
+    fourth = [n for n, x in t.items() if x["group"] == "fourth"]
+    assert len(fourth) == 6
+    others = {x["mirror"] for x in t.values() if x["group"] != "fourth"}
+    for name in fourth:
+        assert t[name]["mirror"] not in others
+        queries = json.loads(Path(t[name]["file"]).read_text())["queries"]
+        kinds = [q["kind"] for q in queries]
+        assert {k: kinds.count(k) for k in set(kinds)} == {"concept": 8, "architecture": 8, "symbol": 4}
+        assert all(len(q["relevant"]) >= 2 for q in queries if q["kind"] != "symbol")
+        assert {answers.split_of(q["id"], name) for q in queries} == {"tune", "test"}
+
+
 @pytest.mark.parametrize(
     "path",
     sorted((BENCH / "eval").glob("hand*/*.json")) + sorted((BENCH / "eval").glob("short/*.json")),
