@@ -200,15 +200,7 @@ def test_a_third_set_asks_repositories_of_its_own_each_under_a_catalog_of_its_ow
     would have re-pointed nlohmann/json's catalog at serde's clone and answered both from one."""
     answers = _bench(monkeypatch, "answers.py")
     t = answers.targets()
-    third = [n for n, x in t.items() if x["group"] == "third"]
-    assert len(third) == 8
-    others = {x["mirror"] for x in t.values() if x["group"] != "third"}
-    for name in third:
-        assert t[name]["mirror"] not in others
-        queries = json.loads(Path(t[name]["file"]).read_text())["queries"]
-        kinds = [q["kind"] for q in queries]
-        assert {k: kinds.count(k) for k in set(kinds)} == {"concept": 8, "architecture": 8, "symbol": 8}
-        assert {answers.split_of(q["id"], name) for q in queries} == {"tune", "test"}
+    _own_sets(answers, "third", 8, {"concept": 8, "architecture": 8, "symbol": 8})
     mirrors_of: dict[str, set[str]] = {}
     for x in t.values():
         mirrors_of.setdefault(x["catalog"], set()).add(x["mirror"])
@@ -220,17 +212,26 @@ def test_a_fourth_set_asks_for_several_files_an_answer_spans(monkeypatch) -> Non
     """`bench/eval/hand4/`: six repositories no other set asks, 8 concept, 8 architecture and 4
     symbol questions each, split by id; a concept or architecture answer is 2 files or more."""
     answers = _bench(monkeypatch, "answers.py")
+    for queries in _own_sets(answers, "fourth", 6, {"concept": 8, "architecture": 8, "symbol": 4}):
+        assert all(len(q["relevant"]) >= 2 for q in queries if q["kind"] != "symbol")
+
+
+def _own_sets(answers, group: str, repositories: int, kinds: dict[str, int]) -> list[list[dict]]:  # type: ignore[no-untyped-def,type-arg]
+    """Each set of `group`: `repositories` of them, on mirrors no other group asks, `kinds`
+    questions of each kind, both halves; their questions."""
     t = answers.targets()
-    fourth = [n for n, x in t.items() if x["group"] == "fourth"]
-    assert len(fourth) == 6
-    others = {x["mirror"] for x in t.values() if x["group"] != "fourth"}
-    for name in fourth:
+    names = [n for n, x in t.items() if x["group"] == group]
+    assert len(names) == repositories
+    others = {x["mirror"] for x in t.values() if x["group"] != group}
+    out = []
+    for name in names:
         assert t[name]["mirror"] not in others
         queries = json.loads(Path(t[name]["file"]).read_text())["queries"]
-        kinds = [q["kind"] for q in queries]
-        assert {k: kinds.count(k) for k in set(kinds)} == {"concept": 8, "architecture": 8, "symbol": 4}
-        assert all(len(q["relevant"]) >= 2 for q in queries if q["kind"] != "symbol")
+        said = [q["kind"] for q in queries]
+        assert {k: said.count(k) for k in set(said)} == kinds
         assert {answers.split_of(q["id"], name) for q in queries} == {"tune", "test"}
+        out.append(queries)
+    return out
 
 
 @pytest.mark.parametrize(
