@@ -21,22 +21,7 @@ _GENERIC = frozenset(
 )
 
 
-_SUFFIXES = (
-    "izations",
-    "ization",
-    "ations",
-    "ation",
-    "ings",
-    "ing",
-    "ers",
-    "er",
-    "ies",
-    "ied",
-    "ed",
-    "es",
-    "s",
-    "e",
-)
+_SUFFIXES = tuple("izations ization ations ation ings ing ers er ies ied ed es s e".split())
 
 
 def _singular(word: str) -> str:

@@ -39,7 +39,12 @@ _QUOTED = re.compile(r"`([^`\s]+)`")
 _RUNS = r"(runners?|clients?|helpers?|utilit(y|ies)|harness|modes?|framework|support|server|app)\b"
 _ASKS = {
     # not the code that runs tests ("test runner", "test client", "test mode"), nor "tested"
-    "test": re.compile(rf"\b(tests?|testing|specs?|unit[- ]tests?|fixtures?|mocks?)\b(?!\s+({_RUNS}))", re.I),
+    # nor a mocking library a project ships ("the mock module", retrofit-mock; httpx's mock transport)
+    "test": re.compile(
+        rf"\b(tests?|testing|specs?|unit[- ]tests?|fixtures?)\b(?!\s+({_RUNS}))"
+        rf"|\bmocks?\b(?!\s+({_RUNS}|modules?|librar(y|ies)|packages?|transports?|implementations?)\b)",
+        re.I,
+    ),
     # "for example" introduces a case of the question's own ("ordered when compared, for example
     # null versus a number"), not a wish for the examples folder
     "example": re.compile(r"(?<!for )\b(examples?|samples?|demos?|playground|tutorials?)\b", re.I),

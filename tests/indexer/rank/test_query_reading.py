@@ -52,6 +52,11 @@ def test_one_name_or_a_sentence(text: str, symbol: str | None, names: set[str]) 
         ("how are debug, release and test modes selected", set()),
         ("when a path is tested against many globs at once", set()),
         ("in tests, how can I change the session before a request with the test client", {"test"}),
+        # a mocking library the project ships is its code (retrofit-mock's tests ranked 2nd-4th
+        # for "the mock module"); mocks a test uses are tests
+        ("How does the mock module fake network behaviour for a service interface?", set()),
+        ("how does the mock transport answer requests", set()),
+        ("where are the mocks for the session", {"test"}),
         ("example of an error handling middleware", {"example"}),
         # a case of the question's own, not the examples folder
         ("how are values ordered when compared, for example null versus a number", set()),

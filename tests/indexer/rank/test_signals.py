@@ -388,7 +388,7 @@ def test_tests_of_every_ecosystem_move_down() -> None:
         assert ranking.role_of(path) == ranking.SOURCE, path
 
 
-def test_config_files_move_below_code_unless_named_or_a_manifest() -> None:
+def test_config_files_move_below_code_unless_named_or_a_manifest_a_change_edits() -> None:
     w = Weights(config=0.5)
 
     def cands() -> list[Candidate]:
@@ -398,13 +398,17 @@ def test_config_files_move_below_code_unless_named_or_a_manifest() -> None:
             _cand("src/services/GitService.ts", 0.25),
         ]
 
-    found = cands()
-    signals.apply(found, "how does sparo run git fetch", w)
-    assert _order(found) == [
+    change = cands()
+    signals.apply(change, "fix git fetch with the new napi", w)
+    assert _order(change) == [
         "crates/napi/Cargo.toml",
         "src/services/GitService.ts",
         "common/config/rush/experiments.json",
     ]
+    # a question about how the code works: the manifest is not its answer either
+    asked = cands()
+    signals.apply(asked, "how does sparo run git fetch", w)
+    assert _order(asked)[0] == "src/services/GitService.ts"
     named = cands()
     signals.apply(named, "enable the new flag in experiments.json", w)
     assert _order(named)[0] == "common/config/rush/experiments.json"
@@ -413,7 +417,8 @@ def test_config_files_move_below_code_unless_named_or_a_manifest() -> None:
 def test_build_settings_in_other_formats_are_config_files_too() -> None:
     """ProGuard/R8 rules (moshi's `META-INF/proguard/moshi.pro` said every word of a question about
     qualifier annotations and ranked second), `.properties`, `.ini`, `.cfg`, `.conf`: settings,
-    not the code that answers; setup.cfg is a package manifest."""
+    not the code that answers; setup.cfg is a package manifest, which a question about how the
+    code works moves down too."""
     w = Weights(config=0.5)
     paths = {
         "moshi/src/main/resources/META-INF/proguard/moshi.pro": "pro",
@@ -427,7 +432,12 @@ def test_build_settings_in_other_formats_are_config_files_too() -> None:
     ]
     signals.apply(found, "which component copies qualifier annotations into the generated adapter", w)
     order = _order(found)
-    assert order[:2] == ["setup.cfg", "src/Util.kt"], order
+    assert order[0] == "src/Util.kt", order
+    change = [_cand(p, 0.30, lang=lang) for p, lang in paths.items()] + [
+        _cand("src/Util.kt", 0.25, lang="kotlin")
+    ]
+    signals.apply(change, "fix copying qualifier annotations into the generated adapter", w)
+    assert _order(change)[:2] == ["setup.cfg", "src/Util.kt"], _order(change)
 
 
 def test_a_question_about_code_lists_the_pages_after_every_source_file() -> None:
