@@ -393,6 +393,9 @@ def test_a_runner_that_finds_a_crash_collects_what_it_left_once_its_queue_is_emp
     for i in range(6):
         repo.remove(f"src/gen/file{i}.ts")
     head = repo.commit("the new files go again")
+    # The hook enqueues in the background: had its entry landed while the drain below ran, the
+    # queue would not be empty after it and the collection would wait for the next drain.
+    assert wait_until(spool.pending)
     runner = Runner(p)
     try:
         assert runner.recover() == 1
