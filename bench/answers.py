@@ -78,7 +78,7 @@ FOURTH_SETS = EVAL / "hand4"
 HELD_OUT = frozenset(
     "honojs+hono axios+axios encode+httpx BurntSushi+ripgrep spf13+cobra jhy+jsoup "
     "apple+swift-argument-parser madler+zlib gabime+spdlog vue pnpm-builtin plugins-workspace "
-    "JetBrains+Exposed fastapi+fastapi".split()
+    "JetBrains+Exposed fastapi+fastapi tokenizers lancedb".split()
 )
 # Pull-request sets: (catalog, mirror, commit, set file), crawled with the built-in policy as a
 # new user would.
@@ -99,6 +99,14 @@ PR_SETS = {
         "77149dc4320d26b413e4a6bbe82c654367c51b32",
         "plugins-workspace-polyglot.json",
     ),
+    # two more polyglot monorepositories (Rust with Python and TypeScript bindings), added
+    # 2026-12-06 to estimate the hidden polyglot set on more than four: never tuned on
+    "tokenizers": (
+        "huggingface+tokenizers",
+        "3ba8ad0061a885baf052bbb7bbd22857e73e0c4e",
+        "tokenizers-polyglot.json",
+    ),
+    "lancedb": ("lancedb+lancedb", "45cd05347846bc2280103680e497e8fc0cdf480e", "lancedb-polyglot.json"),
 }
 
 

@@ -26,6 +26,10 @@ JSON, pages too), from changes whose files are still there:
       farm-polyglot.json polyglot --survive=0.75   (133 changes survive: Rust, TypeScript, pages)
   build_prs.py $MIRRORS/tauri-apps+plugins-workspace/repo 77149dc4320d26b413e4a6bbe82c654367c51b32 "" 300 \
       plugins-workspace-polyglot.json polyglot --survive=0.75   (109: never tuned on, all held out)
+  build_prs.py $MIRRORS/huggingface+tokenizers/repo 3ba8ad0061a885baf052bbb7bbd22857e73e0c4e "" 300 \
+      tokenizers-polyglot.json polyglot --survive=0.75   (153; held out, as is the next)
+  build_prs.py $MIRRORS/lancedb+lancedb/repo 45cd05347846bc2280103680e497e8fc0cdf480e "" 300 \
+      lancedb-polyglot.json polyglot --survive=0.75
 
 The log is walked newest first and stops at COUNT, so a larger COUNT only appends older PRs: the
 300 rushstack queries begin with the 50 the set had before, same ids, same order. Sparo has 24
