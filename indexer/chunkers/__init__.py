@@ -1,12 +1,13 @@
 """Chunkers by strategy name (the crawl policy's vocabulary): an explicit registry.
 
 Each chunker satisfies the `Chunker` protocol (`name`, `version`, `chunk`): the modules
-typescript, markdown and linebased themselves, and one code.SyntaxChunker per other language.
+typescript, markdown and linebased themselves, one code.SyntaxChunker per other language, and
+shebang.ScriptChunker, which hands a script to the one its `#!` line names.
 """
 
 from __future__ import annotations
 
-from monodex.indexer.chunkers import code, linebased, markdown, typescript
+from monodex.indexer.chunkers import code, linebased, markdown, shebang, typescript
 from monodex.indexer.chunkers.base import Chunk, Chunker, FileContext
 from monodex.indexer.chunkers.pieces import fit
 
@@ -20,12 +21,14 @@ CHUNKERS: dict[str, Chunker] = {
     **code.LANGUAGES,  # python, rust, go, java, kotlin, swift, c, cpp, csharp, bash
     **code.CONFIG,  # json, toml, yaml
 }
+CHUNKERS[shebang.NAME] = shebang.ScriptChunker(dict(CHUNKERS))
 _IDS = {
     "typescript": "typescript-partitioner",
     "markdown": "markdown-sections",
     "lineBased": "line-windows",
     **{name: f"{name}-partitioner" for name in ("javascript", *code.LANGUAGES)},
     **{name: f"{name}-keys" for name in code.CONFIG},
+    shebang.NAME: "script-shebang",
 }
 
 

@@ -1,10 +1,12 @@
 """Which strategy chunks a file, by its name, where no crawl policy says (`monodex chunk FILE`).
 
 A crawl follows its policy's `fileTypes`; this reads the one suffix table (monodex/schema/languages.py).
-Light: it imports no chunker, so naming a strategy loads no grammar.
+Light: it imports no chunker (shebang.py reads one line), so naming a strategy loads no grammar.
 """
 
 from __future__ import annotations
+
+from monodex.indexer.chunkers import shebang
 
 from monodex.schema.languages import language_of
 
@@ -12,7 +14,10 @@ from monodex.schema.languages import language_of
 _STRATEGY = {"shell": "bash"}
 
 
-def strategy_for(file_name: str) -> str:
-    """The strategy for a file name by its suffix's language, else `lineBased`."""
+def strategy_for(file_name: str, text: str = "") -> str:
+    """The strategy for a file name by its suffix's language; a name without a dot whose text
+    opens with `#!` is a `script` (shebang.py); else `lineBased`."""
     lang = language_of(file_name)
-    return _STRATEGY.get(lang, lang) if lang else "lineBased"
+    if lang:
+        return _STRATEGY.get(lang, lang)
+    return shebang.NAME if "." not in file_name and text.startswith("#!") else "lineBased"

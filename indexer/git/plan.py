@@ -30,7 +30,7 @@ from monodex.indexer.packages.manifests import is_manifest
 from monodex.indexer.points.identity import git_blob_sha1
 from monodex.indexer.policy.attributes import FILE as ATTRIBUTES_FILE
 from monodex.indexer.policy.attributes import Attributes
-from monodex.indexer.policy.crawlpolicy import CrawlPolicy
+from monodex.indexer.policy.crawlpolicy import SCRIPT, CrawlPolicy
 from monodex.indexer.policy.generated import looks_generated
 
 _BINARY_PROBE = 8000  # git's buffer_is_binary() looks at the first 8000 bytes
@@ -111,8 +111,11 @@ _NEVER_GENERATED = ("markdown", "")
 
 
 def text_problem(content: bytes, path: str = "", strategy: str = "", checked: bool = True) -> str | None:
-    """Why content is not indexed as text (`empty`, `binary`, `not-utf8`, and, when `checked`,
+    """Why content is not indexed as text (`no file type for LICENSE`: a `script` without a `#!`
+    line, `empty`, `binary`, `not-utf8`, and, when `checked`,
     for a file of another strategy `minified: ...` or `generated: ...`: generated.py), or None."""
+    if strategy == SCRIPT and not content.startswith(b"#!"):
+        return f"no file type for {path.rsplit('/', 1)[-1]}"  # a LICENSE: no script
     if not content:
         return "empty"
     if b"\x00" in content[:_BINARY_PROBE]:

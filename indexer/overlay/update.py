@@ -312,7 +312,8 @@ def _reader(root: Path, contents: dict[str, bytes], skipped: Counter[str]) -> An
             if content is None or git_blob_sha1(content) != f.blob_id:
                 skipped["changed"] += 1
                 continue
-            problem = text_problem(content)
+            # a script's `#!` line is read; the generator's marks are not judged here (as ever)
+            problem = text_problem(content, f.relative_path, f.strategy, checked=False)
             if problem:
                 skipped[problem] += 1
                 continue

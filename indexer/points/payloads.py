@@ -80,8 +80,17 @@ def text_hash(text: str) -> str:
 
 
 def chunk_payload(
-    info: FileInfo, chunk: Chunk, *, ordinal: int, count: int, labels: list[str], embedded: str
+    info: FileInfo,
+    chunk: Chunk,
+    *,
+    ordinal: int,
+    count: int,
+    labels: list[str],
+    embedded: str,
+    lang: str | None = None,
 ) -> ChunkPayload:
+    """`lang`: the file's language where its suffix does not say (a script's `#!` line)."""
+    lang = lang or lang_of(info.relative_path)
     return {
         Key.TEXT: chunk.text,
         Key.SOURCE_TYPE: CODE,
@@ -96,9 +105,9 @@ def chunk_payload(
         Key.FILE_ID: info.file_id,
         Key.RELATIVE_PATH: info.relative_path,
         Key.PATH_PREFIXES: path_prefixes(info.relative_path),
-        Key.LANG: lang_of(info.relative_path),
+        Key.LANG: lang,
         Key.DEFINES: defined.names_of(
-            info.relative_path, lang_of(info.relative_path), chunk.symbol_name, chunk.chunk_type, chunk.text
+            info.relative_path, lang, chunk.symbol_name, chunk.chunk_type, chunk.text
         ),
         Key.PACKAGE_NAME: info.package_name,
         Key.SOURCE_URI: info.source_uri,

@@ -23,8 +23,12 @@ from monodex.settings.validate import Where, boolean, integer, obj, string, stri
 # The chunkers' registry names (indexer/chunkers: this room may not import it; a test keeps the two equal).
 STRATEGIES = (
     *("typescript", "markdown", "lineBased", "javascript", "python", "rust", "go", "java", "kotlin"),
-    *("swift", "c", "cpp", "csharp", "bash", "json", "toml", "yaml"),
+    *("swift", "c", "cpp", "csharp", "bash", "json", "toml", "yaml", "script"),
 )
+# The file type of a file whose name has no suffix: `"#!": "script"` plans it, and the reader keeps
+# it only when its text opens with `#!` (plan.text_problem), chunked as that line's language
+# (chunkers/shebang.py).
+SCRIPTS, SCRIPT = "#!", "script"
 REPO_FILE = "monodex-crawl.json"
 # Files over maxFileBytes are skipped (counted as `size`) before they are read. The default,
 # 1 MiB, keeps generated bundles and data dumps out; the original had no limit.
@@ -98,6 +102,8 @@ _FILE_TYPES = {
         ),
         "lineBased",
     ),
+    # scripts known by their `#!` line (ripgrep's `benchsuite/benchsuite`, tauri's `bundle_dmg`)
+    SCRIPTS: SCRIPT,
 }
 
 # What the built-in leaves out, each by a marker of what the file is (DESIGN.md: "What git tracks
@@ -123,6 +129,9 @@ MARKERS: dict[str, str] = {
         "__snapshots__/ **/*.snap **/CHANGELOG.json **/*.tsbuildinfo **/.pnp.cjs **/.pnp.js".split(),
         "generated",
     ),
+    # the wrapper scripts `gradle wrapper` and `mvn wrapper` write, the same in every project (14
+    # copies of `gradlew` over the bench repositories)
+    **dict.fromkeys("**/gradlew **/gradlew.bat **/mvnw **/mvnw.cmd".split(), "generated"),
     **dict.fromkeys("**/*.min.js **/*.min.mjs **/*.min.css **/*.bundle.js **/*.chunk.js".split(), "minified"),
     **dict.fromkeys(
         (
@@ -251,7 +260,8 @@ class CrawlPolicy:
 
     def strategy_for(self, path: str) -> str | None:
         """The chunker for a path: a file type naming the file whole (`Dockerfile`) first, else
-        the longest matching suffix (`.d.ts` over `.ts`)."""
+        the longest matching suffix (`.d.ts` over `.ts`), else for a name without a dot the `#!`
+        file type's (`bin/pn`; a dotfile's name is its suffix)."""
         name = path.rsplit("/", 1)[-1]
         types = self.file_types
         if not name.startswith(".") and name in types:
@@ -260,6 +270,8 @@ class CrawlPolicy:
         # name, and the first such dot gives the longest. (Scanning every key per path was
         # 86 ms over rushstack's 5,302 paths with the built-in's 128 types; this is ~5.)
         at = name.find(".")
+        if at == -1:
+            return types.get(SCRIPTS)  # no suffix: a script's `#!` line may say
         while at != -1:
             strategy = types.get(name[at:])
             if strategy is not None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from monodex.indexer import chunkers
+from monodex.indexer.chunkers import shebang
 from monodex.indexer.chunkers.base import FileContext
 from monodex.indexer.git.sources import SourceFile
 from monodex.indexer.points import lexical
@@ -54,8 +55,9 @@ def prepare(task: FileTask, budget: int) -> FileJob | None:
         return None
     keep = list(task.keep)
     texts = [embed_text(info, c) for c in chunks]
+    lang = shebang.script_lang(text) if f.strategy == shebang.NAME else None
     payloads = [
-        chunk_payload(info, c, ordinal=i, count=len(chunks), labels=keep, embedded=t)
+        chunk_payload(info, c, ordinal=i, count=len(chunks), labels=keep, embedded=t, lang=lang)
         for i, (c, t) in enumerate(zip(chunks, texts, strict=True), start=1)
     ]
     sparse = [lexical.document_vector(t) for t in texts]

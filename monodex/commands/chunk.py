@@ -47,10 +47,10 @@ def _as_indexed(path: Path) -> tuple[str, str]:
     return rel, package_of(PackageIndex.above(top, [rel]), rel, here.catalog if here else top.name)
 
 
-def _strategy(path: Path) -> str:
+def _strategy(path: Path, text: str) -> str:
     from monodex.indexer.chunkers.suffixes import strategy_for
 
-    return strategy_for(path.name)
+    return strategy_for(path.name, text)
 
 
 def _budget(args: argparse.Namespace) -> int:
@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise UsageError(f"{path} is not UTF-8 text", "monodex chunks UTF-8 files only") from None
-    strategy = args.strategy or _strategy(path)
+    strategy = args.strategy or _strategy(path, text)
     if strategy not in chunkers.CHUNKERS:
         raise UsageError(f"unknown strategy {strategy!r}", f"use one of {', '.join(chunkers.CHUNKERS)}")
     budget = _budget(args)

@@ -125,3 +125,33 @@ def test_a_dry_run_in_a_checkout_of_express_lists_lib_as_indexed_and_names_every
     assert "  javascript  lib/express.js" in text
     assert "  skipped (generated: .gitattributes linguist-generated): 1" in text
     assert "  skipped (lock file: package-lock.json)  package-lock.json" in text
+
+
+def test_a_script_without_a_suffix_is_indexed_by_its_first_line(git_repo, run_json, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Issue 34: ripgrep's `benchsuite/benchsuite` (Python) and tauri's `bundle_dmg` (bash) have
+    no suffix; their `#!` line says what they are. A LICENSE has none; Gradle's wrapper is the
+    same in every project."""
+    repo = git_repo(
+        {
+            "benchsuite/benchsuite": "#!/usr/bin/env python3\n\ndef main():\n    pass\n",
+            "tooling/bundler/bundle_dmg": "#!/usr/bin/env bash\nset -e\necho dmg\n",
+            "bin/pn": "#!/usr/bin/env node\nrequire('../dist/pnpm.cjs')\n",
+            "LICENSE": "MIT License\n",
+            "gradlew": "#!/bin/sh\nexec java -jar gradle/wrapper/gradle-wrapper.jar\n",
+            "src/app.ts": "export const app = 1;\n",
+        },
+        name="scripts",
+    )
+    monkeypatch.chdir(repo.path)
+    code, plan, err = run_json("crawl", "--dry-run", "--json")
+    assert code == 0, err
+    files = {f["path"]: f["strategy"] for f in plan["files"]}
+    assert files == {
+        "benchsuite/benchsuite": "script",
+        "tooling/bundler/bundle_dmg": "script",
+        "bin/pn": "script",
+        "src/app.ts": "typescript",
+    }
+    why = {s["path"]: s["reason"] for s in plan["skipped_files"]}
+    assert why == {"LICENSE": "no file type for LICENSE", "gradlew": "generated: gradlew"}
+    assert plan["skipped"] == {"no file type for LICENSE": 1, "generated: gradlew": 1}

@@ -185,3 +185,16 @@ def test_a_folder_replaced_by_a_link_out_of_the_repository_is_not_followed(
     with Session(config.load(p), p) as s:
         texts = [str(r.payload["text"]) for r in s.store.scroll(filters.catalog_chunks("acme"))]
         assert texts and not any("Outsider" in t for t in texts)  # nothing stored or queued to embed
+
+
+def test_an_uncommitted_script_is_found_by_its_language_and_a_licence_is_not(monorepo, run_json) -> None:  # type: ignore[no-untyped-def]
+    """Issue 34: a new script without a suffix is read by its `#!` line in the overlay too;
+    a file without one (a NOTICE) is no script."""
+    _crawled(monorepo, run_json)
+    monorepo.write("tools/bin/rotate-okapi-keys", "#!/usr/bin/env python3\ndef rotate_okapi_keys():\n    pass\n")
+    monorepo.write("tools/NOTICE", "rotate_okapi_keys is a trademark of nobody\n")
+    wt = str(monorepo.path)
+    found = _search(run_json, "rotate_okapi_keys", "--mode", "lexical", "--worktree", wt)
+    assert _paths(found) == ["tools/bin/rotate-okapi-keys"]
+    found = _search(run_json, "rotate_okapi_keys", "--mode", "lexical", "--worktree", wt, "--lang", "python")
+    assert _paths(found) == ["tools/bin/rotate-okapi-keys"]

@@ -18,7 +18,8 @@ from monodex.errors import UsageError
 
 def test_registry_budget_and_chunker_id() -> None:
     code = {"javascript", "python", "rust", "go", "java", "kotlin", "swift", "c", "cpp", "csharp", "bash"}
-    assert set(CHUNKERS) == {"typescript", "markdown", "lineBased", "json", "toml", "yaml"} | code
+    others = {"typescript", "markdown", "lineBased", "json", "toml", "yaml", "script"}
+    assert set(CHUNKERS) == others | code
     assert all(CHUNKERS[k].name == k and CHUNKERS[k].version for k in CHUNKERS)
     assert budget_for(256) == 802 and budget_for(8192) == 6000 and budget_for(512) == 1605
     assert chunker_id("typescript", 802) == "typescript-partitioner:v3:budget=802:limits=1:points=3"

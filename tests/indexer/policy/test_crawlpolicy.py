@@ -37,7 +37,10 @@ SEED_TABLE = [
     ("libraries/x/package.json", True),  # config is indexed
     ("libraries/x/test/fixtures/lib/a.ts", True),  # `test/` keeps
     ("src/x.TS", False),  # case-sensitive
-    ("README", False),
+    ("README", True),  # planned as a script: its first line decides (plan.text_problem)
+    ("android/gradlew", False),  # Gradle's wrapper, the same in every project
+    ("android/gradlew.bat", False),
+    ("mvnw", False),
     # polyglot monorepos (issue 23): config, JavaScript and other languages in; vendored code,
     # lock files, change files and bundles out by their markers (issue 34)
     ("rush.json", True),
@@ -115,7 +118,9 @@ def test_builtin_defaults() -> None:
         ("web/a.min.js", "minified: *.min.js"),
         ("common/changes/@acme/x/fix_2024.json", "change file: common/changes/"),
         ("assets/logo.png", "no file type for .png"),
-        ("LICENSE", "no file type for LICENSE"),
+        ("LICENSE", None),  # a script by its name: the reader needs its `#!` line
+        ("android/gradlew", "generated: gradlew"),
+        (".gitignore", "no file type for .gitignore"),
         ("apps/x/CHANGELOG.json", "generated: CHANGELOG.json"),
         ("pkg/src/node_modules/a.ts", None),  # keep (src/) beats every exclude below it
         # ... but not a vendored folder above it: vendored code has its own src/ and test/
@@ -180,9 +185,23 @@ def test_a_whole_file_name_and_the_strategies_of_other_text() -> None:
         "markdown",
         "json",
     ]
-    assert p.strategy_for("a/NotADockerfile") is None  # a name matches whole, not as a suffix
+    # a name matches whole, not as a suffix: without a dot it is the built-in's possible script
+    assert p.strategy_for("a/NotADockerfile") == "script" and p.strategy_for("a/x.Makefile") is None
     named = parse(_policy(fileTypes={"Justfile": "lineBased", ".ts": "typescript"}), "t")
     assert named.strategy_for("tools/Justfile") == "lineBased" and named.strategy_for("x.Justfile") is None
+    assert named.strategy_for("bin/tool") is None  # no `#!` file type: no script
+
+
+def test_scripts_by_their_first_line_are_a_file_type_a_policy_names() -> None:
+    p = parse(_policy(fileTypes={"#!": "script", ".cgi": "script"}), "t")
+    assert [p.strategy_for(f) for f in ("bin/tool", "www/form.cgi", ".envrc", "a.b/c")] == [
+        "script",
+        "script",
+        None,  # a dotfile's name is its suffix
+        "script",  # the folder's dot is no suffix of the file
+    ]
+    with pytest.raises(UsageError, match="unknown strategy 'perl'"):
+        parse(_policy(fileTypes={"#!": "perl"}), "t")
 
 
 def test_longest_suffix_wins() -> None:

@@ -204,6 +204,7 @@ NEWER_TYPES = {
     *".inl .ipp .tpp .txx .tcc .y .yy .ypp .l .ll .lex .g4 .jison .pest .peg .lalrpop .rl .ebnf .bnf".split(),
     *".nsi .nsh .wxs .wxi .wxl .iss .rc .def .natvis .pro .podspec .modulemap .xcconfig".split(),
     *".mak .cnf .applescript .sublime-syntax .tmpl .tpl .gotmpl .ftl .vm .test .inc".split(),
+    "#!",
 }
 BUILTIN_V2 = {
     **crawlpolicy.BUILTIN,
@@ -292,4 +293,56 @@ def test_a_new_branch_after_a_policy_change_stands_on_the_base_of_the_old_one(
     assert crawl(live, main, "copy")["mode"] == "derived"
     strip = lambda st: {v["relative_path"]: v["file_id"] for v in st.values()}  # noqa: E731
     assert strip(label_state(live, "express:copy")) == strip(label_state(live, "express:main"))
+    live.close()
+
+
+# The built-in before scripts were read by their `#!` line: names without a dot had no file type.
+BUILTIN_BEFORE_SCRIPTS = {
+    **crawlpolicy.BUILTIN,
+    "fileTypes": {k: v for k, v in crawlpolicy.BUILTIN["fileTypes"].items() if k != "#!"},
+    "patternsToExclude": [
+        p for p in crawlpolicy.BUILTIN["patternsToExclude"] if "gradlew" not in p and "mvnw" not in p
+    ],
+}
+TOOLS: dict[str, str | bytes] = {
+    "package.json": '{"name": "tools"}',
+    "index.js": "module.exports = 1;\n",
+    "benchsuite/benchsuite": "#!/usr/bin/env python3\n\ndef run_benchmarks(names):\n    return names\n",
+    "scripts/release": "#!/bin/sh -e\nnpm publish\n",
+    "LICENSE": "MIT License\n\nPermission is hereby granted, free of charge\n",
+    "android/gradlew": "#!/bin/sh\nexec java -classpath gradle-wrapper.jar\n",
+}
+
+
+def test_a_label_crawled_before_scripts_gains_them_at_its_next_refresh(
+    git_repo, engine, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    """Issue 34: scripts without a suffix, left out before, are added at the next refresh with
+    the chunker their `#!` line names; a LICENSE and Gradle's wrapper stay out; the rest is reused."""
+    repo = git_repo(TOOLS, name="tools")
+    p = paths.resolve()
+    p.config_dir.mkdir(parents=True, exist_ok=True)
+    p.user_crawl_file.write_text(json.dumps(BUILTIN_BEFORE_SCRIPTS))
+    crawl = _crawler(Catalog("tools", repo.path), p, engine)
+    live = EdgeStore(tmp_path / "live", "monodex")
+    assert crawl(live, repo.head())["files_total"] == 2
+    before = label_state(live, "tools:main")
+    p.user_crawl_file.unlink()  # the built-in policy of now applies
+    repo.write("index.js", "module.exports = 2;\n")
+    sha = repo.commit("bump")
+    summary = crawl(live, sha)
+    assert summary["mode"] == "incremental"
+    assert summary["files_embedded"] == 3  # the two scripts and the edited index.js
+    after = label_state(live, "tools:main")
+    kept = {k: v for k, v in before.items() if v["relative_path"] == "package.json"}
+    assert kept and {k: after[k] for k in kept} == kept  # reused as it was
+    held = {v["relative_path"] for v in after.values()}
+    assert held == {"package.json", "index.js", "benchsuite/benchsuite", "scripts/release"}
+    by_path = {v["relative_path"]: v for v in after.values()}
+    assert by_path["benchsuite/benchsuite"]["lang"] == "python"  # `--lang python` finds it
+    assert by_path["scripts/release"]["lang"] == "shell"
+    assert by_path["benchsuite/benchsuite"]["chunker_id"] == engine.chunker_id("script")
+    assert "runbenchmarks" in by_path["benchsuite/benchsuite"]["defines"]  # its definitions count
+
+    _as_a_full_crawl_makes_it(crawl, sha, "tools:main", after, tmp_path)
     live.close()

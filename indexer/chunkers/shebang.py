@@ -1,0 +1,74 @@
+"""A script without a suffix, chunked as the language its `#!` line names.
+
+ripgrep's `benchsuite/benchsuite` is 1,313 lines of Python, tauri-bundler's `bundle_dmg` 638 of
+bash, pnpm's `pn` a Node.js launcher: people write them and ask about them, and only their first
+line says what they are. The crawl policy's `"#!": "script"` file type plans them; the reader
+leaves out a file of that strategy whose text opens without `#!` (a `LICENSE`, an `AUTHORS`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from monodex.indexer.chunkers.base import Chunk, Chunker, FileContext
+
+NAME = "script"
+# The interpreter's name (without a version: python3.12 is python) -> the strategy that chunks its
+# scripts; any other (ruby, perl, just) reads by lines.
+_BY_INTERPRETER = {
+    **dict.fromkeys(("python", "pypy"), "python"),
+    **dict.fromkeys(("sh", "bash", "zsh", "ksh", "dash", "ash", "bsh", "mksh"), "bash"),
+    **dict.fromkeys(("node", "nodejs"), "javascript"),
+    **dict.fromkeys(("deno", "bun", "ts-node", "tsx"), "typescript"),
+}
+DELEGATES = ("python", "bash", "javascript", "typescript", "lineBased")
+# The `lang` payload (`--lang`) of a script each delegate chunks: the suffix table's names.
+LANGS = {"python": "python", "bash": "shell", "javascript": "javascript", "typescript": "typescript"}
+_VERSION = re.compile(r"[\d.]+$")
+
+
+def interpreter(text: str) -> str | None:
+    """The program a `#!` line runs, without its folder or version (`python` for
+    `#!/usr/bin/env -S python3 -u`), or None without such a line."""
+    if not text.startswith("#!"):
+        return None
+    words = text[2 : text.find("\n") if "\n" in text else len(text)].split()
+    if words and words[0].rsplit("/", 1)[-1] == "env":
+        # env's options (`-S`, `-i`, `-u NAME`) and assignments come before the program
+        words = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
+    if not words:
+        return None
+    program = words[0].rsplit("/", 1)[-1]
+    return _VERSION.sub("", program) or program
+
+
+def strategy_of(text: str) -> str:
+    """The strategy that chunks a script: by its interpreter, else by lines."""
+    program = interpreter(text)
+    return _BY_INTERPRETER.get(program, "lineBased") if program else "lineBased"
+
+
+def script_lang(text: str) -> str:
+    """The `lang` payload of a script (`text` when read by lines)."""
+    return LANGS.get(strategy_of(text), "text")
+
+
+@dataclass(frozen=True)
+class ScriptChunker:
+    """The `script` strategy: the delegate its `#!` line names chunks it. Satisfies Chunker;
+    its version names the delegates' (a change to one re-chunks the scripts it reads)."""
+
+    delegates: Mapping[str, Chunker]
+    name: str = NAME
+
+    @property
+    def version(self) -> str:
+        return "v1(" + ",".join(f"{d}={self.delegates[d].version}" for d in DELEGATES) + ")"
+
+    def chunk(self, text: str, ctx: FileContext) -> list[Chunk]:
+        return self.delegates[strategy_of(text)].chunk(text, ctx)
