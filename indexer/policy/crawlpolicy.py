@@ -99,6 +99,12 @@ _FILE_TYPES = {
             *"Dockerfile .Dockerfile .dockerfile Containerfile Makefile GNUmakefile Jenkinsfile".split(),
             *"Gemfile Rakefile Podfile Procfile Brewfile Vagrantfile BUILD WORKSPACE CODEOWNERS".split(),
             *"makefile Justfile justfile meson.build BUCK Tiltfile Earthfile SConstruct SConscript".split(),
+            # Go's module files, and tools' settings in dotfiles (Rush's common/config/rush/.npmrc
+            # and .npmrc-publish, a formatter's rules, the runtime versions CI installs)
+            *"go.mod go.work .npmrc .npmrc-publish .yarnrc .prettierrc .babelrc .swcrc .postcssrc".split(),
+            *".browserslistrc .nvmrc .node-version .python-version .ruby-version .tool-versions".split(),
+            *".clang-format .clang-tidy .cmake-format .swiftformat .swiftlint .coveragerc".split(),
+            ".gitmodules",
         ),
         "lineBased",
     ),

@@ -72,6 +72,17 @@ SEED_TABLE = [
     ("web/eslint.config.mjs", True),
     ("native/include/acme.h", True),
     ("scripts/release.sh", True),
+    # settings a question about config or CI finds (issue 34)
+    ("common/config/rush/.npmrc", True),
+    ("common/config/rush/.npmrc-publish", True),
+    (".clang-format", True),
+    (".nvmrc", True),
+    ("go.mod", True),
+    ("svc/go.work", True),
+    ("svc/go.sum", False),
+    ("x.mod", False),
+    (".gitignore", False),
+    ("packages/x/.npmignore", False),
 ]
 
 

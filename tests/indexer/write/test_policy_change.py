@@ -205,6 +205,9 @@ NEWER_TYPES = {
     *".nsi .nsh .wxs .wxi .wxl .iss .rc .def .natvis .pro .podspec .modulemap .xcconfig".split(),
     *".mak .cnf .applescript .sublime-syntax .tmpl .tpl .gotmpl .ftl .vm .test .inc".split(),
     "#!",
+    *"go.mod go.work .npmrc .npmrc-publish .yarnrc .prettierrc .babelrc .swcrc .postcssrc".split(),
+    *".browserslistrc .nvmrc .node-version .python-version .ruby-version .tool-versions".split(),
+    *".clang-format .clang-tidy .cmake-format .swiftformat .swiftlint .coveragerc .gitmodules".split(),
 }
 BUILTIN_V2 = {
     **crawlpolicy.BUILTIN,
