@@ -19,6 +19,7 @@ from typing import Any
 from monodex.indexer.policy.attributes import Attributes
 from monodex.indexer.policy.crawlpolicy import CrawlPolicy, parse, previous_builtin
 
+from monodex.errors import UsageError
 from monodex.schema.payload import Key
 
 COMPARED = (Key.POLICY_FINGERPRINT, Key.IMPLEMENTATION)  # the facts a change of which this can follow
@@ -26,14 +27,15 @@ COMPARED = (Key.POLICY_FINGERPRINT, Key.IMPLEMENTATION)  # the facts a change of
 
 def recorded_policy(extra: dict[str, Any]) -> CrawlPolicy | None:
     """The policy a label was crawled with: recorded since issue 23, else recognised by its
-    fingerprint when it was an earlier built-in one; None when unknown. A recorded policy
+    fingerprint when it was an earlier built-in one; None when unknown (a full crawl follows),
+    as is one this build cannot read (written by a newer one). A recorded policy
     without `gitattributes` predates the .gitattributes markers: it did not heed them."""
     text = extra.get(Key.POLICY)
     if isinstance(text, str):
         try:
             raw = json.loads(text)
             return parse({"gitattributes": False, **raw} if isinstance(raw, dict) else raw, "recorded")
-        except ValueError:
+        except (ValueError, UsageError):  # a newer monodex's policy (a strategy this one lacks)
             return None
     return previous_builtin(str(extra.get(Key.POLICY_FINGERPRINT, "")))
 

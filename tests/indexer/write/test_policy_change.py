@@ -141,6 +141,15 @@ def test_a_change_that_cannot_be_followed_is_a_full_crawl() -> None:
         policychange.follow(extra, policy=new, implementation="e;line-windows:v1;s", names=names, paths=[])
         is None
     )
+    # a policy recorded by a newer monodex, naming a strategy this one lacks (a downgrade): unknown,
+    # so the refresh is a full crawl, never an error (740b5b4 failed on `"#!": "script"`)
+    future = {**crawlpolicy.BUILTIN, "fileTypes": {".ts": "typescript", "#!": "a-future-chunker"}}
+    extra = {"policy": json.dumps(future), "implementation": "e;line-windows:v1;s"}
+    assert policychange.recorded_policy(extra) is None
+    assert (
+        policychange.follow(extra, policy=new, implementation="e;line-windows:v1;s", names=names, paths=[])
+        is None
+    )
 
 
 def test_a_label_of_the_previous_built_in_policy_gains_the_other_text_files(
