@@ -3,7 +3,8 @@
 ripgrep's `benchsuite/benchsuite` is 1,313 lines of Python, tauri-bundler's `bundle_dmg` 638 of
 bash, pnpm's `pn` a Node.js launcher: people write them and ask about them, and only their first
 line says what they are. The crawl policy's `"#!": "script"` file type plans them; the reader
-leaves out a file of that strategy whose text opens without `#!` (a `LICENSE`, an `AUTHORS`).
+leaves out a file of that strategy whose text opens without `#!` (a `LICENSE`, an `AUTHORS`)
+unless it is named as a git hook (husky writes `.husky/commit-msg` without one).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from monodex.schema.languages import is_git_hook
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -47,15 +50,18 @@ def interpreter(text: str) -> str | None:
     return _VERSION.sub("", program) or program
 
 
-def strategy_of(text: str) -> str:
-    """The strategy that chunks a script: by its interpreter, else by lines."""
+def strategy_of(text: str, path: str = "") -> str:
+    """The strategy that chunks a script: by its interpreter; a git hook without one is a shell
+    script (husky's); else by lines."""
     program = interpreter(text)
-    return _BY_INTERPRETER.get(program, "lineBased") if program else "lineBased"
+    if program is None:
+        return "bash" if is_git_hook(path) else "lineBased"
+    return _BY_INTERPRETER.get(program, "lineBased")
 
 
-def script_lang(text: str) -> str:
+def script_lang(text: str, path: str = "") -> str:
     """The `lang` payload of a script (`text` when read by lines)."""
-    return LANGS.get(strategy_of(text), "text")
+    return LANGS.get(strategy_of(text, path), "text")
 
 
 @dataclass(frozen=True)
@@ -71,4 +77,4 @@ class ScriptChunker:
         return "v1(" + ",".join(f"{d}={self.delegates[d].version}" for d in DELEGATES) + ")"
 
     def chunk(self, text: str, ctx: FileContext) -> list[Chunk]:
-        return self.delegates[strategy_of(text)].chunk(text, ctx)
+        return self.delegates[strategy_of(text, ctx.relative_path)].chunk(text, ctx)

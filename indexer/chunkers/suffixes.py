@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from monodex.indexer.chunkers import shebang
 
-from monodex.schema.languages import language_of
+from monodex.schema.languages import is_git_hook, language_of
 
 # A language whose chunker has another name.
 _STRATEGY = {"shell": "bash"}
@@ -16,8 +16,9 @@ _STRATEGY = {"shell": "bash"}
 
 def strategy_for(file_name: str, text: str = "") -> str:
     """The strategy for a file name by its suffix's language; a name without a dot whose text
-    opens with `#!` is a `script` (shebang.py); else `lineBased`."""
+    opens with `#!`, or a git hook's, is a `script` (shebang.py); else `lineBased`."""
     lang = language_of(file_name)
     if lang:
         return _STRATEGY.get(lang, lang)
-    return shebang.NAME if "." not in file_name and text.startswith("#!") else "lineBased"
+    script = text.startswith("#!") or is_git_hook(file_name)
+    return shebang.NAME if "." not in file_name and script else "lineBased"

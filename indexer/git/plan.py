@@ -33,6 +33,8 @@ from monodex.indexer.policy.attributes import Attributes
 from monodex.indexer.policy.crawlpolicy import SCRIPT, CrawlPolicy
 from monodex.indexer.policy.generated import looks_generated
 
+from monodex.schema.languages import is_git_hook
+
 _BINARY_PROBE = 8000  # git's buffer_is_binary() looks at the first 8000 bytes
 
 
@@ -112,9 +114,9 @@ _NEVER_GENERATED = ("markdown", "")
 
 def text_problem(content: bytes, path: str = "", strategy: str = "", checked: bool = True) -> str | None:
     """Why content is not indexed as text (`no file type for LICENSE`: a `script` without a `#!`
-    line, `empty`, `binary`, `not-utf8`, and, when `checked`,
+    line that is no git hook, `empty`, `binary`, `not-utf8`, and, when `checked`,
     for a file of another strategy `minified: ...` or `generated: ...`: generated.py), or None."""
-    if strategy == SCRIPT and not content.startswith(b"#!"):
+    if strategy == SCRIPT and not content.startswith(b"#!") and not is_git_hook(path):
         return f"no file type for {path.rsplit('/', 1)[-1]}"  # a LICENSE: no script
     if not content:
         return "empty"

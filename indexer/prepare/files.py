@@ -55,7 +55,7 @@ def prepare(task: FileTask, budget: int) -> FileJob | None:
         return None
     keep = list(task.keep)
     texts = [embed_text(info, c) for c in chunks]
-    lang = shebang.script_lang(text) if f.strategy == shebang.NAME else None
+    lang = shebang.script_lang(text, f.relative_path) if f.strategy == shebang.NAME else None
     payloads = [
         chunk_payload(info, c, ordinal=i, count=len(chunks), labels=keep, embedded=t, lang=lang)
         for i, (c, t) in enumerate(zip(chunks, texts, strict=True), start=1)

@@ -38,3 +38,20 @@ def suffix_of(file_name: str) -> str:
 def language_of(file_name: str) -> str | None:
     """The language of a file name or path by its suffix, None for a suffix not in the table."""
     return SUFFIXES.get(suffix_of(file_name))
+
+
+# Git's hook names (githooks(5); `update` left out, too common a name): a file so named is a shell
+# script even without a `#!` line, as husky writes them (pnpm's `.husky/commit-msg`).
+GIT_HOOKS = frozenset(
+    (
+        *"applypatch-msg pre-applypatch post-applypatch pre-commit pre-merge-commit".split(),
+        *"prepare-commit-msg commit-msg post-commit pre-rebase post-checkout post-merge pre-push".split(),
+        *"pre-receive proc-receive post-receive post-update reference-transaction".split(),
+        *"push-to-checkout pre-auto-gc post-rewrite sendemail-validate post-index-change".split(),
+    )
+)
+
+
+def is_git_hook(path: str) -> bool:
+    """A file named as a git hook (`.husky/commit-msg`, `common/git-hooks/pre-commit`)."""
+    return path.rsplit("/", 1)[-1] in GIT_HOOKS

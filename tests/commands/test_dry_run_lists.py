@@ -139,6 +139,9 @@ def test_a_script_without_a_suffix_is_indexed_by_its_first_line(git_repo, run_js
             "LICENSE": "MIT License\n",
             "gradlew": "#!/bin/sh\nexec java -jar gradle/wrapper/gradle-wrapper.jar\n",
             "src/app.ts": "export const app = 1;\n",
+            # husky writes hooks without a `#!` line (pnpm's); a file named `update` is no hook here
+            ".husky/commit-msg": 'pnpm commitlint --edit "$1"\n',
+            "tools/update": "update the tools with care\n",
         },
         name="scripts",
     )
@@ -151,7 +154,12 @@ def test_a_script_without_a_suffix_is_indexed_by_its_first_line(git_repo, run_js
         "tooling/bundler/bundle_dmg": "script",
         "bin/pn": "script",
         "src/app.ts": "typescript",
+        ".husky/commit-msg": "script",
     }
     why = {s["path"]: s["reason"] for s in plan["skipped_files"]}
-    assert why == {"LICENSE": "no file type for LICENSE", "gradlew": "generated: gradlew"}
-    assert plan["skipped"] == {"no file type for LICENSE": 1, "generated: gradlew": 1}
+    assert why == {
+        "LICENSE": "no file type for LICENSE",
+        "gradlew": "generated: gradlew",
+        "tools/update": "no file type for update",
+    }
+    assert sum(plan["skipped"].values()) == 3

@@ -77,3 +77,15 @@ def test_monodex_chunk_reads_the_first_line_of_a_name_without_a_dot() -> None:
     assert strategy_for("LICENSE", "Copyright\n") == "lineBased"
     assert strategy_for("run.py", _PY) == "python"
     assert strategy_for(".envrc", "#!/bin/sh\n") == "lineBased"  # a dotfile is no script
+
+
+def test_a_git_hook_without_its_first_line_is_a_shell_script() -> None:
+    """husky writes `.husky/commit-msg` as bare commands: the hook's name says it is shell."""
+    hook = 'pnpm commitlint --edit "$1"\nrun_checks() {\n  pnpm lint\n}\n'
+    assert shebang.strategy_of(hook, ".husky/commit-msg") == "bash"
+    assert shebang.strategy_of(hook, "docs/commit-msg.txt") == "lineBased"
+    assert shebang.strategy_of(hook, "tools/update") == "lineBased"  # too common a name
+    ctx = FileContext(".husky/commit-msg", "", 802)
+    assert chunk_file("script", hook, ctx) == chunk_file("bash", hook, ctx)
+    assert shebang.script_lang(hook, ".husky/pre-push") == "shell"
+    assert strategy_for("pre-commit", "npx lint-staged\n") == "script"
