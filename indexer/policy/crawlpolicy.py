@@ -95,6 +95,9 @@ _FILE_TYPES = {
             *".y .yy .ypp .l .ll .lex .g4 .jison .pest .peg .lalrpop .rl .ebnf .bnf".split(),
             *".nsi .nsh .wxs .wxi .wxl .iss .rc .def .natvis .pro .podspec .modulemap .xcconfig".split(),
             *".mak .cnf .applescript .sublime-syntax .tmpl .tpl .gotmpl .ftl .vm .test .inc".split(),
+            # templates a build fills in: CMake package configs, pkg-config files, headers
+            # (CLI11's single-header `CLI11.hpp.in`, zlib's `zconf.h.in`), Python's MANIFEST.in
+            ".in",
             # build and ownership files known by their whole name
             *"Dockerfile .Dockerfile .dockerfile Containerfile Makefile GNUmakefile Jenkinsfile".split(),
             *"Gemfile Rakefile Podfile Procfile Brewfile Vagrantfile BUILD WORKSPACE CODEOWNERS".split(),

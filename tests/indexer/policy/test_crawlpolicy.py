@@ -51,6 +51,9 @@ SEED_TABLE = [
     ("package-lock.json", False),
     ("Cargo.lock", False),
     ("svc/go.sum", False),
+    ("cmake/leveldbConfig.cmake.in", True),  # templates a build fills in
+    ("single-include/CLI11.hpp.in", True),
+    ("MANIFEST.in", True),
     ("crates/napi/Cargo.toml", True),
     ("crates/napi/src/lib.rs", True),
     ("crates/napi/target/debug/build/x.rs", True),
@@ -80,6 +83,9 @@ SEED_TABLE = [
     ("go.mod", True),
     ("svc/go.work", True),
     ("svc/go.sum", False),
+    ("cmake/leveldbConfig.cmake.in", True),  # templates a build fills in
+    ("single-include/CLI11.hpp.in", True),
+    ("MANIFEST.in", True),
     ("x.mod", False),
     (".gitignore", False),
     ("packages/x/.npmignore", False),

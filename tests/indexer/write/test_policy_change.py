@@ -216,7 +216,7 @@ NEWER_TYPES = {
     "#!",
     *"go.mod go.work .npmrc .npmrc-publish .yarnrc .prettierrc .babelrc .swcrc .postcssrc".split(),
     *".browserslistrc .nvmrc .node-version .python-version .ruby-version .tool-versions".split(),
-    *".clang-format .clang-tidy .cmake-format .swiftformat .swiftlint .coveragerc .gitmodules".split(),
+    *".clang-format .clang-tidy .cmake-format .swiftformat .swiftlint .coveragerc .gitmodules".split(),    ".in",
 }
 BUILTIN_V2 = {
     **crawlpolicy.BUILTIN,
