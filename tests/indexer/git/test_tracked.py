@@ -196,3 +196,42 @@ def test_attributes_resolve_as_git_resolves_them(git_repo) -> None:  # type: ign
             expected[path.strip('"')][name] = state
     got = {p: {k: v for k, v in attrs.states(p).items() if v is not None} for p in ORACLE_PATHS}
     assert got == expected
+
+
+SCRIPTS = {
+    "package.json": '{"name": "acme"}',
+    "benchsuite/benchsuite": "#!/usr/bin/env python3\ndef main():\n    pass\n",
+    "LICENSE": "MIT License\n",
+    "android/gradlew": "#!/bin/sh\nexec java\n",
+}
+
+
+def test_every_planner_reads_a_scripts_first_line(git_repo) -> None:  # type: ignore[no-untyped-def]
+    """Issue 34: the commit, working-tree and refresh plans keep a script without a suffix by its
+    `#!` line and leave a LICENSE out, each with the same reason."""
+    repo = git_repo(SCRIPTS)
+    base = repo.head()
+    g = gitobjects.open_repo(repo.path)
+    policy = _builtin(repo.path)
+    plan = plan_commit(g, base, policy, "acme")
+    assert {f.relative_path: f.strategy for f, _ in iter_contents(plan)} == {
+        "package.json": "json",
+        "benchsuite/benchsuite": "script",
+    }
+    why = dict(plan.skipped.paths)  # type: ignore[attr-defined]
+    assert why == {"LICENSE": "no file type for LICENSE", "android/gradlew": "generated: gradlew"}
+
+    repo.write("tools/release", "#!/bin/bash\nnpm publish\n")  # on disk only
+    repo.write("NOTICE", "Copyright Acme\n")
+    wd = plan_working_dir(repo.path, policy, "acme")
+    assert {f.relative_path for f, _ in iter_contents(wd)} == {
+        "package.json",
+        "benchsuite/benchsuite",
+        "tools/release",
+    }
+    assert dict(wd.skipped.paths)["NOTICE"] == "no file type for NOTICE"  # type: ignore[attr-defined]
+
+    target = repo.commit("a release script and a notice")
+    delta = plan_delta(g, [base], target, policy, "acme")
+    assert {f.relative_path for f, _ in iter_contents(delta.plan)} == {"tools/release"}
+    assert dict(delta.plan.skipped.paths) == {"NOTICE": "no file type for NOTICE"}  # type: ignore[attr-defined]
