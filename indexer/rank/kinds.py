@@ -26,6 +26,8 @@ def is_prose(path: str, lang: str | None) -> bool:
     cannot answer."""
     if _DOC_PAGE.search(path):
         return True
+    if lang == "text" and "." not in path.rsplit("/", 1)[-1]:
+        return False  # known by its whole name (Dockerfile, Makefile) or its `#!` line: build code
     if lang is not None:
         return lang in _PROSE_LANGS
     return path.lower().endswith((".md", ".mdx", ".txt", ".rst"))

@@ -180,3 +180,25 @@ def test_explain_says_how_the_query_was_read(crawl_files, run_json, capsys) -> N
     capsys.readouterr()
     assert main(["search", "--catalog", "acme", "--label", "main", "--explain", "--text", "client retries"]) == 0
     assert "# read as: phrase (asked as a question)" in capsys.readouterr().out
+
+
+# Files known by their whole name, and scripts, are stored with the language `text` (no suffix):
+# they are build code, not pages, and a question about the code keeps them in place.
+BUILD = {
+    "docker/Dockerfile": "FROM node:20-alpine\nWORKDIR /app\nCOPY package.json pnpm-lock.yaml ./\n"
+    "RUN corepack enable && pnpm install --frozen-lockfile\nCOPY . .\nRUN pnpm build\n",
+    "Makefile": "release:\n\tpnpm build\n\tdocker build -f docker/Dockerfile -t acme/app .\n",
+    "tools/bump": "#!/usr/bin/perl\n# bumps the image version before a release build\nmy $v = shift;\n",
+}
+
+
+def test_a_file_known_by_its_name_or_its_first_line_is_no_prose_page(crawl_files, run_json) -> None:  # type: ignore[no-untyped-def]
+    crawl_files({**BUILD, **OTHER})
+    code, found, err = run_json(*SEARCH, "--text", "how is the docker image built?")
+    assert code == 0, err
+    langs = {r["relative_path"]: r for r in found["results"]}
+    assert {"docker/Dockerfile", "Makefile"} <= set(langs), list(langs)
+    for path in ("docker/Dockerfile", "Makefile", "tools/bump"):
+        if path in langs:
+            signals = [m["signal"] for m in langs[path]["explain"]["signals"]]
+            assert "docs" not in signals, (path, signals)
