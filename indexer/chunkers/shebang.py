@@ -42,7 +42,7 @@ def interpreter(text: str) -> str | None:
         return None
     words = text[2 : text.find("\n") if "\n" in text else len(text)].split()
     if words and words[0].rsplit("/", 1)[-1] == "env":
-        # env's options (`-S`, `-i`, `-u NAME`) and assignments come before the program
+        # env's options (`-S`, `-i`) and assignments (`NODE_OPTIONS=...`) come before the program
         words = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
     if not words:
         return None
