@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from monodex.indexer import chunkers
+from monodex.indexer.chunkers import shebang
 from monodex.indexer.chunkers.base import FileContext
 from monodex.indexer.git import gitobjects
 from monodex.indexer.git.gitobjects import GitRepo
@@ -315,21 +316,19 @@ def dry_run(cfg: Config, paths: Paths, req: Request) -> DryRunAnswer:
     source = open_source(req.catalog, paths)
     plan = source.working_dir() if req.working_dir else source.at_commit(source.resolve(req.commit))
     budget = chunkers.budget_for(spec_for(cfg.embedder.model).max_tokens)
-    chunk_count = 0
-    by_strategy: Counter[str] = Counter()
     files: list[PlannedFile] = []
     for f, content in plan.reader(plan.files):
         ctx = FileContext(relative_path=f.relative_path, package_name=f.package_name, budget=budget)
-        chunks = chunkers.chunk_file(f.strategy, content.decode("utf-8"), ctx)
-        if chunks:
-            by_strategy[f.strategy] += 1
-            chunk_count += len(chunks)
+        text = content.decode("utf-8")
+        if chunks := chunkers.chunk_file(f.strategy, text, ctx):
             files.append({"path": f.relative_path, "strategy": f.strategy, "chunks": len(chunks)})
+            if f.strategy == shebang.NAME:  # which chunker its `#!` line chose
+                files[-1]["chunked_as"] = shebang.strategy_of(text, f.relative_path)
     paths_skipped = getattr(plan.skipped, "paths", [])
     return {
-        "files_to_index": sum(by_strategy.values()),
-        "chunks": chunk_count,
-        "by_strategy": dict(by_strategy),
+        "files_to_index": len(files),
+        "chunks": sum(f["chunks"] for f in files),
+        "by_strategy": dict(Counter(f["strategy"] for f in files)),
         "skipped": dict(plan.skipped),
         "files": sorted(files, key=lambda f: f["path"]),
         # reasons decided while walking a work tree (e.g. unreadable) are counted, not listed

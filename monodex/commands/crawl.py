@@ -127,6 +127,11 @@ def _ancestors(folder: str) -> list[str]:
     return ["/".join(parts[:i]) + "/" for i in range(1, len(parts))]
 
 
+def _strategy(f: PlannedFile) -> str:
+    """`script (python)` for a script, read by its `#!` line; the strategy's name for the rest."""
+    return f"{f['strategy']} ({f['chunked_as']})" if "chunked_as" in f else f["strategy"]
+
+
 def _render_dry_run(r: DryRunAnswer, *, files: bool = False) -> str:
     lines = [f"{r['files_to_index']} files to index, {r['chunks']} chunks"]
     heavy = heaviest_folder(r["files"])
@@ -143,7 +148,7 @@ def _render_dry_run(r: DryRunAnswer, *, files: bool = False) -> str:
         name = re.sub(r"[^a-z0-9]+", "-", Path(top).name.lower()).strip("-")[:64] or "repo"
         lines.append(f"(not registered yet: 'monodex catalog add {name} {top}' to index it)")
     if files:
-        lines += ["", *(f"  {f['strategy']}  {f['path']}  ({f['chunks']} chunks)" for f in r["files"])]
+        lines += ["", *(f"  {_strategy(f)}  {f['path']}  ({f['chunks']} chunks)" for f in r["files"])]
         lines += [f"  skipped ({s['reason']})  {s['path']}" for s in r["skipped_files"]]
     return output.sanitize("\n".join(lines))
 

@@ -54,6 +54,7 @@ class PlannedFile(TypedDict):
     path: str
     strategy: str
     chunks: int
+    chunked_as: NotRequired[str]  # a `script`: the strategy its `#!` line chose (`python`)
 
 
 class SkippedFile(TypedDict):

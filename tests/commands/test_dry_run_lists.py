@@ -163,3 +163,14 @@ def test_a_script_without_a_suffix_is_indexed_by_its_first_line(git_repo, run_js
         "tools/update": "no file type for update",
     }
     assert sum(plan["skipped"].values()) == 3
+    chunked_as = {f["path"]: f.get("chunked_as") for f in plan["files"]}
+    assert chunked_as == {
+        "benchsuite/benchsuite": "python",
+        "tooling/bundler/bundle_dmg": "bash",
+        "bin/pn": "javascript",
+        ".husky/commit-msg": "bash",
+        "src/app.ts": None,
+    }
+    code, text, _ = run_json("crawl", "--dry-run", "--files")
+    assert code == 0 and "  script (python)  benchsuite/benchsuite" in text
+    assert "  typescript  src/app.ts" in text
