@@ -108,6 +108,10 @@ _FILE_TYPES = {
             *".browserslistrc .nvmrc .node-version .python-version .ruby-version .tool-versions".split(),
             *".clang-format .clang-tidy .cmake-format .swiftformat .swiftlint .coveragerc".split(),
             ".gitmodules",
+            # Visual Studio and MSBuild projects (zlib's contrib/vstudio/), a jar's MANIFEST.MF,
+            # documentation sites' topics (Writerside, DocC)
+            *".vcxproj .vcproj .csproj .fsproj .vbproj .props .targets .sln .MF".split(),
+            *".topic .tutorial".split(),
         ),
         "lineBased",
     ),

@@ -12,7 +12,7 @@ from monodex.indexer.rank import filenames, query
 from monodex.indexer.rank.candidates import Candidate, Weights
 from monodex.indexer.rank.query import Query
 
-_PROSE_LANGS = frozenset({"markdown", "txt", "text", "rst", "adoc"})
+_PROSE_LANGS = frozenset({"markdown", "txt", "text", "rst", "adoc", "topic", "tutorial"})
 
 
 # Generated or written documentation: HTML pages of an API reference (jazzy's docs/, a .docset)
@@ -81,13 +81,14 @@ def apply_ci(cands: list[Candidate], q: Query, w: Weights) -> None:
             c.add("pipeline", w.pipeline * top, "a CI pipeline, and the query asks about CI")
 
 
-# A build's own files (autotools, make, CMake, Meson, Bazel, Gradle): settings of the build in the
-# words of the code they build (jq's configure.ac and Makefile.am, moshi's build.gradle.kts: 52
-# times in the first ten of our questions, never an answer), config like the formats above unless
-# the query is about building.
+# A build's own files (autotools, make, CMake, Meson, Bazel, Gradle, MSBuild): settings of the
+# build in the words of the code they build (jq's configure.ac and Makefile.am, moshi's
+# build.gradle.kts: 52 times in the first ten of our questions, never an answer), config like the
+# formats above unless the query is about building.
 _BUILD_FILES = re.compile(
     r"(^|/)(configure\.(ac|in)|(GNU)?[Mm]akefile(\.am|\.in)?|CMakeLists\.txt|meson\.build|[^/]+\.cmake"
-    r"|BUILD(\.bazel)?|WORKSPACE(\.bazel)?|(build|settings)\.gradle(\.kts)?|SConstruct)$"
+    r"|BUILD(\.bazel)?|WORKSPACE(\.bazel)?|(build|settings)\.gradle(\.kts)?|SConstruct"
+    r"|[^/]+\.(vcx?proj|csproj|fsproj|vbproj|sln|props|targets))$"
 )
 # ("make" and "flags" alone are everyday words: "make every field optional", "the debug flags")
 _BUILD_WORDS = re.compile(

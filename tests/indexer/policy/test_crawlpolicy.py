@@ -87,6 +87,16 @@ SEED_TABLE = [
     ("single-include/CLI11.hpp.in", True),
     ("MANIFEST.in", True),
     ("x.mod", False),
+    # build projects, autoconf macros, a jar's manifest, documentation topics
+    ("contrib/vstudio/vc14/zlibvc.vcxproj", True),
+    ("contrib/dotzlib/DotZLib.sln", True),
+    ("src/App/App.csproj", True),
+    ("Directory.Build.props", True),
+    ("config/m4/ax_pthread.m4", False),  # says "thread" as often as a runtime's thread pool
+    ("website/META-INF/MANIFEST.MF", True),
+    ("documentation-website/Writerside/topics/About.topic", True),
+    ("Sources/Documentation.docc/Tutorials/GettingStarted.tutorial", True),
+    ("contrib/vstudio/vc10/miniunz.vcxproj.filters", False),  # Visual Studio writes it
     (".gitignore", False),
     ("packages/x/.npmignore", False),
 ]

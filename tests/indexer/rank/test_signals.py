@@ -440,6 +440,19 @@ def test_build_settings_in_other_formats_are_config_files_too() -> None:
     assert _order(change)[:2] == ["setup.cfg", "src/Util.kt"], _order(change)
 
 
+def test_a_documentation_sites_topics_are_pages() -> None:
+    """Writerside's `.topic` and DocC's `.tutorial` files are pages in XML or directives: stored as
+    `topic` and `tutorial`, they move down for a question about the code as Markdown does."""
+    w = Weights(docs=0.5, docs_question=0.1)
+    found = [
+        _cand("documentation-website/Writerside/topics/Transactions.topic", 0.90, lang="topic"),
+        _cand("Sources/Kit.docc/Tutorials/Start.tutorial", 0.85, lang="tutorial"),
+        _cand("src/Transaction.kt", 0.30, lang="kotlin"),
+    ]
+    signals.apply(found, "how are nested transactions rolled back?", w)
+    assert _order(found)[0] == "src/Transaction.kt", _order(found)
+
+
 def test_a_question_about_code_lists_the_pages_after_every_source_file() -> None:
     """A page says a question's words more than the code does: x0.1 left libuv's design page above
     a weak source answer. Of 214 Markdown pages in the first ten of our tune questions none was an
@@ -470,6 +483,7 @@ def test_a_builds_own_files_are_config_unless_the_query_is_about_building() -> N
         "CMakeLists.txt",
         "cmake/Utils.cmake",
         "app/build.gradle.kts",
+        "contrib/vstudio/vc14/zlibvc.vcxproj",
     )
 
     def cands() -> list[Candidate]:
