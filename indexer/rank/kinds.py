@@ -99,7 +99,8 @@ _BUILD_WORDS = re.compile(
 
 
 def _is_config(c: Candidate, name: str, building: bool, asked: bool) -> bool:
-    if c.hit.payload.get("lang") in _CONFIG_LANGS:
+    lang = c.hit.payload.get("lang")
+    if lang in _CONFIG_LANGS or f".{lang}" == name:  # or a tool's settings: .editorconfig, .npmrc
         # a manifest answers a change as code does, not a question about the code (serde_json's
         # `[features]` ranked 2nd for how a struct becomes a JSON tree; tune: 6 better, 1 worse)
         return name not in _MANIFESTS or asked

@@ -527,6 +527,18 @@ def test_a_config_file_the_query_does_not_name_moves_down_like_a_test() -> None:
     assert _order(signals.apply(cands(), "windows", Weights(config=0.5, config_down=False)))[0] == "rush.json"
 
 
+def test_a_tools_settings_dotfile_is_config() -> None:
+    """`.editorconfig` (stored as `editorconfig`), `.npmrc`, `.clang-format`: a tool's settings,
+    named by their suffix alone. hono's `.editorconfig` said "newline" and ranked first for where
+    newlines are handled."""
+    w = Weights(config=0.5)
+    for dotfile in (".editorconfig", "common/config/rush/.npmrc-publish", ".clang-format"):
+        found = [_cand(dotfile, 0.90, lang=dotfile.rsplit("/.", 1)[-1].lstrip(".")), _cand("src/context.ts", 0.30)]
+        assert _order(signals.apply(found, "where is the trailing newline handled?", w))[0] == "src/context.ts"
+    named = [_cand(".editorconfig", 0.90, lang="editorconfig"), _cand("src/context.ts", 0.30)]
+    assert _order(signals.apply(named, "which newline does the editorconfig ask for", w))[0] == ".editorconfig"
+
+
 def test_a_config_file_that_such_changes_edited_keeps_its_place_for_a_change_request() -> None:
     """tauri's `.changes/config.json` changes with every release fix: a request whose words its
     past commits carry (the past words' list lifts it, read/search.py) is answered by it, so it
