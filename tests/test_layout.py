@@ -103,11 +103,12 @@ ROOMS: dict[str, set[str]] = {
     # a catalog's history: which files each commit changed, their co-change counts kept current
     # (points: a commit subject's words counted as the lexical vectors hash them)
     "history": {"points"},
-    # what a question asks, the signals, the order of the results (packages: which files are
-    # manifests, for a dependency update)
+    "question": {"points"},  # what a question asks: one name or a sentence, the names it spells
+    # the signals, the order of the results (packages: which files are manifests, for a
+    # dependency update)
     "translations": set(),  # copies of one text in several languages: translated pages and modules
-    "rank": {"points", "store", "packages", "translations"},
-    "read": {"rank", "translations", "points", "store", "chunkers"},  # search, view, token budgets
+    "rank": {"question", "points", "store", "packages", "translations"},
+    "read": {"question", "rank", "translations", "points", "store", "chunkers"},  # search, view, token budgets
     "compare": {"points", "store"},  # questions across labels: holders, other versions, diff
     "engine": {"chunkers", "embed"},  # the chunkers and the model as one implementation
     "session": {

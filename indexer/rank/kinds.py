@@ -8,9 +8,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from monodex.indexer.rank import filenames, query
+from monodex.indexer.question import query
+from monodex.indexer.question.query import Query
+from monodex.indexer.rank import filenames
 from monodex.indexer.rank.candidates import Candidate, Weights
-from monodex.indexer.rank.query import Query
 
 _PROSE_LANGS = frozenset({"markdown", "txt", "text", "rst", "adoc", "topic", "tutorial"})
 

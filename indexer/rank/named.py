@@ -11,9 +11,10 @@ from monodex.indexer.packages.manifests import is_manifest
 from monodex.indexer.points import defined
 from monodex.indexer.points.defined import squash
 from monodex.indexer.points.langs import lang_of
-from monodex.indexer.rank import filenames, query
+from monodex.indexer.question import query
+from monodex.indexer.question.query import Query
+from monodex.indexer.rank import filenames
 from monodex.indexer.rank.candidates import Candidate, Weights
-from monodex.indexer.rank.query import Query
 
 # --- package or project named in the query ---------------------------------------------------
 

@@ -16,7 +16,7 @@ from collections import defaultdict
 from typing import Any
 
 from monodex.indexer.points import lexical
-from monodex.indexer.rank import query
+from monodex.indexer.question import query
 from monodex.indexer.rank.candidates import Candidate, Weights
 from monodex.indexer.rank.kinds import apply_ci, apply_config, apply_docs, apply_older, apply_site
 from monodex.indexer.rank.named import (

@@ -13,7 +13,8 @@ from monodex.indexer.points import filters as stored
 from monodex.indexer.points.labelmeta import LabelState, require_label
 from monodex.indexer.points.langs import lang_values
 from monodex.indexer.points.membership import Held
-from monodex.indexer.rank import candidates, cochange, kinds, named, pastwords, query, signals
+from monodex.indexer.question import query
+from monodex.indexer.rank import candidates, cochange, kinds, named, pastwords, signals
 from monodex.indexer.rank import ranking as ranking_
 from monodex.indexer.read import pagenames
 from monodex.indexer.store.base import (

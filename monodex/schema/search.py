@@ -29,7 +29,7 @@ class Explain(TypedDict):
 
 
 class Reading(TypedDict):
-    """--explain: how the query was read before ranking (indexer/rank/query.py)."""
+    """--explain: how the query was read before ranking (indexer/question/query.py)."""
 
     read_as: Annotated[str, "name (one code name), question, phrase (asked as a question) or change request"]
     names: Annotated[list[str], "the code names it spells: their definitions join the candidates"]

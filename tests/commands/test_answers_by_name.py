@@ -9,7 +9,7 @@ import json
 
 import pytest
 from monodex.indexer.points import defined
-from monodex.indexer.rank import query
+from monodex.indexer.question import query
 from monodex.indexer.read import search as searching
 from monodex.indexer.session import Session
 from monodex.indexer.store.base import Match

@@ -7,8 +7,8 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from monodex.indexer.question import query as reading
 from monodex.indexer.rank import candidates, named, ranking, signals
-from monodex.indexer.rank import query as reading
 from monodex.indexer.rank.candidates import Candidate, Weights
 from monodex.indexer.store.base import Scored
 from monodex.indexer.translations import copies

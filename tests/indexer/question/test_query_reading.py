@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 from monodex.indexer.points import defined
-from monodex.indexer.rank import filenames, query
+from monodex.indexer.question import query
+from monodex.indexer.rank import filenames
 
 
 @pytest.mark.parametrize(

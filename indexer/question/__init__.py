@@ -1,0 +1,1 @@
+"""What a question asks, read once before anything ranks (issue 34)."""
