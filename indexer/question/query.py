@@ -80,6 +80,13 @@ _QUESTION = re.compile(
     r"|\b(how|where|why|which|what|when)\s+(does|do|is|are|can|could|should|would|will)\b|\?\s*$",
     re.IGNORECASE,
 )
+# A query that is one path (`src/router/trie-router/router.ts`, `packages/core/`, `hono-base.ts`):
+# a lookup of that file or folder. A file name needs a suffix files have (`JsonFile.load` is a member).
+_PATH = re.compile(r"^(?:\./|/)?(?P<path>[\w@$+-][\w@$.+-]*(?:/[\w@$.+-]+)*/?)$")
+_FILE_SUFFIX = re.compile(
+    r"\.([jt]sx?|[mc][jt]s|json[5c]?|ya?ml|toml|mdx?|txt|py|rs|go|java|kts?|swift|[ch]|cc|[ch]pp|cs|sh"
+    r"|html?|s?css|lock|cfg|ini|xml|gradle|cmake|proto|sql|rb|php)$"
+)
 # What a file name may be called in a question: words of 3+ letters that are not question words.
 _FILE_STOP = lexical.QUERY_STOPWORDS | frozenset(
     "not are all get set new use add fix file files code does work works way also only into make "
@@ -123,6 +130,7 @@ class Query:
     dependencies: frozenset[str] = frozenset()  # packages a dependency update names (`ctor`)
     locale: str | None = None  # the language it names ("German": "de")
     phrase: bool = False  # a phrase ("websocket subscription cleanup"): neither asked nor a change
+    path: str | None = None  # the path the whole query is (`src/router.ts`, `packages/core/`)
 
     @property
     def is_symbol(self) -> bool:
@@ -234,6 +242,8 @@ def read(text: str) -> Query:
         frozenset(m.group("name") for m in _DEPENDENCY.finditer(text)) if not symbol else frozenset()
     )
     named = _LANGUAGE.search(text)
+    p = _PATH.match(stripped)
+    path = p.group("path") if p and ("/" in p.group("path") or _FILE_SUFFIX.search(p.group("path"))) else None
     locale = _LANGUAGES[named.group(1).lower()] if named else None
     return Query(
         text,
@@ -245,4 +255,5 @@ def read(text: str) -> Query:
         dependencies,
         locale,
         phrase,
+        path,
     )

@@ -55,6 +55,7 @@ class Weights:
     name_min: float = 0.5  # ... counted from this share on
     name_rare: bool = True  # ... each word as 1 / the candidate files whose names have it
     dependency: float = 1.0  # a dependency update: each manifest chunk declaring it + this x the best
+    path: float = 1.0  # a query that is a path: the files at it (or under the folder) + this x the best
     # a short question ("how are cookies signed"): a hit only the lexical list found x this. Its
     # few words match everywhere, and a chunk the model ranks nowhere near it is seldom about it
     # (short hand-written questions: 12 repositories, bench/eval/short/; docs/benchmarks.md)
@@ -82,6 +83,7 @@ OFF: dict[str, dict[str, Any]] = {
     "pipeline": {"pipeline": 0.0},
     "filename": {"name_coverage": 0.0},
     "dependency": {"dependency": 0.0},
+    "path": {"path": 0.0},
     "lexical-only": {"lexical_only": 1.0},
     "short": {"lexical_only": 1.0, "short_file_evidence": 1.0, "short_name_coverage": 1.0},
 }

@@ -232,6 +232,19 @@ def apply_filename(cands: list[Candidate], q: Query, w: Weights) -> None:
             c.add("filename", w.name_coverage * weight * top, why)
 
 
+def apply_path(cands: list[Candidate], q: Query, w: Weights) -> None:
+    """A query that is a path names its files: each file at it gains `path` x the best score and
+    ranks as source, a test or a page too ("trie-router/router.ts" listed the router's `node.ts`
+    first, which says "router" more); else each file under the folder it names gains as much."""
+    if q.path is None or not w.path:
+        return
+    at, top = q.path.rstrip("/"), max((c.score for c in cands), default=0.0)
+    files = [c for c in cands if c.path == at or c.path.endswith("/" + at)]
+    for c in files or [c for c in cands if f"/{at}/" in f"/{c.path}"]:
+        c.add("path", w.path * top, "the query is its path" if files else "the query is its folder")
+        c.role = "source" if files else c.role
+
+
 # --- a dependency the question updates -------------------------------------------------------
 
 

@@ -24,6 +24,7 @@ from monodex.indexer.rank.named import (
     apply_dependency,
     apply_filename,
     apply_package,
+    apply_path,
     apply_stand_in_file,
 )
 from monodex.indexer.store.base import PENDING
@@ -139,4 +140,5 @@ def apply(cands: list[Candidate], text: str, w: Weights) -> list[Candidate]:
     apply_file_evidence(cands, w)
     apply_tested(cands, w)
     apply_stand_in_file(cands, q)
+    apply_path(cands, q, w)
     return cands

@@ -305,3 +305,17 @@ def test_what_a_chunk_defines(
     from monodex.indexer.points.langs import lang_of
 
     assert set(defined.names_of(path, lang_of(path), symbol, chunk_type, text)) == expected
+
+
+def test_a_query_that_is_one_path_is_read_as_that_path() -> None:
+    for text, path in (
+        ("src/router/trie-router/router.ts", "src/router/trie-router/router.ts"),
+        ("./packages/core/", "packages/core/"),
+        ("/src/index.ts", "src/index.ts"),
+        ("hono-base.ts", "hono-base.ts"),
+        ("router.ts", "router.ts"),  # also one name
+        ("libraries/rush-lib", "libraries/rush-lib"),
+    ):
+        assert query.read(text).path == path, text
+    for text in ("JsonFile.load", "std::vector", "how is src/index.ts loaded", "Router", "fix: a/b"):
+        assert query.read(text).path is None, text

@@ -202,3 +202,35 @@ def test_a_file_known_by_its_name_or_its_first_line_is_no_prose_page(crawl_files
         if path in langs:
             signals = [m["signal"] for m in langs[path]["explain"]["signals"]]
             assert "docs" not in signals, (path, signals)
+
+
+# A query that is a path: the router's node says "router" more than the router does.
+ROUTER = {
+    "src/router/trie-router/router.ts": "import { Node } from './node'\n"
+    "export class TrieRouter {\n  name = 'TrieRouter'\n  add(method: string, path: string) {}\n}\n",
+    "src/router/trie-router/node.ts": "// a router node: the router's routes, the router's tree\n"
+    "export class Node {\n  // router children by router path segment\n  children: Record<string, Node> = {}\n}\n",
+    "src/router/trie-router/router.test.ts": "import { TrieRouter } from './router'\n"
+    "describe('router', () => { it('adds a router route', () => new TrieRouter()) })\n",
+    "docs/router.md": "# The router\n\nThe router matches a request's path with the router's routes.\n",
+}
+
+
+def test_a_query_that_is_a_path_lists_that_file_first(crawl_files, run_json) -> None:  # type: ignore[no-untyped-def]
+    crawl_files({**ROUTER, **OTHER})
+    for text, first in (
+        ("trie-router/router.ts", "src/router/trie-router/router.ts"),
+        ("./src/router/trie-router/router.ts", "src/router/trie-router/router.ts"),
+        ("src/router/trie-router/router.test.ts", "src/router/trie-router/router.test.ts"),
+        ("docs/router.md", "docs/router.md"),
+    ):
+        code, found, err = run_json(*SEARCH, "--text", text)
+        assert code == 0, err
+        order = [r["relative_path"] for r in found["results"]]
+        assert order[0] == first, (text, order)
+        assert "path" in [m["signal"] for m in found["results"][0]["explain"]["signals"]], text
+    # a folder: its files, its source before its test
+    code, found, err = run_json(*SEARCH, "--text", "src/router/trie-router/")
+    order = [r["relative_path"] for r in found["results"]]
+    assert set(order[:2]) == {"src/router/trie-router/router.ts", "src/router/trie-router/node.ts"}, order
+    assert order.index("src/router/trie-router/router.test.ts") > 1, order
