@@ -205,7 +205,7 @@ def test_a_file_known_by_its_name_or_its_first_line_is_no_prose_page(crawl_files
 
 
 # A query that is a path: the router's node says "router" more than the router does.
-ROUTER = {
+TRIE = {
     "src/router/trie-router/router.ts": "import { Node } from './node'\n"
     "export class TrieRouter {\n  name = 'TrieRouter'\n  add(method: string, path: string) {}\n}\n",
     "src/router/trie-router/node.ts": "// a router node: the router's routes, the router's tree\n"
@@ -217,7 +217,7 @@ ROUTER = {
 
 
 def test_a_query_that_is_a_path_lists_that_file_first(crawl_files, run_json) -> None:  # type: ignore[no-untyped-def]
-    crawl_files({**ROUTER, **OTHER})
+    crawl_files({**TRIE, **OTHER})
     for text, first in (
         ("trie-router/router.ts", "src/router/trie-router/router.ts"),
         ("./src/router/trie-router/router.ts", "src/router/trie-router/router.ts"),

@@ -216,7 +216,9 @@ NEWER_TYPES = {
     "#!",
     *"go.mod go.work .npmrc .npmrc-publish .yarnrc .prettierrc .babelrc .swcrc .postcssrc".split(),
     *".browserslistrc .nvmrc .node-version .python-version .ruby-version .tool-versions".split(),
-    *".clang-format .clang-tidy .cmake-format .swiftformat .swiftlint .coveragerc .gitmodules".split(),    ".in",
+    *".clang-format .clang-tidy .cmake-format .swiftformat .swiftlint .coveragerc .gitmodules".split(),
+    ".in",
+    *".vcxproj .vcproj .csproj .fsproj .vbproj .props .targets .sln .MF .topic .tutorial".split(),
 }
 BUILTIN_V2 = {
     **crawlpolicy.BUILTIN,
