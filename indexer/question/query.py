@@ -82,7 +82,8 @@ _QUESTION = re.compile(
 )
 # A query that is one path (`src/router/trie-router/router.ts`, `packages/core/`, `hono-base.ts`):
 # a lookup of that file or folder. A file name needs a suffix files have (`JsonFile.load` is a member).
-_PATH = re.compile(r"^(?:\./|/)?(?P<path>[\w@$+-][\w@$.+-]*(?:/[\w@$.+-]+)*/?)$")
+# A line and column may follow (`src/index.ts:42:7`, as compilers and agents write them).
+_PATH = re.compile(r"^(?:\./|/)?(?P<path>[\w@$+-][\w@$.+-]*(?:/[\w@$.+-]+)*/?)(?::(?P<line>\d+))?(?::\d+)?$")
 _FILE_SUFFIX = re.compile(
     r"\.([jt]sx?|[mc][jt]s|json[5c]?|ya?ml|toml|mdx?|txt|py|rs|go|java|kts?|swift|[ch]|cc|[ch]pp|cs|sh"
     r"|html?|s?css|lock|cfg|ini|xml|gradle|cmake|proto|sql|rb|php)$"
@@ -131,6 +132,7 @@ class Query:
     locale: str | None = None  # the language it names ("German": "de")
     phrase: bool = False  # a phrase ("websocket subscription cleanup"): neither asked nor a change
     path: str | None = None  # the path the whole query is (`src/router.ts`, `packages/core/`)
+    line: int | None = None  # ... and the line it names (`src/router.ts:42`)
 
     @property
     def is_symbol(self) -> bool:
@@ -244,6 +246,7 @@ def read(text: str) -> Query:
     named = _LANGUAGE.search(text)
     p = _PATH.match(stripped)
     path = p.group("path") if p and ("/" in p.group("path") or _FILE_SUFFIX.search(p.group("path"))) else None
+    line = int(p.group("line")) if p and path and p.group("line") else None
     locale = _LANGUAGES[named.group(1).lower()] if named else None
     return Query(
         text,
@@ -256,4 +259,5 @@ def read(text: str) -> Query:
         locale,
         phrase,
         path,
+        line,
     )

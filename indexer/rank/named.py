@@ -235,7 +235,8 @@ def apply_filename(cands: list[Candidate], q: Query, w: Weights) -> None:
 def apply_path(cands: list[Candidate], q: Query, w: Weights) -> None:
     """A query that is a path names its files: each file at it gains `path` x the best score and
     ranks as source, a test or a page too ("trie-router/router.ts" listed the router's `node.ts`
-    first, which says "router" more); else each file under the folder it names gains as much."""
+    first, which says "router" more), the chunk holding the line it names (`router.ts:42`) twice;
+    else each file under the folder it names gains as much."""
     if q.path is None or not w.path:
         return
     at, top = q.path.rstrip("/"), max((c.score for c in cands), default=0.0)
@@ -243,6 +244,9 @@ def apply_path(cands: list[Candidate], q: Query, w: Weights) -> None:
     for c in files or [c for c in cands if f"/{at}/" in f"/{c.path}"]:
         c.add("path", w.path * top, "the query is its path" if files else "the query is its folder")
         c.role = "source" if files else c.role
+        lines = (c.hit.payload.get("start_line", 0), c.hit.payload.get("end_line", -1))
+        if q.line is not None and lines[0] <= q.line <= lines[1]:
+            c.add("path", w.path * top, f"and its line {q.line}")  # the chunk the file is listed with
 
 
 # --- a dependency the question updates -------------------------------------------------------

@@ -315,7 +315,10 @@ def test_a_query_that_is_one_path_is_read_as_that_path() -> None:
         ("hono-base.ts", "hono-base.ts"),
         ("router.ts", "router.ts"),  # also one name
         ("libraries/rush-lib", "libraries/rush-lib"),
+        ("src/index.ts:42", "src/index.ts"),
+        ("src/index.ts:42:7", "src/index.ts"),
     ):
         assert query.read(text).path == path, text
+    assert (query.read("src/index.ts:42:7").line, query.read("src/index.ts").line) == (42, None)
     for text in ("JsonFile.load", "std::vector", "how is src/index.ts loaded", "Router", "fix: a/b"):
         assert query.read(text).path is None, text

@@ -221,6 +221,7 @@ def test_a_query_that_is_a_path_lists_that_file_first(crawl_files, run_json) -> 
     for text, first in (
         ("trie-router/router.ts", "src/router/trie-router/router.ts"),
         ("./src/router/trie-router/router.ts", "src/router/trie-router/router.ts"),
+        ("src/router/trie-router/router.ts:3:5", "src/router/trie-router/router.ts"),  # a line, a column
         ("src/router/trie-router/router.test.ts", "src/router/trie-router/router.test.ts"),
         ("docs/router.md", "docs/router.md"),
     ):

@@ -989,3 +989,17 @@ def test_the_declaration_stands_for_its_file_before_impls_members_and_namesakes(
     assert (
         named.stand_tier(protocol, "DataPreprocessor") > named.stand_tier(extension, "DataPreprocessor") > 0
     )
+
+
+def test_a_path_with_a_line_lists_its_file_with_the_chunk_holding_that_line() -> None:
+    w = Weights()
+    found = [
+        _cand("src/router.ts", 0.50, ordinal=1, start_line=1, end_line=40),
+        _cand("src/router.ts", 0.20, ordinal=2, start_line=41, end_line=90),
+        _cand("src/node.ts", 0.90, start_line=1, end_line=30),
+    ]
+    kept = ranking.rank(signals.apply(found, "src/router.ts:42:7", w), limit=2, per_file=1, include_tests=False)
+    assert [(k.candidate.path, k.candidate.hit.payload["chunk_ordinal"]) for k in kept] == [
+        ("src/router.ts", 2),
+        ("src/node.ts", 1),
+    ]
