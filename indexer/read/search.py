@@ -257,7 +257,8 @@ def search(
     dense = embedder.embed_query(text) if mode != "lexical" else None
     # a question's inflected words also ask for their base forms (lexical.forms_of)
     sparse = lexical.query_vector(text, base_forms=query.read(text).question) if mode != "dense" else None
-    if mode == "lexical" and sparse is not None and not sparse.indices:
+    if mode == "lexical" and sparse is not None and not sparse.indices and not query.read(text).names:
+        # (a name too short to be a word, flask's `g`, still finds its declaration: _definers)
         raise UsageError("the search text has no words to match", "use words or names from the code")
     if mode == "hybrid" and sparse is not None and not sparse.indices:
         mode = "dense"  # punctuation only: nothing for the lexical side to match
@@ -285,7 +286,7 @@ def search(
         assert sparse is not None
         cands = [
             candidates.Candidate(h, h.score, None, i)
-            for i, h in enumerate(store.search_sparse(sparse, flt, limit=n), 1)
+            for i, h in enumerate(store.search_sparse(sparse, flt, limit=n) if sparse.indices else [], 1)
         ]
     known = {c.hit.id for c in cands}
     cands += _definers(store, flt, query.read(text), ranking, known=known)

@@ -235,3 +235,22 @@ def test_a_query_that_is_a_path_lists_that_file_first(crawl_files, run_json) -> 
     order = [r["relative_path"] for r in found["results"]]
     assert set(order[:2]) == {"src/router/trie-router/router.ts", "src/router/trie-router/node.ts"}, order
     assert order.index("src/router/trie-router/router.test.ts") > 1, order
+
+
+# flask's request-bound globals: `g` is a name too short to be a word of the lexical list
+GLOBALS = {
+    "src/flask/globals.py": "from werkzeug.local import LocalProxy\n\n"
+    "app_ctx = LocalProxy(_cv_app, unbound_message=_no_app_msg)\n"
+    "g: _AppCtxGlobals = LocalProxy(_cv_app, 'g', unbound_message=_no_app_msg)\n",
+    "src/flask/ctx.py": "class _AppCtxGlobals:\n    def get(self, name, default=None):\n"
+    "        return self.__dict__.get(name, default)\n",
+}
+
+
+def test_a_one_letter_name_finds_its_declaration_by_words_alone(crawl_files, run_json) -> None:  # type: ignore[no-untyped-def]
+    crawl_files({**GLOBALS, **OTHER})
+    code, found, err = run_json(*SEARCH, "--mode", "lexical", "--text", "g")
+    assert code == 0, err
+    assert found["results"][0]["relative_path"] == "src/flask/globals.py", found["results"]
+    code, found, err = run_json(*SEARCH, "--mode", "lexical", "--text", "?!")
+    assert code == 2 and "no words to match" in err, (code, err)
