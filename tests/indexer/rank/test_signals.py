@@ -453,6 +453,20 @@ def test_a_documentation_sites_topics_are_pages() -> None:
     assert _order(found)[0] == "src/Transaction.kt", _order(found)
 
 
+def test_a_phrase_lists_its_pages_by_their_score() -> None:
+    """A phrase may be a change's subject ("release notes for 0.1.12", "community slack name and
+    domain change" in neon's history), answered by the page: its pages go down x0.1 like a
+    question's, not after every source file (docs/search.md said so; the code did not)."""
+    w = Weights(docs=0.5, docs_question=0.1)
+
+    def cands() -> list[Candidate]:
+        return [_cand("RELEASES.md", 0.90), _cand("src/lib.rs", 0.05, lang="rust")]
+
+    assert _order(signals.apply(cands(), "release notes for 0.1.12", w)) == ["RELEASES.md", "src/lib.rs"]
+    question = signals.apply(cands(), "where are the release notes for 0.1.12?", w)
+    assert _order(question) == ["src/lib.rs", "RELEASES.md"]
+
+
 def test_a_question_about_code_lists_the_pages_after_every_source_file() -> None:
     """A page says a question's words more than the code does: x0.1 left libuv's design page above
     a weak source answer. Of 214 Markdown pages in the first ten of our tune questions none was an
