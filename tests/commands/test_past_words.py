@@ -103,6 +103,8 @@ def test_a_config_file_such_changes_edited_keeps_its_place_for_a_change_request(
 
     request = placed("fix: covector publish of the cli crate")
     assert request[".changes/config.json"]["role"] == "source", request[".changes/config.json"]
-    assert request["renovate.json"]["role"] == "config"  # one commit: no pattern
+    # one commit: no pattern, x0.5 as a config file the request does not name (kept by score)
+    assert "config" in [m["signal"] for m in request["renovate.json"]["signals"]]
+    assert "config" not in [m["signal"] for m in request[".changes/config.json"]["signals"]]
     question = placed("how does covector publish the cli crate?")
     assert question[".changes/config.json"]["role"] == "config"

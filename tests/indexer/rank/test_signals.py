@@ -531,7 +531,7 @@ def test_a_config_file_the_query_does_not_name_moves_down_like_a_test() -> None:
             _cand("src/GitVersionCompatibility.ts", 0.10),
         ]
 
-    found = signals.apply(cands(), "fix: compatible with windows", w)
+    found = signals.apply(cands(), "how is windows compatibility checked?", w)
     assert _order(found) == ["src/GitService.ts", "src/GitVersionCompatibility.ts", "rush.json"]
     assert [k.role for k in ranking.rank(found, limit=3, per_file=1, include_tests=False)][-1] == "config"
     assert _order(signals.apply(cands(), "add a project to rush.json", w))[0] == "rush.json"
@@ -551,6 +551,22 @@ def test_a_tools_settings_dotfile_is_config() -> None:
         assert _order(signals.apply(found, "where is the trailing newline handled?", w))[0] == "src/context.ts"
     named = [_cand(".editorconfig", 0.90, lang="editorconfig"), _cand("src/context.ts", 0.30)]
     assert _order(signals.apply(named, "which newline does the editorconfig ask for", w))[0] == ".editorconfig"
+
+
+def test_a_change_request_moves_a_config_file_down_by_its_score_alone() -> None:
+    """A change edits config as often as it edits code (tauri's `tauri.conf.json`, a workflow's
+    settings): for a change request or a phrase a config file the query does not name goes x0.5
+    and keeps its place by score; a schema or a scaffolder's copy, which describes config files,
+    still goes down ten places (the code reading them is the answer: rush-lib's schemas)."""
+    w = Weights(config=0.5)
+
+    def cands(config: str) -> list[Candidate]:
+        return [_cand(config, 0.90, lang="json"), _cand("src/GitService.ts", 0.20)]
+
+    for text in ("fix: compatible with windows", "windows compatibility"):
+        assert _order(signals.apply(cands("rush.json"), text, w))[0] == "rush.json", text
+    schema = signals.apply(cands("src/schemas/rush.schema.json"), "fix: compatible with windows", w)
+    assert _order(schema)[0] == "src/GitService.ts"
 
 
 def test_a_config_file_that_such_changes_edited_keeps_its_place_for_a_change_request() -> None:
@@ -573,17 +589,20 @@ def test_a_config_file_that_such_changes_edited_keeps_its_place_for_a_change_req
 
     request = "fix: cargo check cli.rs not cli.js"
     assert _order(signals.apply(cands(first), request, w))[0] == ".changes/config.json"
-    assert _order(signals.apply(cands(first * 0.2), request, w))[-1] == ".changes/config.json"
+    # else x0.5 (a change request keeps a config file's place by its score)
+
+    def scaled(found: list[Candidate]) -> bool:
+        return any(m["signal"] == "config" for m in found[0].moved)
+
+    assert scaled(signals.apply(cands(first * 0.2), request, w))
+    assert not scaled(signals.apply(cands(first), request, w))
     # one commit with the request's words is no pattern (sparo's rush.json, its one subspace commit)
-    assert _order(signals.apply(cands(first, commits=1), request, w))[-1] == ".changes/config.json"
+    assert scaled(signals.apply(cands(first, commits=1), request, w))
     question = "how does the cli run cargo check?"
     assert _order(signals.apply(cands(first), question, w))[-1] == ".changes/config.json"
     update = "fix(deps): update rust crate serde to v1.0.200"
-    assert _order(signals.apply(cands(first), update, w))[-1] == ".changes/config.json"
-    assert (
-        _order(signals.apply(cands(first), request, replace(w, config_past=0.0)))[-1]
-        == ".changes/config.json"
-    )
+    assert scaled(signals.apply(cands(first), update, w))
+    assert scaled(signals.apply(cands(first), request, replace(w, config_past=0.0)))
     # a config format's schema or a scaffolder's copy describes config: the code reading it answers
     for described in (
         "libraries/rush-lib/src/schemas/experiments.schema.json",
