@@ -27,8 +27,9 @@ def is_prose(path: str, lang: str | None) -> bool:
     cannot answer."""
     if _DOC_PAGE.search(path):
         return True
-    if lang == "text" and "." not in path.rsplit("/", 1)[-1]:
-        return False  # known by its whole name (Dockerfile, Makefile) or its `#!` line: build code
+    if lang == "text" and "." not in path.rsplit("/", 1)[-1].lstrip("."):
+        # known by its whole name (Dockerfile, Makefile, a settings dotfile) or its `#!` line
+        return False
     if lang is not None:
         return lang in _PROSE_LANGS
     return path.lower().endswith((".md", ".mdx", ".txt", ".rst"))
@@ -102,9 +103,15 @@ _BUILD_WORDS = re.compile(
 )
 
 
+def _is_dotfile(name: str, lang: object) -> bool:
+    """A tool's settings dotfile (`.editorconfig`, `.npmrc`): stored as `text`, or under its name
+    by a monodex before 2026-12-06."""
+    return name.startswith(".") and "." not in name[1:] and lang in ("text", name[1:])
+
+
 def _is_config(c: Candidate, name: str, building: bool, asked: bool) -> bool:
     lang = c.hit.payload.get("lang")
-    if lang in _CONFIG_LANGS or f".{lang}" == name:  # or a tool's settings: .editorconfig, .npmrc
+    if lang in _CONFIG_LANGS or _is_dotfile(name, lang):
         # a manifest answers a change as code does, not a question about the code (serde_json's
         # `[features]` ranked 2nd for how a struct becomes a JSON tree; tune: 6 better, 1 worse)
         return name not in _MANIFESTS or asked

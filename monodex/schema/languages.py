@@ -30,8 +30,9 @@ LANGUAGES = tuple(dict.fromkeys(SUFFIXES.values()))
 
 
 def suffix_of(file_name: str) -> str:
-    """The file's last extension, lowercased, with its dot (`.ts`); "" for none."""
-    name = file_name.rsplit("/", 1)[-1].lower()
+    """The file's last extension, lowercased, with its dot (`.ts`); "" for none. A dotfile's
+    name is no extension: `.editorconfig` and `.prettierrc` are no languages (`--lang`)."""
+    name = file_name.rsplit("/", 1)[-1].lower().lstrip(".")
     return "." + name.rsplit(".", 1)[-1] if "." in name else ""
 
 

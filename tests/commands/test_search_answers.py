@@ -30,3 +30,16 @@ def test_chunk_says_when_the_budget_is_capped(tmp_path, run_json) -> None:  # ty
     assert "capped at 6000 bytes" in text and "--budget" in text
     code, out, _ = run_json("chunk", str(source), "--max-tokens", "256", "--json")
     assert code == 0 and out["notes"] == []
+
+
+def test_a_settings_dotfile_is_no_language_the_label_holds(crawl_files, run_json) -> None:  # type: ignore[no-untyped-def]
+    """`.editorconfig` and `.prettierrc` were listed as languages (`editorconfig`, `prettierrc`)."""
+    crawl_files(
+        {
+            ".editorconfig": "root = true\n[*]\nend_of_line = lf\n",
+            ".prettierrc": '{"semi": false}\n',
+            "src/main.ts": "export function loadConfiguration(): string { return 'x'; }\n",
+        }
+    )
+    code, _, err = run_json(*SEARCH, "--lang", "python")
+    assert code == 2 and "no python files" in err and "it has: text, typescript" in err, err

@@ -28,6 +28,9 @@ def test_the_cli_lists_exactly_the_languages_files_are_stored_under() -> None:
         ("rush.json", "json"),
         ("index.cjs", "javascript"),
         ("notes.txt", "txt"),  # as before: stored chunks keep matching
+        (".editorconfig", "text"),  # a settings dotfile's name is no language
+        ("packages/app/.prettierrc", "text"),
+        (".eslintrc.json", "json"),
     ],
 )
 def test_lang_of(path: str, lang: str) -> None:

@@ -7,8 +7,9 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from monodex.indexer.points.langs import lang_of
 from monodex.indexer.question import query as reading
-from monodex.indexer.rank import candidates, named, ranking, signals
+from monodex.indexer.rank import candidates, kinds, named, ranking, signals
 from monodex.indexer.rank.candidates import Candidate, Weights
 from monodex.indexer.store.base import Scored
 from monodex.indexer.translations import copies
@@ -542,14 +543,16 @@ def test_a_config_file_the_query_does_not_name_moves_down_like_a_test() -> None:
 
 
 def test_a_tools_settings_dotfile_is_config() -> None:
-    """`.editorconfig` (stored as `editorconfig`), `.npmrc`, `.clang-format`: a tool's settings,
-    named by their suffix alone. hono's `.editorconfig` said "newline" and ranked first for where
-    newlines are handled."""
+    """`.editorconfig`, `.npmrc`, `.clang-format`: a tool's settings, stored as `text` (by an
+    older monodex under their name, `editorconfig`), neither a page nor code. hono's
+    `.editorconfig` said "newline" and ranked first for where newlines are handled."""
     w = Weights(config=0.5)
     for dotfile in (".editorconfig", "common/config/rush/.npmrc-publish", ".clang-format"):
-        found = [_cand(dotfile, 0.90, lang=dotfile.rsplit("/.", 1)[-1].lstrip(".")), _cand("src/context.ts", 0.30)]
-        assert _order(signals.apply(found, "where is the trailing newline handled?", w))[0] == "src/context.ts"
-    named = [_cand(".editorconfig", 0.90, lang="editorconfig"), _cand("src/context.ts", 0.30)]
+        for lang in (lang_of(dotfile), dotfile.rsplit("/.", 1)[-1].lstrip(".")):
+            found = [_cand(dotfile, 0.90, lang=lang), _cand("src/context.ts", 0.30)]
+            assert _order(signals.apply(found, "where is the trailing newline handled?", w))[0] == "src/context.ts"
+            assert not kinds.is_prose(dotfile, lang)
+    named = [_cand(".editorconfig", 0.90, lang=lang_of(".editorconfig")), _cand("src/context.ts", 0.30)]
     assert _order(signals.apply(named, "which newline does the editorconfig ask for", w))[0] == ".editorconfig"
 
 
