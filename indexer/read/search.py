@@ -16,7 +16,7 @@ from monodex.indexer.points.membership import Held
 from monodex.indexer.question import query
 from monodex.indexer.rank import candidates, cochange, kinds, named, pastwords, signals
 from monodex.indexer.rank import ranking as ranking_
-from monodex.indexer.read import pagenames
+from monodex.indexer.read import callnames, pagenames
 from monodex.indexer.store.base import (
     PENDING,
     RRF_K,
@@ -292,6 +292,7 @@ def search(
     cands += _definers(store, flt, query.read(text), ranking, known=known)
     cands += _manifests(store, flt, query.read(text), ranking, known=known)
     cands += _page_names(store, flt, cands, query.read(text), known=known)
+    cands += _call_names(store, flt, cands, query.read(text), text, known=known)
     if mode == "hybrid":
         cands += _past_words(store, flt, text, history, ranking, cands, dense, known=known)
     locale = query.read(text).locale or copies.SOURCE_LOCALE
@@ -390,16 +391,75 @@ def _page_names(
         amount = pagenames.WEIGHT * page.fused
         for name in pagenames.names_in(str(page.hit.payload.get(Key.TEXT, "")))[: pagenames.NAMES]:
             for record in _declarations(store, flt, name, 64)[: pagenames.DEFINERS]:
-                why = f"{page.path} names {name}"
-                if record.id in by_id:
-                    by_id[record.id].add("page-names", amount, why)
-                elif record.id not in known:
-                    known.add(record.id)
-                    c = candidates.Candidate(Scored(record.id, amount, record.payload), amount, None, None)
-                    c.moved.append({"signal": "page-names", "change": round(amount, 6), "why": why})
-                    by_id[record.id] = c
-                    out.append(c)
+                _lift(record, amount, "page-names", f"{page.path} names {name}", by_id, out, known)
     return out
+
+
+def _call_names(
+    store: Store,
+    flt: Filter,
+    cands: list[candidates.Candidate],
+    q: query.Query,
+    text: str,
+    *,
+    known: set[str],
+) -> list[candidates.Candidate]:
+    """The declarations, in other files, of what the first fused source files call with a word of
+    the question in its name (callnames.py): a candidate gains the caller's share, one neither
+    list ranked joins with it. Only for a question: a change request's words are its files'."""
+    if not callnames.WEIGHT or q.is_symbol or not q.question:
+        return []
+    words = callnames.question_words(text)
+    by_id = {c.hit.id: c for c in cands}
+    out: list[candidates.Candidate] = []
+    callers: list[candidates.Candidate] = []
+    for c in sorted(cands, key=lambda c: -c.fused):
+        if len(callers) == callnames.TOP:
+            break
+        if (
+            all(c.path != o.path for o in callers)
+            and ranking_.role_of(c.path) == ranking_.SOURCE
+            and not kinds.is_prose(c.path, c.hit.payload.get(Key.LANG))
+        ):
+            callers.append(c)
+    for caller in callers:
+        names = callnames.called(str(caller.hit.payload.get(Key.TEXT, "")), words)
+        if not names:
+            continue
+        # one read for all of a caller's names: a search must stay within its latency
+        wanted = _narrowed(flt, MatchAny(defined.DEFINES, tuple(defined.squash(n) for n in names)))
+        found = [r for r in itertools.islice(store.scroll(wanted, batch=callnames.READ), callnames.READ)]
+        amount = callnames.WEIGHT * caller.fused
+        for name in names:
+            declaring = [
+                r
+                for r in found
+                if r.payload.get(Key.RELATIVE_PATH) != caller.path and named.sureness(r.payload, name)
+            ]
+            declaring.sort(key=lambda r: -named.sureness(r.payload, name))
+            for record in declaring[: callnames.DEFINERS]:
+                _lift(record, amount, "call-names", f"{caller.path} calls {name}", by_id, out, known)
+    return out
+
+
+def _lift(
+    record: Any,
+    amount: float,
+    signal: str,
+    why: str,
+    by_id: dict[str, candidates.Candidate],
+    out: list[candidates.Candidate],
+    known: set[str],
+) -> None:
+    """A candidate gains `amount`; a chunk no list ranked joins the candidates with it."""
+    if record.id in by_id:
+        by_id[record.id].add(signal, amount, why)
+    elif record.id not in known:
+        known.add(record.id)
+        c = candidates.Candidate(Scored(record.id, amount, record.payload), amount, None, None)
+        c.moved.append({"signal": signal, "change": round(amount, 6), "why": why})
+        by_id[record.id] = c
+        out.append(c)
 
 
 # A dependency update's manifests: the lexical hits of the dependency's name among the files a

@@ -93,3 +93,30 @@ def crawled(monorepo, run_json):  # type: ignore[no-untyped-def]
     code, _, err = run_json("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--json")
     assert code == 0, err
     return monorepo
+
+
+@pytest.fixture
+def lifted(run_json):  # type: ignore[no-untyped-def]
+    """lifted(text, giver, taker): the fused score of `giver` and the signals that moved `taker`
+    (by signal) in an explained search of label `main` of catalog `acme`."""
+
+    def ask(text: str, giver: str, taker: str) -> tuple[float, dict[str, dict[str, object]]]:
+        code, found, err = run_json(
+            "search",
+            "--catalog",
+            "acme",
+            "--label",
+            "main",
+            "--json",
+            "--explain",
+            "--text",
+            text,
+            "--limit",
+            "20",
+        )
+        assert code == 0, err
+        by_path = {r["relative_path"]: r for r in found["results"]}
+        moved = by_path[taker]["explain"]["signals"]
+        return by_path[giver]["explain"]["fused_score"], {m["signal"]: m for m in moved}
+
+    return ask

@@ -48,26 +48,16 @@ def _repo() -> dict[str, str]:
 
 
 def test_the_declaration_of_the_name_a_guide_spells_gains_the_guide_s_share(
-    crawl_files, run_json, monkeypatch
+    crawl_files, lifted, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]
     crawl_files(_repo())
-
-    def hit() -> tuple[float, dict[str, dict[str, object]]]:
-        """The guide's fused score, and what moved the declaration."""
-        code, found, err = run_json(*SEARCH, "--text", QUESTION, "--limit", "20")
-        assert code == 0, err
-        by_path = {r["relative_path"]: r for r in found["results"]}
-        guide = by_path["docs/guides/prevent-rerenders.md"]["explain"]["fused_score"]
-        moved = by_path["src/react/shallow.ts"]["explain"]["signals"]
-        return guide, {m["signal"]: m for m in moved}
-
-    guide, moved = hit()
+    guide, moved = lifted(QUESTION, "docs/guides/prevent-rerenders.md", "src/react/shallow.ts")
     assert moved["page-names"]["why"] == "docs/guides/prevent-rerenders.md names useShallow"
     # the guide's share on top of its own score; what the share does to the places is measured
     # over real repositories (docs/benchmarks.md)
     assert moved["page-names"]["change"] == round(pagenames.WEIGHT * guide, 6) > 0
     monkeypatch.setattr(pagenames, "WEIGHT", 0.0)
-    _, moved = hit()
+    _, moved = lifted(QUESTION, "docs/guides/prevent-rerenders.md", "src/react/shallow.ts")
     assert "page-names" not in moved
 
 
