@@ -428,15 +428,15 @@ def _call_names(
             continue
         # one read for all of a caller's names: a search must stay within its latency
         wanted = _narrowed(flt, MatchAny(defined.DEFINES, tuple(defined.squash(n) for n in names)))
-        found = [r for r in itertools.islice(store.scroll(wanted, batch=callnames.READ), callnames.READ)]
+        found = list(itertools.islice(store.scroll(wanted, batch=callnames.READ), callnames.READ))
         amount = callnames.WEIGHT * caller.fused
         for name in names:
-            declaring = [
-                r
+            sure = [
+                (named.sureness(r.payload, name), r)
                 for r in found
-                if r.payload.get(Key.RELATIVE_PATH) != caller.path and named.sureness(r.payload, name)
+                if r.payload.get(Key.RELATIVE_PATH) != caller.path
             ]
-            declaring.sort(key=lambda r: -named.sureness(r.payload, name))
+            declaring = [r for how, r in sorted(sure, key=lambda pair: -pair[0]) if how]
             for record in declaring[: callnames.DEFINERS]:
                 _lift(record, amount, "call-names", f"{caller.path} calls {name}", by_id, out, known)
     return out
