@@ -95,7 +95,11 @@ def follow_moves(newest_first: Iterable[Commit], moved: dict[str, str] | None = 
     for c in newest_first:
         files = tuple(moved.get(f, f) for f in c.files)
         for old, new in c.moves:
-            moved[old] = moved.get(new, new)
+            latest = moved.get(new, new)
+            if latest == old:  # moved away and back (google/leveldb's `leveldb/`): today's name
+                moved.pop(old, None)
+            else:
+                moved[old] = latest
         yield Commit(c.oid, c.date, files, parents=c.parents, subject=c.subject)
 
 

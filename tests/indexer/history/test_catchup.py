@@ -111,6 +111,52 @@ def test_a_renamed_file_keeps_its_past_under_its_new_name(git_repo, tmp_path: Pa
     assert _files(fresh)["lib/b2.ts"] == 3 and "src/b.ts" not in _files(fresh)
 
 
+def test_a_folder_moved_away_and_back_is_counted_once(git_repo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """google/leveldb moved its files into `leveldb/` and back out: each file's name then maps to
+    itself, and copying its counts "to its new name" doubled them (its pairs twice over: 19 commits
+    of db_impl.cc with db_impl.h read as 76, more than either file's own 40)."""
+    repo = _history(git_repo)  # a: 3 commits, b: 2, c: 1; a and b together 2
+    (repo.path / "old").mkdir()
+    repo.git("mv", "src/a.ts", "old/a.ts")
+    repo.git("mv", "src/b.ts", "old/b.ts")
+    repo.commit("into a folder")
+    repo.git("mv", "old/a.ts", "src/a.ts")
+    repo.git("mv", "old/b.ts", "src/b.ts")
+    repo.commit("and back")
+    db = tmp_path / "h.sqlite"
+    catchup.update(db, repo.path, repo.head(), _ts, "p1")
+    past = History(db)
+    single, pair = past.counts(["src/b.ts", "src/c.ts"], ["src/a.ts"])
+    past.close()
+    # each move counts once for both files (under the name it has today)
+    assert single == {"src/a.ts": 5}
+    assert pair == {("src/a.ts", "src/b.ts"): 4, ("src/a.ts", "src/c.ts"): 1}
+    assert _files(db)["src/b.ts"] == 4 and "old/a.ts" not in _files(db)
+
+
+def test_a_new_file_at_a_moved_files_old_name_keeps_its_own_counts(git_repo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A file moved away and another one made under its old name later: the first count of the
+    history gave the new file's commits to the moved one as well."""
+    repo = _history(git_repo)  # a: 3 commits, b: 2
+    (repo.path / "lib").mkdir()
+    repo.git("mv", "src/b.ts", "lib/b.ts")
+    repo.commit("move b")
+    for i in range(3):
+        repo.write("src/b.ts", f"another b {i}")
+        repo.write("src/a.ts", f"with a {i}")
+        repo.commit(f"a new b {i}")
+    db = tmp_path / "h.sqlite"
+    catchup.update(db, repo.path, repo.head(), _ts, "p1")
+    files = _files(db)
+    assert files["lib/b.ts"] == 3 and files["src/b.ts"] == 3
+    past = History(db)
+    assert past.counts(["lib/b.ts", "src/b.ts"], ["src/a.ts"])[1] == {
+        ("lib/b.ts", "src/a.ts"): 2,
+        ("src/a.ts", "src/b.ts"): 3,
+    }
+    past.close()
+
+
 def _missing(path: Path) -> set[str]:
     out = subprocess.run(
         ["git", "-C", str(path), "rev-list", "--objects", "--missing=print", "--all"],
