@@ -21,6 +21,10 @@ NAMES = 6
 DEFINERS = 2
 WEIGHT = 0.3
 READ = 64  # declarations read for one caller's names, the surest kept
+# A name declared in more files than this (the caller's own counted) is no one place: each of
+# hashbrown's collections wraps `try_reserve`, and lifting two of the three by their order in the
+# store put a wrapper over the file the question asks for, in one search of five.
+PLACES = 2
 
 # `name(` of a call or a declaration (the caller's own declarations are in its file: skipped)
 _CALL = re.compile(r"\b([A-Za-z_$][\w$]{3,})\s*\(")

@@ -431,12 +431,14 @@ def _call_names(
         found = list(itertools.islice(store.scroll(wanted, batch=callnames.READ), callnames.READ))
         amount = callnames.WEIGHT * caller.fused
         for name in names:
-            sure = [
-                (named.sureness(r.payload, name), r)
-                for r in found
-                if r.payload.get(Key.RELATIVE_PATH) != caller.path
+            sure = [(named.sureness(r.payload, name), r) for r in found]
+            if len({r.payload.get(Key.RELATIVE_PATH) for how, r in sure if how}) > callnames.PLACES:
+                continue  # every collection's `try_reserve`: no one place
+            declaring = [
+                r
+                for how, r in sorted(sure, key=lambda pair: -pair[0])
+                if how and r.payload.get(Key.RELATIVE_PATH) != caller.path
             ]
-            declaring = [r for how, r in sorted(sure, key=lambda pair: -pair[0]) if how]
             for record in declaring[: callnames.DEFINERS]:
                 _lift(record, amount, "call-names", f"{caller.path} calls {name}", by_id, out, known)
     return out

@@ -123,3 +123,6 @@ def test_a_name_many_files_declare_lifts_none_of_them(crawl_files, run_json) -> 
     assert found["results"][0]["relative_path"] == "src/raw.ts", [r["relative_path"] for r in found["results"]]
     signals = {m["signal"] for r in found["results"] for m in r["explain"]["signals"]}
     assert "definition" not in signals
+    # nor do the wrappers lift each other as what a matching file calls (two of three, picked by
+    # their order in the store, put one over src/raw.ts in one run of five)
+    assert "call-names" not in signals
