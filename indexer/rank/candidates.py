@@ -134,6 +134,13 @@ class Candidate:
         self.score += amount
 
 
+def in_order(hits: Sequence[Scored]) -> list[Scored]:
+    """A list's hits by score, equal scores by path then id: the store returns ties in the order
+    its segments hold them, which the crawl's order decides, so two indexes of one commit ranked
+    three files that differ by one word three ways (their BM25 scores equal)."""
+    return sorted(hits, key=lambda h: (-h.score, str(h.payload.get("relative_path", "")), h.id))
+
+
 def fuse(
     dense: Sequence[Scored],
     lexical: Sequence[Scored],
@@ -147,7 +154,7 @@ def fuse(
     has `unranked_dense` true (no dense vector yet) gets its lexical rank for the dense list too."""
     by_id: dict[str, Candidate] = {}
     for which, hits, weight in (("dense", dense, weights[0]), ("lexical", lexical, weights[1])):
-        for i, h in enumerate(hits):
+        for i, h in enumerate(in_order(hits)):
             c = by_id.get(h.id)
             if c is None:
                 c = by_id[h.id] = Candidate(h, 0.0, None, None)

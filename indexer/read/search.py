@@ -280,13 +280,15 @@ def search(
         assert dense is not None
         cands = [
             candidates.Candidate(h, h.score, i, None)
-            for i, h in enumerate(store.search(dense, flt, limit=n), 1)
+            for i, h in enumerate(candidates.in_order(store.search(dense, flt, limit=n)), 1)
         ]
     else:
         assert sparse is not None
         cands = [
             candidates.Candidate(h, h.score, None, i)
-            for i, h in enumerate(store.search_sparse(sparse, flt, limit=n) if sparse.indices else [], 1)
+            for i, h in enumerate(
+                candidates.in_order(store.search_sparse(sparse, flt, limit=n)) if sparse.indices else [], 1
+            )
         ]
     known = {c.hit.id for c in cands}
     cands += _definers(store, flt, query.read(text), ranking, known=known)

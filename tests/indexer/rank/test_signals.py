@@ -46,6 +46,23 @@ def test_fuse_is_qdrants_rrf_and_keeps_each_lists_rank() -> None:
     assert cands["c"].score == cands["c"].fused == 1 / 6
 
 
+def test_equal_scores_rank_by_path_whatever_order_the_store_returned_them_in() -> None:
+    """Three wrappers that differ by one word have one BM25 score; the store returns them in the
+    order its segments hold them, which the crawl's order decides (one test failed in one run of
+    five): a list's ties are ranked by path, so every index of a commit ranks them alike."""
+    hits = [Scored(p, 2.5, {"relative_path": p}) for p in ("src/table.ts", "src/map.ts", "src/set.ts")]
+    best = Scored("src/raw.ts", 3.0, {"relative_path": "src/raw.ts"})
+    for order in (hits, hits[::-1], [hits[1], hits[2], hits[0]]):
+        cands = candidates.fuse([best, *order], [*order, best], k=5, weights=(1.0, 1.0))
+        ranks = {c.path: (c.dense_rank, c.lexical_rank) for c in cands}
+        assert ranks == {
+            "src/raw.ts": (1, 1),
+            "src/map.ts": (2, 2),
+            "src/set.ts": (3, 3),
+            "src/table.ts": (4, 4),
+        }
+
+
 def test_docs_move_below_code_of_similar_score_but_stay_when_nothing_else_answers() -> None:
     w = Weights(docs=0.5, name_coverage=0.0)
     cands = [_cand("docs/guide/profiles.md", 0.30), _cand("src/ProfileService.ts", 0.20)]
