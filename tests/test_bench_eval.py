@@ -216,9 +216,18 @@ def test_a_fourth_set_asks_for_several_files_an_answer_spans(monkeypatch) -> Non
         assert all(len(q["relevant"]) >= 2 for q in queries if q["kind"] != "symbol")
 
 
-def _own_sets(answers, group: str, repositories: int, kinds: dict[str, int]) -> list[list[dict]]:  # type: ignore[no-untyped-def,type-arg]
+def test_a_fifth_set_is_never_tuned_on(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`bench/eval/hand5/`: four more repositories of several-file answers, written after the
+    ranking constants were set: every question is `test`."""
+    answers = _bench(monkeypatch, "answers.py")
+    sets = _own_sets(answers, "fifth", 4, {"concept": 8, "architecture": 8, "symbol": 4}, halves={"test"})
+    for queries in sets:
+        assert all(len(q["relevant"]) >= 2 for q in queries if q["kind"] != "symbol")
+
+
+def _own_sets(answers, group: str, repositories: int, kinds: dict[str, int], halves: set[str] | None = None) -> list[list[dict]]:  # type: ignore[no-untyped-def,type-arg]
     """Each set of `group`: `repositories` of them, on mirrors no other group asks, `kinds`
-    questions of each kind, both halves; their questions."""
+    questions of each kind, in `halves` (both by default); their questions."""
     t = answers.targets()
     names = [n for n, x in t.items() if x["group"] == group]
     assert len(names) == repositories
@@ -229,7 +238,7 @@ def _own_sets(answers, group: str, repositories: int, kinds: dict[str, int]) -> 
         queries = json.loads(Path(t[name]["file"]).read_text())["queries"]
         said = [q["kind"] for q in queries]
         assert {k: said.count(k) for k in set(said)} == kinds
-        assert {answers.split_of(q["id"], name) for q in queries} == {"tune", "test"}
+        assert {answers.split_of(q["id"], name) for q in queries} == (halves or {"tune", "test"})
         out.append(queries)
     return out
 
