@@ -118,6 +118,29 @@ def apply_lexical_only(cands: list[Candidate], short: bool, w: Weights) -> None:
             c.scale("lexical-only", w.lexical_only, "a short question's hit the model did not rank")
 
 
+# --- a question's type declarations that are mostly prose -------------------------------------
+
+DOC_TYPES = frozenset({"interface", "type"})
+_COMMENT_LINE = re.compile(r"^\s*(//|/\*|\*|#|\"\"\"|\'\'\'|--)")
+
+
+def apply_doc_type(cands: list[Candidate], q: query.Query, w: Weights) -> None:
+    """A type declaration whose lines are mostly comments says a question's words in prose (ky's
+    options type documents every option) while the code that does the thing says them in names:
+    for a question (not one name, not a change request) such a chunk is x `doc_type`. Only type
+    declarations: a function's or a module's comment is often the answer itself (leveldb's
+    `dbformat.h`, libuv's `EMFILE` paragraph)."""
+    if w.doc_type == 1.0 or not q.question or q.is_symbol:
+        return
+    for c in cands:
+        if c.hit.payload.get("chunk_type") not in DOC_TYPES:
+            continue
+        lines = [line for line in str(c.hit.payload.get("text", "")).splitlines() if line.strip()]
+        said = sum(bool(_COMMENT_LINE.match(line)) for line in lines)
+        if lines and said >= w.doc_type_share * len(lines):
+            c.scale("doc-type", w.doc_type, f"a type declaration, {said} of its {len(lines)} lines comments")
+
+
 def apply(cands: list[Candidate], text: str, w: Weights) -> list[Candidate]:
     q = query.read(text)
     short = is_short(text, q, w)  # read once: the rule below and the weights it changes
@@ -141,4 +164,5 @@ def apply(cands: list[Candidate], text: str, w: Weights) -> list[Candidate]:
     apply_tested(cands, w)
     apply_stand_in_file(cands, q)
     apply_path(cands, q, w)
+    apply_doc_type(cands, q, w)
     return cands

@@ -1056,3 +1056,40 @@ def test_a_path_with_a_line_lists_its_file_with_the_chunk_holding_that_line() ->
         ("src/router.ts", 2),
         ("src/node.ts", 1),
     ]
+
+
+def test_a_questions_type_declaration_that_is_mostly_comments_goes_below_the_code() -> None:
+    """ky: "how are failed requests retried": `types/retry.ts` documents every retry option in
+    prose the question's words match; `core/Ky.ts` retries in code. A function's comment, or a
+    type that is mostly code, keeps its score: those are answers as often."""
+    prose = "\n".join(["/**", " * Retry a failed request this many times.", " * @default 2", " */"] * 3)
+    documented = prose + "\nexport type RetryOptions = {limit?: number};"
+    typed = "export type RetryOptions = {\n  limit?: number;\n  methods?: string[];\n};\n// the limit"
+    retry, ky, code_type, helper = (
+        "source/types/retry.ts",
+        "source/core/Ky.ts",
+        "source/types/options.ts",
+        "source/utils/delay.ts",
+    )
+
+    def cands() -> list[Candidate]:
+        return [
+            _cand(retry, 0.30, chunk_type="type", text=documented),
+            _cand(ky, 0.25, chunk_type="class", text="class Ky { async #retry() { return this.#fetch() } }"),
+            _cand(code_type, 0.24, chunk_type="interface", text=typed),
+            _cand(helper, 0.20, chunk_type="function", text=prose + "\nexport function delay() {}"),
+        ]
+
+    question = "how are failed requests retried?"
+    found = signals.apply(cands(), question, NEUTRAL)
+    assert _order(found)[:2] == [ky, code_type]
+    (moved,) = next(c for c in found if c.path == retry).moved
+    assert moved["signal"] == "doc-type" and moved["why"] == "a type declaration, 12 of its 13 lines comments"
+    assert not any(c.moved for c in found if c.path in (code_type, helper))  # code, or a function's comment
+    # one name, a change request, the signal off: the order the lists gave
+    for text, w in (
+        ("RetryOptions", NEUTRAL),
+        ("Fix failed requests retried twice", NEUTRAL),
+        (question, candidates.switched_off(NEUTRAL, ["doc-type"])),
+    ):
+        assert _order(signals.apply(cands(), text, w))[0] == retry, text
