@@ -20,6 +20,11 @@ def chunks(*more: Condition) -> Filter:
     return Filter(must=(Match(Key.SOURCE_TYPE, CODE), *more))
 
 
+def narrowed(flt: Filter, *more: Condition) -> Filter:
+    """`flt` with `more` conditions that must hold too."""
+    return Filter(must=(*flt.must, *more), must_not=flt.must_not, should=flt.should)
+
+
 def label_chunks(label: Held, *more: Condition) -> Filter:
     """The chunks of one label (the filter of every chunk query), narrowed by `more`.
 

@@ -164,7 +164,7 @@ PAST_COMMITS = 2
 
 def _changed_by_such(c: Candidate, q: Query, w: Weights) -> bool:
     """Whether earlier commits in a change request's words changed this config file, by the past
-    words' list (read/search.py lifts its files): high on it (`config_past` of its first's lift or
+    words' list (read/joined.py lifts its files): high on it (`config_past` of its first's lift or
     more), it is what such changes edit (tauri's covector `.changes/config.json`, changed by every
     release fix), not a file that merely says the request's words. A dependency update is
     answered by its manifests (named.apply_dependency), not by the workflows that install them."""

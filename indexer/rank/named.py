@@ -276,7 +276,7 @@ def apply_dependency(cands: list[Candidate], q: Query, w: Weights) -> None:
     """A dependency update ("update rust crate ctor to v1", "bump rollup from 4.21 to 4.22") is
     answered by the manifests that declare it: each of their chunks declaring it gains
     `dependency` x the best score (the manifests are fetched when neither list ranked them:
-    read/search.py)."""
+    read/joined.py)."""
     if not q.dependencies or not w.dependency:
         return
     top = max((c.score for c in cands), default=0.0)

@@ -7,7 +7,7 @@ written by the people who changed it, in the words people ask with; their words 
 whose code spells them differently or not at all. Each file's document is scored against the
 query as BM25 scores a chunk (counts per commit, b = B: a file changed in many commits is only
 gently discounted: it is often the file every question is about), and the best few files form a
-third ranked list beside the dense and the lexical ones (read/search.py fuses it).
+third ranked list beside the dense and the lexical ones (read/joined.py fuses it).
 
 Only 32-bit hashes of the words are stored (history/cochanges.py), counted for the commits the
 co-change signal counts (the same bulk-change cut-off). Measured on the tune halves, kept when

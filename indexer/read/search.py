@@ -3,20 +3,19 @@ its dense vectors. Reading a file back is view.py's, listing labels listing.py's
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
-from monodex.indexer.points import defined, lexical, membership
 from monodex.indexer.points import filters as stored
+from monodex.indexer.points import lexical, membership
 from monodex.indexer.points.labelmeta import LabelState, require_label
 from monodex.indexer.points.langs import lang_values
 from monodex.indexer.points.membership import Held
 from monodex.indexer.question import query
-from monodex.indexer.rank import candidates, cochange, kinds, named, pastwords, signals
+from monodex.indexer.rank import candidates, cochange, signals
 from monodex.indexer.rank import ranking as ranking_
-from monodex.indexer.read import callnames, pagenames
+from monodex.indexer.read import joined
 from monodex.indexer.store.base import (
     PENDING,
     RRF_K,
@@ -24,7 +23,6 @@ from monodex.indexer.store.base import (
     Filter,
     Match,
     MatchAny,
-    Scored,
     SparseVector,
     Store,
 )
@@ -258,7 +256,7 @@ def search(
     # a question's inflected words also ask for their base forms (lexical.forms_of)
     sparse = lexical.query_vector(text, base_forms=query.read(text).question) if mode != "dense" else None
     if mode == "lexical" and sparse is not None and not sparse.indices and not query.read(text).names:
-        # (a name too short to be a word, flask's `g`, still finds its declaration: _definers)
+        # (a name too short to be a word, flask's `g`, still finds its declaration: joined.definers)
         raise UsageError("the search text has no words to match", "use words or names from the code")
     if mode == "hybrid" and sparse is not None and not sparse.indices:
         mode = "dense"  # punctuation only: nothing for the lexical side to match
@@ -291,14 +289,14 @@ def search(
             )
         ]
     known = {c.hit.id for c in cands}
-    cands += _definers(store, flt, query.read(text), ranking, known=known)
-    cands += _manifests(store, flt, query.read(text), ranking, known=known)
-    cands += _page_names(store, flt, cands, query.read(text), known=known)
-    cands += _call_names(store, flt, cands, query.read(text), text, known=known)
+    cands += joined.definers(store, flt, query.read(text), ranking.signals, known=known)
+    cands += joined.manifests(store, flt, query.read(text), ranking.signals, known=known)
+    cands += joined.page_names(store, flt, cands, query.read(text), known=known)
+    cands += joined.call_names(store, flt, cands, query.read(text), text, known=known)
     if mode == "hybrid":
-        cands += _past_words(store, flt, text, history, ranking, cands, dense, known=known)
+        cands += joined.past_words(store, flt, text, history, ranking.signals, cands, dense, known=known)
     locale = query.read(text).locale or copies.SOURCE_LOCALE
-    cands += _stand_ins(store, flt, cands, locale, dense, known=known)
+    cands += joined.stand_ins(store, flt, cands, locale, dense, known=known)
     fused_order = {
         id(c): i
         for i, c in enumerate(sorted(cands, key=lambda c: (-c.fused, c.path, ranking_._ordinal(c.hit))), 1)
@@ -345,254 +343,6 @@ def search(
     return Found(cast("list[Hit]", results), mode, notes, covered, reading)
 
 
-# A question that spells a name asks for its declaration: the chunks defining it join the
-# candidates even when neither list ranked them (`Json` in a repository where every file says
-# json). A few per name: a name declared in more places than this is no one place.
-DEFINERS = 8
-DEFINERS_READ = 200  # of which the surest DEFINERS
-
-
-def _definers(
-    store: Store, flt: Filter, q: query.Query, ranking: Ranking, *, known: set[str]
-) -> list[candidates.Candidate]:
-    """The chunks of the searched labels whose `defines` holds a name the question spells, with
-    no rank in either list (the definition signal scores them), less those already candidates."""
-    if not ranking.signals.symbol or not q.names:
-        return []
-    out: list[candidates.Candidate] = []
-    for name in sorted(q.names)[:3]:
-        for record in _declarations(store, flt, name, DEFINERS_READ)[:DEFINERS]:
-            if record.id not in known:
-                known.add(record.id)
-                out.append(candidates.Candidate(Scored(record.id, 0.0, record.payload), 0.0, None, None))
-    return out
-
-
-def _declarations(store: Store, flt: Filter, name: str, read: int) -> list[Any]:
-    """Up to `read` chunks whose `defines` holds `name`, the surest first: the scroll's order is
-    the ids' (arbitrary), and of a name declared in many chunks (`value_t`, aliased in every
-    class) the surest few are wanted, not the first few."""
-    wanted = _narrowed(flt, Match(defined.DEFINES, defined.squash(name)))
-    found = list(itertools.islice(store.scroll(wanted, batch=read), read))
-    found.sort(key=lambda r: -named.sureness(r.payload, name))
-    return found
-
-
-def _page_names(
-    store: Store, flt: Filter, cands: list[candidates.Candidate], q: query.Query, *, known: set[str]
-) -> list[candidates.Candidate]:
-    """The declarations of the names a prose page among the first fused hits spells as code
-    (pagenames.py): a candidate gains the page's share, one neither list ranked joins with it."""
-    if not pagenames.WEIGHT or q.is_symbol:
-        return []
-    by_id = {c.hit.id: c for c in cands}
-    out: list[candidates.Candidate] = []
-    for page in sorted(cands, key=lambda c: -c.fused)[: pagenames.TOP]:
-        if not kinds.is_prose(page.path, page.hit.payload.get(Key.LANG)):
-            continue
-        amount = pagenames.WEIGHT * page.fused
-        for name in pagenames.names_in(str(page.hit.payload.get(Key.TEXT, "")))[: pagenames.NAMES]:
-            for record in _declarations(store, flt, name, 64)[: pagenames.DEFINERS]:
-                _lift(record, amount, "page-names", f"{page.path} names {name}", by_id, out, known)
-    return out
-
-
-def _call_names(
-    store: Store,
-    flt: Filter,
-    cands: list[candidates.Candidate],
-    q: query.Query,
-    text: str,
-    *,
-    known: set[str],
-) -> list[candidates.Candidate]:
-    """The declarations, in other files, of what the first fused source files call with a word of
-    the question in its name (callnames.py): a candidate gains the caller's share, one neither
-    list ranked joins with it. Only for a question: a change request's words are its files'."""
-    if not callnames.WEIGHT or q.is_symbol or not q.question:
-        return []
-    words = callnames.question_words(text)
-    by_id = {c.hit.id: c for c in cands}
-    out: list[candidates.Candidate] = []
-    callers: list[candidates.Candidate] = []
-    for c in sorted(cands, key=lambda c: -c.fused):
-        if len(callers) == callnames.TOP:
-            break
-        if (
-            all(c.path != o.path for o in callers)
-            and ranking_.role_of(c.path) == ranking_.SOURCE
-            and not kinds.is_prose(c.path, c.hit.payload.get(Key.LANG))
-        ):
-            callers.append(c)
-    for caller in callers:
-        names = callnames.called(str(caller.hit.payload.get(Key.TEXT, "")), words)
-        if not names:
-            continue
-        # one read for all of a caller's names: a search must stay within its latency
-        wanted = _narrowed(flt, MatchAny(defined.DEFINES, tuple(defined.squash(n) for n in names)))
-        found = list(itertools.islice(store.scroll(wanted, batch=callnames.READ), callnames.READ))
-        amount = callnames.WEIGHT * caller.fused
-        for name in names:
-            sure = [(named.sureness(r.payload, name), r) for r in found]
-            if len({r.payload.get(Key.RELATIVE_PATH) for how, r in sure if how}) > callnames.PLACES:
-                continue  # every collection's `try_reserve`: no one place
-            declaring = [
-                r
-                for how, r in sorted(sure, key=lambda pair: -pair[0])
-                if how and r.payload.get(Key.RELATIVE_PATH) != caller.path
-            ]
-            for record in declaring[: callnames.DEFINERS]:
-                _lift(record, amount, "call-names", f"{caller.path} calls {name}", by_id, out, known)
-    return out
-
-
-def _lift(
-    record: Any,
-    amount: float,
-    signal: str,
-    why: str,
-    by_id: dict[str, candidates.Candidate],
-    out: list[candidates.Candidate],
-    known: set[str],
-) -> None:
-    """A candidate gains `amount`; a chunk no list ranked joins the candidates with it."""
-    if record.id in by_id:
-        by_id[record.id].add(signal, amount, why)
-    elif record.id not in known:
-        known.add(record.id)
-        c = candidates.Candidate(Scored(record.id, amount, record.payload), amount, None, None)
-        c.moved.append({"signal": signal, "change": round(amount, 6), "why": why})
-        by_id[record.id] = c
-        out.append(c)
-
-
-# A dependency update's manifests: the lexical hits of the dependency's name among the files a
-# manifest can be (package.json, Cargo.toml, pyproject.toml, go.mod, pom.xml, build.gradle), of
-# which those declaring it join the candidates (named.apply_dependency scores them). Code and
-# docs name a dependency far more often than the one line that declares it.
-MANIFEST_LANGS = ("json", "toml", "cfg", "mod", "gradle", "xml")
-MANIFESTS_READ = 50
-
-
-def _manifests(
-    store: Store, flt: Filter, q: query.Query, ranking: Ranking, *, known: set[str]
-) -> list[candidates.Candidate]:
-    """The manifest chunks of the searched labels declaring a package a dependency update names,
-    less those already candidates (they join with no rank in either list)."""
-    if not ranking.signals.dependency or not q.dependencies:
-        return []
-    out: list[candidates.Candidate] = []
-    wanted = _narrowed(flt, MatchAny(Key.LANG, MANIFEST_LANGS))
-    for name in sorted(q.dependencies)[:3]:
-        sparse = lexical.query_vector(name)
-        if not sparse.indices:
-            continue
-        for hit in store.search_sparse(sparse, wanted, limit=MANIFESTS_READ):
-            if hit.id in known or not named.manifest_declares(hit.payload, name):
-                continue
-            known.add(hit.id)
-            out.append(candidates.Candidate(Scored(hit.id, 0.0, hit.payload), 0.0, None, None))
-    return out
-
-
-# Locale folders a search looks into for their stand-in: more is a search over translations of
-# several modules, which one slot each already serves.
-STAND_IN_FOLDERS = 4
-
-
-def _stand_ins(
-    store: Store,
-    flt: Filter,
-    cands: list[candidates.Candidate],
-    locale: str,
-    dense: Sequence[float] | None,
-    *,
-    known: set[str],
-) -> list[candidates.Candidate]:
-    """The file in `locale` of each translated module a candidate belongs to, when neither list
-    ranked it (ranking.rank lets it stand for its folder): the translations repeat a question's
-    words in forty languages and crowd the original out of both pools (zod's `locales/en.ts`).
-    It joins by its chunk nearest the query (any chunk in lexical mode), with no rank."""
-    have = {c.path for c in cands}
-    wanted: list[str] = []
-    for c in cands:
-        if (lang := copies.locale_of(c.path)) is None or lang[1] == locale:
-            continue
-        # the sibling in the same format: `el.ts` beside `en.ts`, `de.yml` beside `en.yml`
-        path = copies.sibling_in(c.path, locale)
-        if path is not None and path not in have and path not in wanted:
-            wanted.append(path)
-    wanted = wanted[:STAND_IN_FOLDERS]
-    if not wanted:
-        return []
-    narrowed = _narrowed(flt, MatchAny(Key.RELATIVE_PATH, tuple(wanted)))
-    found: list[tuple[str, Any]] = []
-    if dense is not None:
-        found = [(h.id, h.payload) for h in store.search(dense, narrowed, limit=4 * len(wanted))]
-    if len({str(p.get(Key.RELATIVE_PATH)) for _, p in found}) < len(wanted):
-        # lexical mode, or a file still waiting for its dense vectors: any of its chunks
-        found += [(r.id, r.payload) for r in itertools.islice(store.scroll(narrowed, batch=64), 64)]
-    out: list[candidates.Candidate] = []
-    for point_id, payload in found:
-        path = str(payload.get(Key.RELATIVE_PATH, ""))
-        if path not in have and point_id not in known:
-            have.add(path)
-            known.add(point_id)
-            out.append(candidates.Candidate(Scored(point_id, 0.0, payload), 0.0, None, None))
-    return out
-
-
-def _past_words(
-    store: Store,
-    flt: Filter,
-    text: str,
-    history: object,
-    ranking: Ranking,
-    cands: list[candidates.Candidate],
-    dense: Sequence[float] | None,
-    *,
-    known: set[str],
-) -> list[candidates.Candidate]:
-    """The third list of a hybrid search: the files earlier commits with the query's words
-    touched (rank/pastwords.py), each of its chunks among the candidates lifted, for a question
-    as the other two lists are fused (weight / (k + rank)), for a change request by its score
-    relative to the list's first; a listed file neither list found joins by its chunk nearest the
-    query. Returns the chunks that joined."""
-    w = ranking.signals
-    q = query.read(text)
-    request = q.may_be_change
-    weight = w.past_words_request if request else w.past_words
-    listed = pastwords.ranked(history, text, pastwords.FILES) if weight else []
-    if not listed:
-        return []
-    # only the first FILES are read: a narrowed search over 30 files took 7.5 ms on rushstack,
-    # over 10 2.2 ms; a file since deleted leaves its place empty
-    have = {c.path for c in cands}
-    missing = tuple(p.path for p in listed if p.path not in have)
-    out: list[candidates.Candidate] = []
-    if missing and dense is not None:
-        wanted = _narrowed(flt, MatchAny(Key.RELATIVE_PATH, missing))
-        for h in store.search(dense, wanted, limit=2 * len(missing)):
-            path = str(h.payload.get(Key.RELATIVE_PATH, ""))
-            if path not in have and h.id not in known:
-                have.add(path)
-                known.add(h.id)
-                out.append(candidates.Candidate(h, 0.0, None, None))
-    placed = [p for p in listed if p.path in have]
-    by_path: dict[str, list[candidates.Candidate]] = {}
-    for c in [*cands, *out]:
-        by_path.setdefault(c.path, []).append(c)
-    first = listed[0].score or 1.0
-    for rank, past in enumerate(placed):
-        lift = weight * past.score / first if request else weight / (RRF_K + rank)
-        why = f"earlier commits with the query's words changed it ({past.commits} with one of them)"
-        for c in by_path.get(past.path, []):
-            c.fused += lift
-            c.past_commits = past.commits
-            c.add("past-words", lift, why)
-    return out
-
-
 def coverage(
     store: Store, label_id: str, overlay: Overlay | None = None, *, held: Held | None = None
 ) -> tuple[float, int, int]:
@@ -605,14 +355,9 @@ def coverage(
 
 def _coverage(store: Store, flt: Filter) -> tuple[float, int, int]:
     total = store.count(flt)
-    pending = _narrowed(flt, Match(PENDING, True))
+    pending = stored.narrowed(flt, Match(PENDING, True))
     waiting = store.count(pending) if total else 0
     return (1.0 if not total else round((total - waiting) / total, 4)), waiting, total
-
-
-def _narrowed(flt: Filter, *more: Condition) -> Filter:
-    """`flt` with `more` conditions that must hold too."""
-    return Filter(must=(*flt.must, *more), must_not=flt.must_not, should=flt.should)
 
 
 def _ranks(

@@ -10,6 +10,7 @@ import json
 import pytest
 from monodex.indexer.points import defined
 from monodex.indexer.question import query
+from monodex.indexer.read import joined
 from monodex.indexer.read import search as searching
 from monodex.indexer.session import Session
 from monodex.indexer.store.base import Match
@@ -102,13 +103,13 @@ def test_a_name_declared_everywhere_keeps_its_own_file(crawl_files, run_json) ->
         declared = list(s.store.scroll(scope.filter(Match(defined.DEFINES, "option")), batch=200))
         assert len(declared) == 121
         # the index's own order would read these first: the file named after it is not among them
-        first = {str(r.payload["relative_path"]) for r in declared[: searching.DEFINERS]}
+        first = {str(r.payload["relative_path"]) for r in declared[: joined.DEFINERS]}
         assert "core/option.go" not in first
-        kept = searching._definers(
-            s.store, scope.filter(), query.read("Option"), searching.Ranking(), known=set()
+        kept = joined.definers(
+            s.store, scope.filter(), query.read("Option"), searching.Ranking().signals, known=set()
         )
     paths_kept = [c.path for c in kept]
-    assert len(paths_kept) == searching.DEFINERS
+    assert len(paths_kept) == joined.DEFINERS
     assert "core/option.go" in paths_kept, paths_kept
 
 
