@@ -57,7 +57,8 @@ _SKIPS = (
         r"|^(release|releasing|publish|published) v?\d|^(release|publish)$|^v?\d+\.\d+(\.\d+)?\S*$"
         r"|^version packages\b|\[(skip ci|ci skip)\]|^update changelogs?\b"
         r"|\bprepare\b.*\b(version|release|publish)\b"  # "chore: prepare next minor version"
-        r"|^deleting change files\b",  # old Rush's "Deleting change files and updating change logs ..."
+        r"|^deleting change files\b"  # old Rush's "Deleting change files and updating change logs ..."
+        r"|^apply version updates\b",  # covector's release PR: "Apply Version Updates From Current Changes"
     ),
 )
 SKIPS = tuple((reason, re.compile(pattern, re.IGNORECASE)) for reason, pattern in _SKIPS)
