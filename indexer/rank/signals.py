@@ -29,6 +29,8 @@ from monodex.indexer.rank.named import (
 )
 from monodex.indexer.store.base import PENDING
 
+from monodex.schema.payload import Key
+
 # --- file-level evidence ---------------------------------------------------------------------
 
 
@@ -133,9 +135,9 @@ def apply_doc_type(cands: list[Candidate], q: query.Query, w: Weights) -> None:
     if w.doc_type == 1.0 or not q.question or q.is_symbol:
         return
     for c in cands:
-        if c.hit.payload.get("chunk_type") not in DOC_TYPES:
+        if c.hit.payload.get(Key.CHUNK_TYPE) not in DOC_TYPES:
             continue
-        lines = [line for line in str(c.hit.payload.get("text", "")).splitlines() if line.strip()]
+        lines = [line for line in str(c.hit.payload.get(Key.TEXT, "")).splitlines() if line.strip()]
         said = sum(bool(_COMMENT_LINE.match(line)) for line in lines)
         if lines and said >= w.doc_type_share * len(lines):
             c.scale("doc-type", w.doc_type, f"a type declaration, {said} of its {len(lines)} lines comments")
