@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from monodex.indexer.history import changed
+from monodex.indexer.history import changed, subjects
 from monodex.indexer.history.changed import Commit
 from monodex.indexer.history.cochanges import Counts
 from monodex.indexer.points import lexical
@@ -37,6 +37,8 @@ class Growing:
             files = changed.counted(commit.files, self.keep)
             if files is not None:
                 self.counts.add(files, lexical.query_indices(commit.subject))
+                if subjects.routine(commit.subject) is None:
+                    self.counts.changes.append(tuple(files))
             self.next += 1
         return self.counts
 

@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from monodex.indexer.evaluate.metrics import Spans
+from monodex.indexer.history import subjects
 from monodex.indexer.history.changed import MAX_FILES
 
 from monodex.git import log as gitlog
@@ -34,34 +35,6 @@ MIN_WORDS = 3
 # A change whose answer is more files than a first page of results holds asks no one place: R@10
 # could not reach 1 for it, and a set of such questions measures the page size, not the ranking.
 MAX_ANSWERS = 10
-# First match wins: "Bump versions [skip ci]" is a version bump, "Update changelogs [skip ci]" a release.
-_SKIPS = (
-    ("revert", r"^revert\b"),
-    ("merge", r"^merge (branch|remote-tracking branch|tag|commit)\b|^merge\b.*\binto\b"),
-    (
-        "version bump",
-        r"^(bump|update|set)( the)?( package)? versions?\b|\bversion bump\b|^bump to v?\d"
-        r"|^\w+(\([^)]*\))?!?: bump( the)? version"
-        r"|^applying package updates\b",  # `rush publish --apply`'s commit before Rush 5
-    ),
-    (
-        "dependency bump",
-        r"^\w+\((deps|deps-dev|dev-deps|dependencies)\)|\bdependabot\b|\brenovate\b"
-        r"|^(bump|update|upgrade)( the| all)? (deps|dependencies|dependency|dev-?dependencies|rust crate"
-        r"|module|lock ?files?)\b|^bump \S+ from \S+ to \S|^lock ?file maintenance\b"
-        r"|^(bump|update|upgrade)\b.* v?\d+\.\d+",  # "Upgrade to Rush 5.176.0"
-    ),
-    (
-        "release",
-        r"^\w+(\([^)]*\))?!?: (release|publish|prepare (for )?release)\b|^release(\([^)]*\))?:"
-        r"|^(release|releasing|publish|published) v?\d|^(release|publish)$|^v?\d+\.\d+(\.\d+)?\S*$"
-        r"|^version packages\b|\[(skip ci|ci skip)\]|^update changelogs?\b"
-        r"|\bprepare\b.*\b(version|release|publish)\b"  # "chore: prepare next minor version"
-        r"|^deleting change files\b"  # old Rush's "Deleting change files and updating change logs ..."
-        r"|^apply version updates\b",  # covector's release PR: "Apply Version Updates From Current Changes"
-    ),
-)
-SKIPS = tuple((reason, re.compile(pattern, re.IGNORECASE)) for reason, pattern in _SKIPS)
 
 
 def split_of(question_id: str) -> str:
@@ -120,11 +93,10 @@ def pull_request(subject: str, body: str) -> tuple[int, str] | None:
 
 def skip_reason(title: str) -> str | None:
     """Why a title asks nothing a search could answer, or None."""
-    text = title.strip()
-    for reason, pattern in SKIPS:
-        if pattern.search(text):
-            return reason
-    return "short title" if len(text.split()) < MIN_WORDS else None
+    reason = subjects.routine(title)
+    if reason is not None:
+        return reason
+    return "short title" if len(title.split()) < MIN_WORDS else None
 
 
 def first_parent(repo: Path, commit: str, *, max_commits: int) -> Iterator[Landed]:

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from monodex.indexer.history import changed
-from monodex.indexer.history.cochanges import Counts, CountTable
+from monodex.indexer.history import changed, subjects
+from monodex.indexer.history.cochanges import WINDOW, Counts, CountTable
 from monodex.indexer.points import lexical
 
 from monodex.git import cli as gitcli
@@ -63,6 +63,7 @@ def _count(table: CountTable, walked: Iterator[changed.Commit], keep: Callable[[
     seen = table.seen()
     moved: dict[str, str] = {}
     oids: list[str] = []
+    latest: list[tuple[str, ...]] = []  # the files of the walk's newest changes, newest first
     kept: dict[str, bool] = {}  # a path recurs in many commits: the policy is asked once
 
     def chunks() -> Iterator[Counts]:
@@ -72,10 +73,12 @@ def _count(table: CountTable, walked: Iterator[changed.Commit], keep: Callable[[
             files = changed.counted(c.files, lambda f: kept[f] if f in kept else kept.setdefault(f, keep(f)))
             if files is not None:
                 counts.add(files, lexical.query_indices(c.subject))
+                if len(latest) < WINDOW and subjects.routine(c.subject) is None:
+                    latest.append(tuple(files))
             if n % _FLUSH_COMMITS == 0:
                 yield counts
                 counts = Counts()
         yield counts
 
-    table.add(oids, chunks(), moved, tip)
+    table.add(oids, chunks(), moved, tip, latest)
     return len(oids)

@@ -1,7 +1,8 @@
 """Which files changed together, counted per catalog in SQLite (issue 14's history signal):
 `files(path, n)` commits that touched a file, `pairs(a, b, n)` commits that touched both (a < b),
 and `words(term, path, n)` commits whose subject has the word and touched the file (issue 34's
-past-words list, rank/pastwords.py).
+past-words list, rank/pastwords.py), and `changes(at, files)` the files of the newest WINDOW
+changes (rank/edited.py: a page most changes edit, as a changelog written with each change).
 
 Only paths, counts and 32-bit hashes of subject words: no commit message, author or date. Every
 commit is counted once (`seen`), whichever label's refresh reached it first, so a catalog's
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import heapq
 import sqlite3
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,8 +23,13 @@ TIPS = 32  # commits already walked from: the next walk stops where they start
 # What the tables hold: counts kept under another schema start over (as under another crawl
 # policy), and the next refresh counts the whole history again (seconds: catchup.py).
 # 2, 3: subject words (issue 34), with their file's commit count. 4: a file moved away and back
-# counted once, not twice (counts of 3 may be doubled).
-SCHEMA = "4"
+# counted once, not twice (counts of 3 may be doubled). 5: the newest changes' files.
+SCHEMA = "5"
+# The newest changes whose files are kept as they are: enough that one page's share of them is a
+# rate (a changelog jsoup's changes edit: 58% of 200), few enough to read in a search (~0.3 ms).
+# A routine commit (a release, a bump: history/subjects.py) is not one of them: farm's release
+# commits rewrite its changelogs, none of its changes does.
+WINDOW = 200
 # Each word row carries its file's commit count (`of`, BM25's document length): a search reads
 # its terms' rows alone, no join with `files` (2.4 -> 1.1 ms on rushstack's PR titles).
 _SCHEMA = """
@@ -36,8 +42,9 @@ CREATE TABLE IF NOT EXISTS pairs (a TEXT NOT NULL, b TEXT NOT NULL, n INTEGER NO
 CREATE INDEX IF NOT EXISTS pairs_b ON pairs (b);
 CREATE TABLE IF NOT EXISTS words (term INTEGER NOT NULL, path TEXT NOT NULL, n INTEGER NOT NULL,
     of INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (term, path)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS changes (at INTEGER PRIMARY KEY, files TEXT NOT NULL);
 """
-_TABLES = ("seen", "tips", "files", "pairs", "words")
+_TABLES = ("seen", "tips", "files", "pairs", "words", "changes")
 _ADD_FILE = "INSERT INTO files VALUES (?, ?) ON CONFLICT (path) DO UPDATE SET n = n + excluded.n"
 _ADD_PAIR = "INSERT INTO pairs VALUES (?, ?, ?) ON CONFLICT (a, b) DO UPDATE SET n = n + excluded.n"
 _ADD_WORD = (
@@ -96,6 +103,8 @@ class Counts:
     single: Counter[str] = field(default_factory=Counter)
     pair: Counter[tuple[str, str]] = field(default_factory=Counter)
     words: dict[int, Counter[str]] = field(default_factory=dict)  # term -> file -> commits
+    # the files of the newest WINDOW changes added, oldest first (evaluate/past.py adds them)
+    changes: deque[tuple[str, ...]] = field(default_factory=lambda: deque(maxlen=WINDOW))
 
     def add(self, files: Sequence[str], terms: Iterable[int] = ()) -> None:
         """One commit's files, sorted, and its subject's distinct terms (lexical.query_indices)."""
@@ -109,6 +118,9 @@ class Counts:
     def frequencies(self, terms: Sequence[int]) -> dict[int, int]:
         """For each term, how many files commits with it in their subject touched."""
         return {t: len(self.words[t]) for t in terms if t in self.words}
+
+    def latest_changes(self) -> list[tuple[str, ...]]:
+        return list(self.changes)
 
     def totals(self) -> tuple[int, int]:
         """(files counted, commits over all files): BM25's document count and mean length."""
@@ -174,9 +186,17 @@ class CountTable:
     def seen(self) -> set[str]:
         return {r[0] for r in self.con.execute("SELECT oid FROM seen")}
 
-    def add(self, oids: Sequence[str], counts: Iterable[Counts], moved: dict[str, str], tip: str) -> None:
+    def add(
+        self,
+        oids: Sequence[str],
+        counts: Iterable[Counts],
+        moved: dict[str, str],
+        tip: str,
+        latest: Sequence[tuple[str, ...]] = (),
+    ) -> None:
         """One walk's commits, their counts and the renames it met, in one transaction (`counts`
-        is read first: a walk may fill `oids` and `moved` as it goes). What was counted before
+        is read first: a walk may fill `oids`, `moved` and `latest`, the files of its newest
+        changes, newest first, as it goes). What was counted before
         under a name since renamed is copied to the new name (not moved: a branch without the
         rename still has the old name)."""
         touched: set[str] = set()
@@ -207,6 +227,7 @@ class CountTable:
                         self.con.execute(_ADD_PAIR, (*_key(new, other), n))
             self._move_words(moved)
             self._set_of(touched | set(moved.values()))
+            self._add_changes(latest, moved)
             at = self.con.execute("SELECT COALESCE(MAX(at), 0) FROM tips").fetchone()[0] + 1
             self.con.execute("INSERT OR REPLACE INTO tips VALUES (?, ?)", (tip, at))
             self.con.execute("DELETE FROM tips WHERE at <= ?", (at - TIPS,))
@@ -223,6 +244,26 @@ class CountTable:
             "SELECT words.term, m.b, words.n FROM words JOIN temp.moved m ON m.a = words.path"
         ).fetchall()
         self.con.executemany(_ADD_WORD, rows)
+
+    def _add_changes(self, latest: Sequence[tuple[str, ...]], moved: dict[str, str]) -> None:
+        """The walk's newest changes after those kept, under today's names; the oldest beyond
+        WINDOW dropped. A walk's commits are newer than those counted before it (a branch
+        reaching far back is the exception: its old changes count as new)."""
+        if moved:
+            rows = self.con.execute("SELECT at, files FROM changes").fetchall()
+            for at, files in rows:
+                named = "\n".join(moved.get(f, f) for f in files.split("\n"))
+                if named != files:
+                    self.con.execute("UPDATE changes SET files = ? WHERE at = ?", (named, at))
+        newest = latest[:WINDOW]
+        if not newest:
+            return
+        top = self.con.execute("SELECT COALESCE(MAX(at), 0) FROM changes").fetchone()[0]
+        self.con.executemany(
+            "INSERT INTO changes VALUES (?, ?)",
+            ((top + n, "\n".join(files)) for n, files in enumerate(reversed(newest), start=1)),
+        )
+        self.con.execute("DELETE FROM changes WHERE at <= ?", (top + len(newest) - WINDOW,))
 
     def _set_of(self, paths: set[str]) -> None:
         self._paths("touched", ((p, p) for p in paths))
@@ -309,6 +350,15 @@ class History:
         except sqlite3.Error:
             return []
         return [(str(p), float(sc), int(n)) for p, sc, n in rows]
+
+    def latest_changes(self) -> list[tuple[str, ...]]:
+        """The files of the newest changes counted (up to WINDOW), oldest first; none when the
+        table cannot be read or predates them."""
+        try:
+            rows = self.con.execute("SELECT files FROM changes ORDER BY at").fetchall()
+        except sqlite3.Error:
+            return []
+        return [tuple(files.split("\n")) for (files,) in rows]
 
     def totals(self) -> tuple[int, int]:
         try:

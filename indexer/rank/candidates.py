@@ -118,6 +118,8 @@ class Candidate:
     role: str | None = None
     # how many earlier commits with one of the query's words changed its file (past words' list)
     past_commits: int = 0
+    # the share of the latest changes that edited its page, when most do (edited.mark)
+    edited: float = 0.0
 
     def __post_init__(self) -> None:
         self.score = self.fused

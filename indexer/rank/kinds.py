@@ -47,12 +47,27 @@ def apply_docs(cands: list[Candidate], q: Query, w: Weights) -> None:
         factor, why = w.docs, "a prose page, not code"
     for c in cands:
         if is_prose(c.path, c.hit.payload.get("lang")):
+            if c.edited and q.may_be_change:
+                _edited_page(c, q, w)
+                continue
             c.scale("docs", factor, why)
             # listed after every source file, as tests are (ranking.rank); not for a phrase, which
             # may be a change's subject ("release notes for 0.1.12", "community slack name change":
             # the repositories' own histories, 52 of them, R@10 +0.01, neon's +0.07)
             if q.question and not q.phrase and c.role is None:
                 c.role = "docs"
+
+
+def _edited_page(c: Candidate, q: Query, w: Weights) -> None:
+    """A page most changes edit (edited.py): a change request edits it too, so it keeps its
+    score; a phrase, which may be a change's title or a question, moves it down as a change
+    request moves other pages."""
+    edits = f"{c.edited:.0%} of the latest changes edited it"
+    if q.question:
+        c.scale("docs", w.docs, f"a prose page, but {edits}: the phrase may ask for a change")
+    else:
+        why = f"a prose page, but {edits}: so will this change"
+        c.moved.append({"signal": "docs", "change": 0.0, "why": why})
 
 
 # Settings, not code: also build rules and settings in other formats (moshi's ProGuard/R8 rules

@@ -13,7 +13,7 @@ from monodex.indexer.points.labelmeta import LabelState, require_label
 from monodex.indexer.points.langs import lang_values
 from monodex.indexer.points.membership import Held
 from monodex.indexer.question import query
-from monodex.indexer.rank import candidates, cochange, signals
+from monodex.indexer.rank import candidates, cochange, edited, signals
 from monodex.indexer.rank import ranking as ranking_
 from monodex.indexer.read import joined
 from monodex.indexer.store.base import (
@@ -301,6 +301,7 @@ def search(
         id(c): i
         for i, c in enumerate(sorted(cands, key=lambda c: (-c.fused, c.path, ranking_._ordinal(c.hit))), 1)
     }
+    edited.mark(cands, history)
     signals.apply(cands, text, ranking.signals)
     # every candidate file, not only `limit`: one below the limit may rise into it by history
     kept = ranking_.rank(

@@ -74,6 +74,7 @@ def test_what_names_no_behaviour_is_skipped_with_its_reason(git_repo) -> None:  
         "v1.2.3": "release",
         "Apply Version Updates From Current Changes (#11210)": "release",  # covector's release PR
         "Version Packages (#12)": "release",  # changesets' release PR
+        "Version 0.28.1 (#3445)": "release",  # httpx's release PR
         "Fix typo (#42)": "short title",
         "Cover the cache with more tests": "no indexed source file",  # tests only
     }

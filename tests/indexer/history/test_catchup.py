@@ -287,3 +287,47 @@ def test_the_counts_a_search_reads_and_an_evaluation_grows_rank_alike(git_repo, 
         assert [round(p.score, 9) for p in a] == [round(p.score, 9) for p in b], text
         assert [p.commits for p in a] == [p.commits for p in b], text
     stored.close()
+
+
+def _md_or_ts(path: str) -> bool:
+    return path.endswith((".ts", ".md"))
+
+
+def test_the_latest_changes_keep_their_files_without_the_releases(git_repo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """rank/edited.py's window: each change's files, oldest first, a release that rewrote the
+    changelog left out, a refresh's changes after those kept."""
+    repo = git_repo({"src/a.ts": "0", "CHANGES.md": "0"})
+    repo.write("src/a.ts", "1")
+    repo.write("CHANGES.md", "1")
+    repo.commit("Parse empty tags")
+    repo.write("src/b.ts", "1")
+    repo.commit("Add the b reader")
+    repo.write("CHANGES.md", "release")
+    repo.commit("Release 1.2.0")
+    db = tmp_path / "h.sqlite"
+    catchup.update(db, repo.path, repo.head(), _md_or_ts, "p1")
+    past = History(db)
+    assert past.latest_changes() == [("CHANGES.md", "src/a.ts"), ("CHANGES.md", "src/a.ts"), ("src/b.ts",)]
+    past.close()
+    repo.write("src/b.ts", "2")
+    repo.write("CHANGES.md", "2")
+    repo.commit("Read b lazily")
+    catchup.update(db, repo.path, repo.head(), _md_or_ts, "p1")
+    past = History(db)
+    assert past.latest_changes()[-2:] == [("src/b.ts",), ("CHANGES.md", "src/b.ts")]
+    past.close()
+
+
+def test_the_latest_changes_are_a_window(tmp_path: Path) -> None:
+    table = cochanges.CountTable(tmp_path / "h.sqlite", "p1")
+    first = [(f"src/{i}.ts",) for i in range(cochanges.WINDOW + 5)]  # newest first, as a walk reads
+    table.add(["o1"], [cochanges.Counts()], {}, "o1", first)
+    table.add(["o2"], [cochanges.Counts()], {"src/0.ts": "src/zero.ts"}, "o2", [("src/new.ts",)])
+    table.close()
+    past = History(tmp_path / "h.sqlite")
+    latest = past.latest_changes()
+    assert len(latest) == cochanges.WINDOW
+    # the oldest dropped, a file renamed since under its new name, the refresh's change newest
+    assert latest[0] == (f"src/{cochanges.WINDOW - 2}.ts",)
+    assert latest[-2:] == [("src/zero.ts",), ("src/new.ts",)]
+    past.close()
