@@ -13,6 +13,8 @@ from monodex.indexer.question.query import Query
 from monodex.indexer.rank import filenames
 from monodex.indexer.rank.candidates import Candidate, Weights
 
+from monodex.schema.payload import Key
+
 _PROSE_LANGS = frozenset({"markdown", "txt", "text", "rst", "adoc", "topic", "tutorial"})
 
 
@@ -68,6 +70,43 @@ def _edited_page(c: Candidate, q: Query, w: Weights) -> None:
     else:
         why = f"a prose page, but {edits}: so will this change"
         c.moved.append({"signal": "docs", "change": 0.0, "why": why})
+
+
+# C, C++ and Objective-C: a header declares what the source file of its name implements.
+_HEADER = re.compile(r"\.(h|hh|hpp|hxx)$", re.IGNORECASE)
+_IMPLEMENTATION = re.compile(r"\.(c|cc|cpp|cxx|m|mm)$", re.IGNORECASE)
+
+
+def _stem(path: str) -> str:
+    return path.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
+
+
+def _chunks(c: Candidate) -> int:
+    return int(c.hit.payload.get(Key.CHUNK_COUNT) or 0)
+
+
+def apply_headers(cands: list[Candidate], q: Query, w: Weights) -> None:
+    """For a question about the code (not a phrase, not one name), a header whose implementation
+    is among the candidates scores x `w.header`: the header says the question's words in its
+    declarations and their comments (leveldb's `db/db_impl.h`, `table/filter_block.h`), the
+    source file of its name does the thing (`db/db_impl.cc`; in any folder: `include/leveldb/
+    table.h` and `table/table.cc`). A header with as many chunks as its source file or more is
+    the code itself (fmt's `include/fmt/format.h` beside its small `src/format.cc`): it keeps its
+    score."""
+    if w.header == 1.0 or not q.question or q.phrase or q.is_symbol:
+        return
+    longest: dict[str, tuple[int, str]] = {}
+    for c in cands:
+        if _IMPLEMENTATION.search(c.path):
+            stem = _stem(c.path)
+            longest[stem] = max(longest.get(stem, (0, "")), (_chunks(c), c.path))
+    if not longest:
+        return
+    for c in cands:
+        if _HEADER.search(c.path):
+            size, source = longest.get(_stem(c.path), (0, ""))
+            if _chunks(c) < size:
+                c.scale("header", w.header, f"a header, and {source} implements it")
 
 
 # Settings, not code: also build rules and settings in other formats (moshi's ProGuard/R8 rules

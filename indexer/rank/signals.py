@@ -18,7 +18,14 @@ from typing import Any
 from monodex.indexer.points import lexical
 from monodex.indexer.question import query
 from monodex.indexer.rank.candidates import Candidate, Weights
-from monodex.indexer.rank.kinds import apply_ci, apply_config, apply_docs, apply_older, apply_site
+from monodex.indexer.rank.kinds import (
+    apply_ci,
+    apply_config,
+    apply_docs,
+    apply_headers,
+    apply_older,
+    apply_site,
+)
 from monodex.indexer.rank.named import (
     apply_definition,
     apply_dependency,
@@ -167,4 +174,5 @@ def apply(cands: list[Candidate], text: str, w: Weights) -> list[Candidate]:
     apply_stand_in_file(cands, q)
     apply_path(cands, q, w)
     apply_doc_type(cands, q, w)
+    apply_headers(cands, q, w)
     return cands

@@ -1093,3 +1093,34 @@ def test_a_questions_type_declaration_that_is_mostly_comments_goes_below_the_cod
         (question, candidates.switched_off(NEUTRAL, ["doc-type"])),
     ):
         assert _order(signals.apply(cands(), text, w))[0] == retry, text
+
+
+def test_a_questions_header_goes_below_the_source_file_that_implements_it() -> None:
+    """leveldb: "how are concurrent writers grouped into one batch?" `db/db_impl.h` declares the
+    writer queue in the question's words; `db/db_impl.cc` groups them. A header-only library's
+    header (fmt's `format.h`, longer than its `src/format.cc`) is the code and keeps its score."""
+    header, source, other = "db/db_impl.h", "db/db_impl.cc", "db/write_batch.cc"
+
+    def cands() -> list[Candidate]:
+        return [
+            _cand(header, 0.30, chunk_count=3),
+            _cand(source, 0.20, chunk_count=40),
+            _cand(other, 0.18, chunk_count=10),
+            _cand("include/fmt/format.h", 0.17, chunk_count=90),
+            _cand("src/format.cc", 0.16, chunk_count=8),
+        ]
+
+    question = "how are concurrent writers grouped into one batch?"
+    found = signals.apply(cands(), question, NEUTRAL)
+    assert _order(found)[:2] == [source, other]
+    (moved,) = next(c for c in found if c.path == header).moved
+    assert moved == {"signal": "header", "change": -0.15, "why": "a header, and db/db_impl.cc implements it"}
+    assert not next(c for c in found if c.path == "include/fmt/format.h").moved
+    # one name, a change request, a phrase, the signal off: the order the lists gave
+    for text, w in (
+        ("DBImpl", NEUTRAL),
+        ("Fix concurrent writers grouped twice", NEUTRAL),
+        ("concurrent writers grouped into one batch", NEUTRAL),
+        (question, candidates.switched_off(NEUTRAL, ["header"])),
+    ):
+        assert _order(signals.apply(cands(), text, w))[0] == header, text
