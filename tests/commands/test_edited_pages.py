@@ -5,7 +5,11 @@ changelog that only releases write, and any page for a question about code, stil
 from __future__ import annotations
 
 import json
+import sqlite3
 
+from monodex.indexer.history.cochanges import db_path
+
+from monodex.disk import paths
 from monodex.main import main
 
 SEARCH = ("search", "--label", "main", "--explain", "--json", "--limit", "30")
@@ -61,3 +65,16 @@ def test_a_changelog_each_change_edits_keeps_its_score_for_a_change_request(git_
     # a phrase may be a change's title: moved down as a change request moves pages
     (phrase,) = _docs(run_json, "each", "tag kind attribute order")
     assert phrase["change"] < 0 and "the phrase may ask for a change" in phrase["why"], phrase
+
+
+def test_a_history_counted_before_the_latest_changes_fails_nothing(git_repo, run_json) -> None:  # type: ignore[no-untyped-def]
+    """An older monodex's counts (schema 4) have no `changes` table: the search ranks the page as
+    a page until the runner's refresh recounts them."""
+    _repo(git_repo, "old", with_each_change=True)
+    code, _, err = run_json("crawl", "--catalog", "old", "--label", "main", "--commit", "HEAD", "--json")
+    assert code == 0, err
+    with sqlite3.connect(db_path(paths.resolve().state_dir, "old")) as con:
+        con.execute("DROP TABLE changes")
+        con.execute("UPDATE meta SET value = '4' WHERE key = 'schema'")
+    (down,) = _docs(run_json, "old", "Fix tag kind 3 so it parses attributes in reverse order")
+    assert down["change"] < 0 and down["why"] == "a prose page, not code", down
