@@ -301,7 +301,8 @@ def search(
         id(c): i
         for i, c in enumerate(sorted(cands, key=lambda c: (-c.fused, c.path, ranking_._ordinal(c.hit))), 1)
     }
-    edited.mark(cands, history)
+    if query.read(text).may_be_change:  # only a change request or a phrase reads the latest changes
+        edited.mark(cands, history)
     signals.apply(cands, text, ranking.signals)
     # every candidate file, not only `limit`: one below the limit may rise into it by history
     kept = ranking_.rank(
