@@ -85,6 +85,14 @@ def _chunks(c: Candidate) -> int:
     return int(c.hit.payload.get(Key.CHUNK_COUNT) or 0)
 
 
+# A question that asks where a thing is declared, or how its data is laid out, asks for the
+# declaration: zlib's `deflate.h` defines the compressor's state, jq's `bytecode.h` a compiled
+# function's layout.
+_DECLARATION = re.compile(
+    r"\b(defined|declared?|declarations?|layout|struct|structs|structure)\b", re.IGNORECASE
+)
+
+
 def apply_headers(cands: list[Candidate], q: Query, w: Weights) -> None:
     """For a question about the code (not a phrase, not one name), a header whose implementation
     is among the candidates scores x `w.header`: the header says the question's words in its
@@ -92,8 +100,9 @@ def apply_headers(cands: list[Candidate], q: Query, w: Weights) -> None:
     source file of its name does the thing (`db/db_impl.cc`; in any folder: `include/leveldb/
     table.h` and `table/table.cc`). A header with as many chunks as its source file or more is
     the code itself (fmt's `include/fmt/format.h` beside its small `src/format.cc`): it keeps its
-    score."""
-    if w.header == 1.0 or not q.question or q.phrase or q.is_symbol:
+    score. A question that asks for a declaration or a layout (`_DECLARATION`) keeps headers as
+    they are."""
+    if w.header == 1.0 or not q.question or q.phrase or q.is_symbol or _DECLARATION.search(q.text):
         return
     longest: dict[str, tuple[int, str]] = {}
     for c in cands:

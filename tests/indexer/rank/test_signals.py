@@ -1124,3 +1124,24 @@ def test_a_questions_header_goes_below_the_source_file_that_implements_it() -> N
         (question, candidates.switched_off(NEUTRAL, ["header"])),
     ):
         assert _order(signals.apply(cands(), text, w))[0] == header, text
+
+
+def test_a_question_about_a_declaration_or_a_layout_keeps_its_header() -> None:
+    """jq: "where is the list of virtual machine opcodes and the layout of a compiled function"
+    asks for `src/bytecode.h`, which declares that layout; `src/bytecode.c` (longer) prints it."""
+    header, source = "src/bytecode.h", "src/bytecode.c"
+
+    def cands() -> list[Candidate]:
+        return [_cand(header, 0.30, chunk_count=3), _cand(source, 0.20, chunk_count=12)]
+
+    for question in (
+        "where is the layout of a compiled function?",
+        "where is the internal state of a compression stream defined?",
+        "which struct holds the bytecode of a function?",
+        "where are the opcodes declared?",
+    ):
+        found = signals.apply(cands(), question, NEUTRAL)
+        assert _order(found)[0] == header, question
+        assert not next(c for c in found if c.path == header).moved, question
+    # the same words asked of what the code does move the header down
+    assert _order(signals.apply(cands(), "how is a compiled function run?", NEUTRAL))[0] == source
