@@ -89,7 +89,7 @@ def _chunks(c: Candidate) -> int:
 # declaration: zlib's `deflate.h` defines the compressor's state, jq's `bytecode.h` a compiled
 # function's layout.
 _DECLARATION = re.compile(
-    r"\b(defined|declared?|declarations?|layout|struct|structs|structure)\b", re.IGNORECASE
+    r"\b(defined|declared?|declares|declarations?|layouts?|structs?|structures?)\b", re.IGNORECASE
 )
 
 

@@ -1139,6 +1139,7 @@ def test_a_question_about_a_declaration_or_a_layout_keeps_its_header() -> None:
         "where is the internal state of a compression stream defined?",
         "which struct holds the bytecode of a function?",
         "where are the opcodes declared?",
+        "what are the memory layouts of the two tables?",
     ):
         found = signals.apply(cands(), question, NEUTRAL)
         assert _order(found)[0] == header, question
