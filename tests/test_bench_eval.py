@@ -225,6 +225,21 @@ def test_a_fifth_set_is_never_tuned_on(monkeypatch) -> None:  # type: ignore[no-
         assert all(len(q["relevant"]) >= 2 for q in queries if q["kind"] != "symbol")
 
 
+def test_the_pnpm_workspace_kind_has_a_tune_set_apart_from_its_held_out_sets(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`vue-older`: vue's changes before the 300 of its held-out set, asked of the same index
+    (same repository and commit), every question `tune`, none of vue's ids, all landed earlier."""
+    answers = _bench(monkeypatch, "answers.py")
+    t = answers.targets()
+    older, vue = t["vue-older"], t["vue"]
+    assert {k: older[k] for k in ("catalog", "mirror", "commit")} == {k: vue[k] for k in ("catalog", "mirror", "commit")}
+    tune = json.loads(Path(older["file"]).read_text())["queries"]
+    test = json.loads(Path(vue["file"]).read_text())["queries"]
+    assert {answers.split_of(q["id"], "vue-older") for q in tune} == {"tune"}
+    assert {answers.split_of(q["id"], "vue") for q in test} == {"test"}
+    assert not {q["id"] for q in tune} & {q["id"] for q in test}
+    assert max(q["date"] for q in tune) < min(q["date"] for q in test)
+
+
 def _own_sets(answers, group: str, repositories: int, kinds: dict[str, int], halves: set[str] | None = None) -> list[list[dict]]:  # type: ignore[no-untyped-def,type-arg]
     """Each set of `group`: `repositories` of them, on mirrors no other group asks, `kinds`
     questions of each kind, in `halves` (both by default); their questions."""

@@ -3,6 +3,7 @@ the source files it changed (that still exist at the indexed commit, inside the 
 are the answer. Deterministic: run it again and the same set comes out.
 
 Usage: python bench/eval/build_prs.py MIRROR COMMIT PREFIX COUNT OUT.json [SUFFIXES|polyglot] [--survive=SHARE]
+                                     [--skip=N]
   MIRROR    a git directory (e.g. $MONODEX_BENCH_MIRRORS/microsoft+rushstack/repo)
   PREFIX    only files under this folder count (e.g. libraries/)
   SUFFIXES  the source files that count, comma-separated (default .ts)
@@ -30,6 +31,10 @@ JSON, pages too), from changes whose files are still there:
       tokenizers-polyglot.json polyglot --survive=0.75   (153; held out, as is the next)
   build_prs.py $MIRRORS/lancedb+lancedb/repo 45cd05347846bc2280103680e497e8fc0cdf480e "" 300 \
       lancedb-polyglot.json polyglot --survive=0.75
+and a tune set for the pnpm-workspace kind, whose two sets (vue, pnpm) are held out: the 400 vue
+changes before the 300 of vue-prs.json (--skip leaves those out; 2022-05 to 2024-12):
+  build_prs.py $MIRRORS/vuejs+core/repo e2bede96134f757aad5c5b33ac9be055022dbfc8 "" 400 \
+      vue-older-prs.json polyglot --survive=0.75 --skip=300
 
 The log is walked newest first and stops at COUNT, so a larger COUNT only appends older PRs: the
 300 rushstack queries begin with the 50 the set had before, same ids, same order. Sparo has 24
@@ -91,6 +96,8 @@ def main() -> None:
     # --survive=SHARE: only changes of which this share of the changed files still exist at the
     # commit (a change whose files moved away left incidental ones, a root Cargo.toml, behind)
     survive = float(next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--survive=")), "0"))
+    # --skip=N: leave out the newest N changes that qualify (another set already holds them)
+    skip = int(next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--skip=")), "0"))
     present = set(git(mirror, "ls-tree", "-r", "--name-only", commit, *([prefix] if prefix else [])).split())
     queries = []
     log = git(mirror, "log", "--first-parent", "--format=%H%x09%ct%x09%s%x09%b%x00", commit, "-n", "3000")
@@ -114,6 +121,9 @@ def main() -> None:
         )
         if not 1 <= len(relevant) <= 5:
             continue  # sweeping PRs have no "right file"
+        if skip:
+            skip -= 1
+            continue
         queries.append(
             {
                 "id": f"pr-{number}",
