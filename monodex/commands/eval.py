@@ -5,7 +5,8 @@ Each change that landed on the label's first-parent line (a pull request's title
 subject) is a question whose answers are the source files it changed. Every question falls in the
 `tune` or the `test` half by a hash of its id, for good: tune your crawl policy or config on one
 half, and trust only what the other half confirms. `--questions FILE` scores hand-written
-questions instead (JSON lines: {"query": "...", "relevant": ["path", ...], "kind": "concept"})."""
+questions instead (JSON lines: {"query": "...", "relevant": ["path", ...], "kind": "concept"}).
+`--against FILE` sets this run beside an earlier one saved with `--json --per-query`."""
 
 from __future__ import annotations
 
@@ -15,10 +16,11 @@ from pathlib import Path
 from monodex import requests as rq
 from monodex.commands.common import add_json, add_target, scope
 from monodex.disk import paths
-from monodex.front import render_eval, route
+from monodex.front import eval_against, render_eval, route
 from monodex.observe import output
 from monodex.observe.progress import ProgressLine
 from monodex.requests import questionfile
+from monodex.schema.eval import ComparedAnswer
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -62,12 +64,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--per-query", action="store_true", help="also list each question with where its files ranked"
     )
+    parser.add_argument(
+        "--against",
+        type=Path,
+        metavar="FILE",
+        help="an earlier run's --json output: show each figure's change since it and, when it "
+        "lists its questions (--per-query), the questions that got better or worse",
+    )
     add_json(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     p = paths.resolve()
     questions = questionfile.read(args.questions) if args.questions is not None else None
+    earlier = eval_against.read(args.against) if args.against is not None else None
     target = scope(p, args)
     request = rq.EvalRequest(
         target.catalog,
@@ -77,12 +87,20 @@ def run(args: argparse.Namespace) -> int:
         limit_questions=args.limit_questions,
         max_commits=args.max_commits,
         questions=questions,
-        per_query=args.per_query,
+        per_query=args.per_query or earlier is not None,  # the questions that moved need them
     )
     progress = ProgressLine(enabled=None if not args.json else False)
     try:  # in the runner when it is up (it owns the index, its model is warm), else here
         result = route.execute(p, request, progress=progress, quiet=args.json)
     finally:
         progress.done()
+    if earlier is not None:
+        compared: ComparedAnswer = {
+            **result,
+            "against": eval_against.compare(earlier, result, args.against.name),
+        }
+        if not args.per_query:
+            compared.pop("per_query", None)
+        result = compared
     output.emit(result, as_json=args.json, render=render_eval.text)
     return 0

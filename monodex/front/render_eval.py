@@ -4,9 +4,10 @@ each question's places when asked for."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import cast
 
 from monodex.observe.output import sanitize
-from monodex.schema.eval import EvalAnswer, Figures
+from monodex.schema.eval import Against, ComparedAnswer, EvalAnswer, FigureChange, Figures, Moved
 
 FIGURES = (("recall_at_10", "R@10"), ("mrr_at_10", "MRR@10"), ("ndcg_at_10", "nDCG@10"))
 NAMES = {"bm25": "bm25 (files)"}  # the baseline says what it ranks
@@ -31,6 +32,8 @@ def text(r: EvalAnswer) -> str:
         lines += ["", *_kinds(r)]
     if r.get("per_query"):
         lines += ["", *_per_query(r)]
+    if "against" in r:
+        lines += ["", *_against(cast("ComparedAnswer", r)["against"])]
     lines += [f"note: {sanitize(n)}" for n in r["notes"]]
     lines.append(f"({r['seconds']} s)")
     return "\n".join(lines)
@@ -104,3 +107,46 @@ def _per_query(r: EvalAnswer) -> list[str]:
             places.append(f"{system} {min(found) if found else '-'}")
         rows.append(f"  {q['split']:<4}  {q['id'][:12]:<12}  {'  '.join(places)}  {sanitize(q['query'])}")
     return rows
+
+
+# Questions that moved, listed each way in the text (--json lists them all).
+MOVED_SHOWN = 10
+
+
+def _against(a: Against) -> list[str]:
+    """The change of every figure since the earlier run, and the questions that moved."""
+    commit = a["commit"][:12] or "(working dir)"
+    lines = [f"since {sanitize(a['source'])} ({sanitize(a['catalog'])} {sanitize(a['label'])} at {commit}):"]
+    halves = list(dict.fromkeys(h for per_half in a["figures"].values() for h in per_half))
+    if halves:
+        width = max(len(NAMES.get(s, s)) for s in a["figures"]) + 2
+        lines.append(" " * width + "  ".join(h.ljust(23) for h in halves).rstrip())
+        lines.append(
+            "system".ljust(width) + "  ".join(" ".join(f"{x:>7}" for _, x in FIGURES) for _ in halves)
+        )
+        for system, per_half in a["figures"].items():
+            cells = "  ".join(_changes(per_half.get(h)) for h in halves)
+            lines.append(NAMES.get(system, system).ljust(width) + cells)
+    if (q := a.get("questions")) is not None:
+        equal = q["compared"] - len(q["better"]) - len(q["worse"])
+        lines.append(
+            f"questions ({q['system']} nDCG@10, {q['compared']} asked by both): {len(q['better'])} better, "
+            f"{len(q['worse'])} worse, {equal} equal"
+            + (f"; new or reworded {q['only_now']}" if q["only_now"] else "")
+            + (f"; gone {q['only_before']}" if q["only_before"] else "")
+        )
+        lines += [_moved("better", m) for m in q["better"][:MOVED_SHOWN]]
+        lines += [_moved("worse", m) for m in q["worse"][:MOVED_SHOWN]]
+    lines += [f"note: {sanitize(n)}" for n in a["notes"]]
+    return lines
+
+
+def _changes(changes: Mapping[str, FigureChange] | None) -> str:
+    """One half's cells: each figure's change, signed (- where a run has no such figure)."""
+    signed = [None if changes is None else changes[k]["change"] for k, _ in FIGURES]
+    return " ".join(f"{'-' if c is None else format(c, '+.3f'):>7}" for c in signed)
+
+
+def _moved(how: str, m: Moved) -> str:
+    moved = f"{m['before']:.3f} -> {m['after']:.3f}"
+    return f"  {how:<6}  {m['split']:<4}  {m['id'][:12]:<12}  {moved}  {sanitize(m['query'])}"

@@ -59,6 +59,45 @@ class Scores(TypedDict):
     per_query: NotRequired[list[Asked]]
 
 
+class FigureChange(TypedDict):
+    """One figure in an earlier run and now (`eval --against`); None where either has none."""
+
+    before: float | None
+    after: float | None
+    change: float | None
+
+
+class Moved(TypedDict):
+    """A question whose nDCG@10 moved since the earlier run."""
+
+    id: str
+    query: str
+    split: str
+    before: float
+    after: float
+
+
+class QuestionMoves(TypedDict):
+    system: str  # whose nDCG@10 is compared: the first system both runs scored
+    compared: int  # questions both runs asked, by id and text
+    better: list[Moved]  # most improved first
+    worse: list[Moved]  # most worsened first
+    only_now: int
+    only_before: int
+
+
+class Against(TypedDict):
+    """This run beside an earlier one's saved `--json` output (indexer/evaluate/against.py)."""
+
+    source: str  # the earlier run's file name
+    catalog: str
+    label: str
+    commit: str
+    figures: dict[str, dict[str, dict[str, FigureChange]]]  # system -> half -> figure -> change
+    questions: NotRequired[QuestionMoves]  # when both runs list their questions
+    notes: list[str]
+
+
 class EvalAnswer(TypedDict):
     catalog: str
     label: str
@@ -72,3 +111,9 @@ class EvalAnswer(TypedDict):
     per_query: NotRequired[list[Asked]]
     notes: list[str]
     seconds: float
+
+
+class ComparedAnswer(EvalAnswer):
+    """`monodex eval --against FILE`'s answer: the run, and its change since the earlier one."""
+
+    against: Against

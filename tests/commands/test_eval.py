@@ -183,4 +183,111 @@ def test_hand_written_questions_with_lines_are_scored_on_them_too(  # type: igno
     # and by kind: the symbol questions gave lines
     kinds = out[out.index("nDCG@10 by kind") :].splitlines()
     assert any(row.startswith("on the answers' lines") for row in kinds)
-    assert any(row.startswith("symbol (2)") and row.split()[2:4] == ["0.500", "0.500"] for row in kinds[2:]), kinds
+    assert any(
+        row.startswith("symbol (2)") and row.split()[2:4] == ["0.500", "0.500"] for row in kinds[2:]
+    ), kinds
+
+
+def test_against_an_earlier_run_shows_what_moved_since(  # type: ignore[no-untyped-def]
+    git_repo, run_json, tmp_path: Path, monkeypatch
+) -> None:
+    repo = _crawled(git_repo, run_json, monkeypatch)
+    label = ("eval", "--catalog", "acme", "--label", "main")
+    code, before, err = run_json(*label, "--json", "--per-query")
+    assert code == 0, err
+    saved = tmp_path / "before.json"
+    saved.write_text(json.dumps(before))
+    # the same label, asked again: nothing moved
+    code, same, err = run_json(*label, "--json", "--against", str(saved))
+    assert code == 0, err
+    assert "per_query" not in same  # asked for the comparison, not for the listing
+    a = same["against"]
+    assert (a["source"], a["catalog"], a["label"], a["commit"]) == (
+        "before.json",
+        "acme",
+        "main",
+        before["commit"],
+    )
+    assert set(a["figures"]) == set(SYSTEMS) and set(a["figures"]["hybrid"]) == {"tune", "test", "all"}
+    assert a["figures"]["hybrid"]["all"]["ndcg_at_10"] == {
+        "before": before["results"]["hybrid"]["all"]["ndcg_at_10"],
+        "after": before["results"]["hybrid"]["all"]["ndcg_at_10"],
+        "change": 0.0,
+    }
+    assert a["questions"] == {
+        "system": "hybrid",
+        "compared": 4,
+        "better": [],
+        "worse": [],
+        "only_now": 0,
+        "only_before": 0,
+    }
+    assert a["notes"] == []
+    # a file that says every word of one question lands beside its answer: that question loses
+    repo.write(
+        "libraries/net/src/backoff.ts",
+        "// grow the backoff delay of fetch retries faster\n"
+        "export function growBackoffDelayOfFetchRetriesFaster(delay: number): number {\n"
+        "  // the fetch retries grow their backoff delay faster\n  return delay * 4;\n}\n",
+    )
+    repo.commit("wip")  # too short to be a question: the same four are asked
+    assert run_json("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--json")[0] == 0
+    code, now, err = run_json(*label, "--json", "--per-query", "--against", str(saved))
+    assert code == 0, err
+    a = now["against"]
+    was = {q["id"]: q["systems"]["hybrid"]["ndcg_at_10"] for q in before["per_query"]}
+    is_ = {q["id"]: q["systems"]["hybrid"]["ndcg_at_10"] for q in now["per_query"]}
+    assert is_["pr-12"] < was["pr-12"]
+    worse = {m["id"]: m for m in a["questions"]["worse"]}
+    assert worse["pr-12"]["before"] == was["pr-12"] and worse["pr-12"]["after"] == is_["pr-12"]
+    assert worse["pr-12"]["query"] == "Grow the backoff delay of fetch retries faster"
+    assert {m["id"] for m in a["questions"]["better"]} == {i for i in is_ if is_[i] > was[i]}
+    change = a["figures"]["hybrid"]["all"]["ndcg_at_10"]
+    assert change["after"] == now["results"]["hybrid"]["all"]["ndcg_at_10"]
+    assert change["change"] == round(change["after"] - change["before"], 4) < 0
+    assert any("the label moved since the earlier run" in n for n in a["notes"])
+    code, out, err = run_json(*label, "--against", str(saved))
+    assert code == 0, err
+    since = out[out.index("since before.json (acme main at ") :].splitlines()
+    assert since[2].split() == ["system", *["R@10", "MRR@10", "nDCG@10"] * 3]
+    hybrid = since[3].split()
+    assert hybrid[0] == "hybrid" and len(hybrid) == 10  # 3 figures x 3 halves
+    assert hybrid[9] == f"{change['change']:+.3f}"
+    assert any(row.startswith("questions (hybrid nDCG@10, 4 asked by both):") for row in since)
+    assert any(row.split()[:3] == ["worse", worse["pr-12"]["split"], "pr-12"] for row in since)
+
+
+def test_against_a_run_without_its_questions_compares_the_figures_only(  # type: ignore[no-untyped-def]
+    git_repo, run_json, tmp_path: Path, monkeypatch
+) -> None:
+    _crawled(git_repo, run_json, monkeypatch)
+    label = ("eval", "--catalog", "acme", "--label", "main")
+    saved = tmp_path / "figures.json"
+    saved.write_text(json.dumps(run_json(*label, "--json", "--mode", "lexical")[1]))
+    code, now, err = run_json(*label, "--json", "--against", str(saved))
+    assert code == 0, err
+    a = now["against"]
+    assert set(a["figures"]) == {"lexical", "bm25"}  # the systems both runs scored
+    assert "the earlier run did not score hybrid, dense: no change to show for it" in a["notes"]
+    assert "questions" not in a
+    assert any("does not list its questions" in n and "--per-query" in n for n in a["notes"])
+
+
+def test_against_a_file_that_is_no_earlier_run_is_a_usage_error(run_json, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # checked before anything is asked of the index (there is none here)
+    label = ("eval", "--catalog", "acme", "--label", "main")
+    bad = tmp_path / "bad.json"
+    for text, says in (
+        (None, "cannot read the earlier run"),
+        ("{not json", "is not JSON"),
+        (
+            '{"catalog": "acme", "label": "main"}',
+            "is not the output of 'monodex eval --json' (no systems, results)",
+        ),
+        ("[1, 2]", "is not the output of 'monodex eval --json'"),
+    ):
+        if text is not None:
+            bad.write_text(text)
+        code, out, err = run_json(*label, "--against", str(bad))
+        assert code == 2 and out == "", text
+        assert says in err and "monodex eval --json --per-query > before.json" in err, err
