@@ -1,5 +1,6 @@
 """One evaluation of a label (`monodex eval`): its questions ranked by the search every mode asks
-for, exactly as `monodex search` ranks them (same function, default options), and by a plain BM25
+for, exactly as `monodex search` ranks them (same function, default options, the catalog's
+`search` tuning from config.json), and by a plain BM25
 over the label's whole files, then scored (report.py)."""
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from monodex.observe.progress import OnProgress
 from monodex.requests import EvalRequest
 from monodex.schema.eval import EvalAnswer, HistorySignal
 from monodex.schema.payload import Key
+from monodex.settings.config import SearchTuning
 
 BM25_NAME = "bm25"
 
@@ -92,7 +94,7 @@ def evaluate(
     counts = History.open(s.paths.state_dir, r.catalog)
     try:
         signal, ranked = _history_signal(source, commit, counts, from_file=r.questions is not None)
-        rows, listed = _rank_all(s, r, chosen, files, ranked, progress=progress, cancel=cancel)
+        rows, listed = _rank_all(s, r, chosen, files, ranked, cat.search, progress=progress, cancel=cancel)
     finally:
         if counts is not None:
             counts.close()
@@ -105,6 +107,7 @@ def evaluate(
         "label": r.label,
         "commit": state.commit_oid,
         "questions": report.counts(built, chosen, dropped=dropped, source=_source(r, built)),
+        "tuning": {"lexical_weight": cat.search.lexical_weight, "history_weight": cat.search.history_weight},
         "split": r.split,
         "systems": [*r.modes, BM25_NAME],
         "history_signal": signal,
@@ -202,13 +205,15 @@ def _rank_all(
     chosen: list[Question],
     files: LabelFiles,
     counts_for: Ranked,
+    tuning: SearchTuning,
     *,
     progress: OnProgress | None,
     cancel: threading.Event | None,
 ) -> tuple[dict[str, dict[str, list[str]]], dict[str, dict[str, list[Listed]]]]:
     """{question id: {system: distinct files, best first}}, and for the modes each result's file
-    and lines. Asked oldest first: history questions come newest first along the first-parent
-    line, and their as-of counts only grow."""
+    and lines, each mode ranked with the catalog's `tuning` as `search` ranks. Asked oldest first:
+    history questions come newest first along the first-parent line, and their as-of counts only
+    grow."""
     paths = list(files.text)
     bm25 = BM25([files.text[p] for p in paths])
     embedder = QueryCache(lambda text: s.engine.embed_query(text))  # the model: only if a mode needs it
@@ -218,7 +223,7 @@ def _rank_all(
         if cancel is not None and cancel.is_set():
             raise MonodexError("the evaluation was stopped", "run it again")
         counts = counts_for(q)
-        listed[q.id] = {m: _search(s, embedder, r, q.query, m, counts) for m in r.modes}
+        listed[q.id] = {m: _search(s, embedder, r, q.query, m, counts, tuning) for m in r.modes}
         out[q.id] = {m: [path for path, _, _ in hits] for m, hits in listed[q.id].items()}
         out[q.id][BM25_NAME] = [paths[i] for i, _ in bm25.search(q.query, n=AT)]
         if progress is not None:
@@ -227,7 +232,7 @@ def _rank_all(
 
 
 def _search(
-    s: Session, embedder: QueryCache, r: EvalRequest, text: str, mode: str, counts: Any
+    s: Session, embedder: QueryCache, r: EvalRequest, text: str, mode: str, counts: Any, tuning: SearchTuning
 ) -> list[Listed]:
     """The files `monodex search --mode MODE` lists for `text`, best first, with their lines."""
     if mode == "lexical" and not lexical.query_vector(text).indices:
@@ -239,7 +244,9 @@ def _search(
         label=r.label,
         text=text,
         limit=AT,
-        ranking=searching.Ranking(mode=mode),
+        ranking=searching.Ranking.tuned(
+            mode, lexical_weight=tuning.lexical_weight, history_weight=tuning.history_weight
+        ),
         history=counts,
     )
     return [

@@ -40,7 +40,7 @@ def diff(s: Session, r: rq.DiffRequest) -> DiffAnswer:
     from monodex.indexer.points import labelmeta
     from monodex.indexer.read import search as searching
 
-    s.config().catalog(r.catalog)
+    tuning = s.config().catalog(r.catalog).search
     old = labelmeta.require_label(s.store, r.catalog, r.from_label)
     new = labelmeta.require_label(s.store, r.catalog, r.to_label)
     changes = diffing.files(s.store, old, new, paths=r.paths)
@@ -69,7 +69,13 @@ def diff(s: Session, r: rq.DiffRequest) -> DiffAnswer:
             text=r.text,
             limit=min(66, max(30, 3 * limit)),
             filters=searching.Filters(paths=r.paths),
-            ranking=searching.Ranking(mode=r.mode, per_file=3, include_tests=True),
+            ranking=searching.Ranking.tuned(
+                r.mode,
+                lexical_weight=tuning.lexical_weight,
+                history_weight=tuning.history_weight,
+                per_file=3,
+                include_tests=True,
+            ),
             scope=searching.Scope.of(s.store, (side,), without=(other.label_id,)),
         )
         hits += found.results

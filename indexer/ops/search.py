@@ -39,8 +39,13 @@ def search(s: Session, r: rq.SearchRequest) -> SearchAnswer:
 
     cat = s.config().catalog(r.catalog)
     filters = searching.Filters(paths=r.paths, package=r.package, kind=r.kind, lang=r.lang)
-    ranking = searching.Ranking(
-        mode=r.mode, per_file=r.per_file, include_tests=r.include_tests, explain=r.explain
+    ranking = searching.Ranking.tuned(
+        r.mode,
+        lexical_weight=cat.search.lexical_weight,
+        history_weight=cat.search.history_weight,
+        per_file=r.per_file,
+        include_tests=r.include_tests,
+        explain=r.explain,
     )
     scope = None
     here = made = caught = applied = fresh = None

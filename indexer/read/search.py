@@ -4,7 +4,7 @@ its dense vectors. Reading a file back is view.py's, listing labels listing.py's
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol, cast
 
 from monodex.indexer.points import filters as stored
@@ -135,6 +135,19 @@ class Ranking:
     explain: bool = False
     lexical_weight: float = LEXICAL_WEIGHT
     signals: candidates.Weights = candidates.Weights()
+
+    @classmethod
+    def tuned(cls, mode: str, *, lexical_weight: float, history_weight: float, **more: Any) -> Ranking:
+        """A ranking with a catalog's tuning (config.json `catalogs.*.search`): the lexical list's
+        weight, and the history's signals (co-change, past words) scaled by `history_weight`."""
+        w = candidates.Weights()
+        signals = replace(
+            w,
+            history=w.history * history_weight,
+            past_words=w.past_words * history_weight,
+            past_words_request=w.past_words_request * history_weight,
+        )
+        return cls(mode=mode, lexical_weight=lexical_weight, signals=signals, **more)
 
 
 # The dense list of a hybrid search fetches this many times the pool. Config files split into many

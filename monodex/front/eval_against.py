@@ -71,6 +71,9 @@ def compare(earlier: EvalAnswer, now: EvalAnswer, source: str) -> Against:
             f"the label moved since the earlier run ({str(earlier.get('commit'))[:12]} -> "
             f"{str(now.get('commit'))[:12]}): newer changes add questions and retire old ones"
         )
+    then, now_tuning = earlier.get("tuning"), now.get("tuning")
+    if isinstance(then, dict) and then != now_tuning:
+        notes.append(f"the search tuning changed: {_tuning(then)} then, {_tuning(now_tuning)} now")
     if unscored := [s for s in now["systems"] if s not in systems]:
         notes.append(f"the earlier run did not score {', '.join(unscored)}: no change to show for it")
     out: Against = {
@@ -89,6 +92,11 @@ def compare(earlier: EvalAnswer, now: EvalAnswer, source: str) -> Against:
     elif now_rows is not None:
         out["questions"] = _questions(before_rows, now_rows, systems[0])
     return out
+
+
+def _tuning(t: Any) -> str:
+    t = t if isinstance(t, dict) else {}
+    return ", ".join(f"{k} {t.get(k, '?')}" for k in ("lexical_weight", "history_weight"))
 
 
 def _figure(figures: Any, name: str) -> float | None:

@@ -7,10 +7,11 @@ from collections.abc import Mapping
 from typing import cast
 
 from monodex.observe.output import sanitize
-from monodex.schema.eval import Against, ComparedAnswer, EvalAnswer, FigureChange, Figures, Moved
+from monodex.schema.eval import Against, ComparedAnswer, EvalAnswer, FigureChange, Figures, Moved, Tuning
 
 FIGURES = (("recall_at_10", "R@10"), ("mrr_at_10", "MRR@10"), ("ndcg_at_10", "nDCG@10"))
 NAMES = {"bm25": "bm25 (files)"}  # the baseline says what it ranks
+DEFAULT_TUNING: Tuning = {"lexical_weight": 1.0, "history_weight": 1.0}
 
 
 def text(r: EvalAnswer) -> str:
@@ -27,6 +28,8 @@ def text(r: EvalAnswer) -> str:
     if q["relevant_dropped"]:
         lines.append(f"relevant paths not indexed in this label, dropped: {q['relevant_dropped']}")
     lines.append(f"history (co-change and past words): {r['history_signal']['note']}")
+    if (t := r["tuning"]) != DEFAULT_TUNING:
+        lines.append(f"search tuning (config.json catalogs.{r['catalog']}.search): {_tuning(t)}")
     lines += ["", *_table(r)]
     if r["by_kind"]:
         lines += ["", *_kinds(r)]
@@ -139,6 +142,10 @@ def _against(a: Against) -> list[str]:
         lines += [_moved("worse", m) for m in q["worse"][:MOVED_SHOWN]]
     lines += [f"note: {sanitize(n)}" for n in a["notes"]]
     return lines
+
+
+def _tuning(t: Tuning) -> str:
+    return f"lexical_weight {t['lexical_weight']:g}, history_weight {t['history_weight']:g}"
 
 
 def _changes(changes: Mapping[str, FigureChange] | None) -> str:

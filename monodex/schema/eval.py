@@ -98,11 +98,19 @@ class Against(TypedDict):
     notes: list[str]
 
 
+class Tuning(TypedDict):
+    """The catalog's search tuning the run ranked with (config.json `catalogs.*.search`)."""
+
+    lexical_weight: float
+    history_weight: float
+
+
 class EvalAnswer(TypedDict):
     catalog: str
     label: str
     commit: str
     questions: Questions
+    tuning: Tuning
     split: str
     systems: list[str]
     history_signal: HistorySignal

@@ -145,6 +145,15 @@ class CrawlConfig:
 
 
 @dataclass(frozen=True)
+class SearchTuning:
+    """How a catalog's searches weigh their evidence, for a user to tune with `monodex eval
+    --against` (the defaults are what bench/answers.py measured best across repositories)."""
+
+    lexical_weight: float = 1.0  # the lexical list's weight in the fusion, the dense list's being 1
+    history_weight: float = 1.0  # x the history's signals: files changed together, past commits' words
+
+
+@dataclass(frozen=True)
 class Catalog:
     name: str
     path: Path
@@ -153,6 +162,7 @@ class Catalog:
     prune_labels: bool = False  # nightly: drop commit labels whose branch no longer exists
     # A label whose branch was deleted is removed this long after the runner saw it gone.
     deleted_grace_days: float = 3.0
+    search: SearchTuning = field(default_factory=SearchTuning)
 
 
 @dataclass(frozen=True)
@@ -256,7 +266,12 @@ def _catalog(name: str, raw: Any, where: Where) -> Catalog:
         names.validate_catalog(name)
     except UsageError as exc:
         raise where.fail(exc.problem, exc.hint) from None
-    d = obj(raw, where, required=("type", "path"), allowed=("track", "prune_labels", "deleted_grace_days"))
+    d = obj(
+        raw,
+        where,
+        required=("type", "path"),
+        allowed=("track", "prune_labels", "deleted_grace_days", "search"),
+    )
     kind = string(d["type"], where / "type")
     if kind != "monorepo":
         raise (where / "type").fail(f"unsupported type {kind!r}", 'use "monorepo"')
@@ -273,7 +288,19 @@ def _catalog(name: str, raw: Any, where: Where) -> Catalog:
         track=track,
         prune_labels=prune,
         deleted_grace_days=grace,
+        search=_search(d.get("search", {}), where / "search"),
     )
+
+
+# Past 10 one list or the history's signals would decide every search alone.
+MAX_WEIGHT = 10.0
+
+
+def _search(raw: Any, where: Where) -> SearchTuning:
+    d = obj(raw, where, allowed=("lexical_weight", "history_weight"))
+    lexical = _number(d.get("lexical_weight", 1.0), where / "lexical_weight", 0, MAX_WEIGHT, "1.5")
+    history = _number(d.get("history_weight", 1.0), where / "history_weight", 0, MAX_WEIGHT, "0.5")
+    return SearchTuning(lexical_weight=lexical, history_weight=history)
 
 
 def parse(raw: Any, source: str) -> Config:
@@ -324,6 +351,7 @@ def dump(config: Config) -> dict[str, Any]:
                 **({"track": list(c.track)} if c.track else {}),
                 **({"prune_labels": True} if c.prune_labels else {}),
                 **({"deleted_grace_days": c.deleted_grace_days} if c.deleted_grace_days != 3.0 else {}),
+                **({"search": asdict(c.search)} if c.search != SearchTuning() else {}),
             }
             for c in sorted(config.catalogs.values(), key=lambda c: c.name)
         },

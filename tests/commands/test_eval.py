@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from monodex.disk import paths
 from monodex.main import main
 from tests.commands.conftest import MONOREPO
 
@@ -255,6 +256,36 @@ def test_against_an_earlier_run_shows_what_moved_since(  # type: ignore[no-untyp
     assert hybrid[9] == f"{change['change']:+.3f}"
     assert any(row.startswith("questions (hybrid nDCG@10, 4 asked by both):") for row in since)
     assert any(row.split()[:3] == ["worse", worse["pr-12"]["split"], "pr-12"] for row in since)
+
+
+def test_eval_ranks_with_the_catalogs_search_tuning_and_says_so(  # type: ignore[no-untyped-def]
+    git_repo, run_json, tmp_path: Path, monkeypatch
+) -> None:
+    _crawled(git_repo, run_json, monkeypatch)
+    label = ("eval", "--catalog", "acme", "--label", "main", "--mode", "hybrid")
+    code, before, err = run_json(*label, "--json", "--per-query")
+    assert code == 0, err
+    assert before["tuning"] == {"lexical_weight": 1.0, "history_weight": 1.0}
+    saved = tmp_path / "before.json"
+    saved.write_text(json.dumps(before))
+    file = paths.resolve().config_file
+    cfg = json.loads(file.read_text())
+    cfg["catalogs"]["acme"]["search"] = {"lexical_weight": 0, "history_weight": 0}
+    file.write_text(json.dumps(cfg))
+    code, now, err = run_json(*label, "--json", "--per-query", "--against", str(saved))
+    assert code == 0, err
+    assert now["tuning"] == {"lexical_weight": 0.0, "history_weight": 0.0}
+    # no lexical list and no history: hybrid ranks as the dense mode does
+    code, dense, err = run_json("eval", "--catalog", "acme", "--label", "main", "--mode", "dense", "--json")
+    assert code == 0, err
+    assert now["results"]["hybrid"] == dense["results"]["dense"]
+    assert (
+        "the search tuning changed: lexical_weight 1.0, history_weight 1.0 then, "
+        "lexical_weight 0.0, history_weight 0.0 now" in now["against"]["notes"]
+    )
+    code, out, err = run_json(*label)
+    assert code == 0, err
+    assert "search tuning (config.json catalogs.acme.search): lexical_weight 0, history_weight 0" in out
 
 
 def test_against_a_run_without_its_questions_compares_the_figures_only(  # type: ignore[no-untyped-def]

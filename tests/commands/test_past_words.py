@@ -53,7 +53,9 @@ def test_a_file_earlier_commits_describe_is_found_by_their_words(git_repo, run_j
     assert explain["dense_rank"] is None and explain["lexical_rank"] is None  # joined by the third list
     why = [m["why"] for m in explain["signals"] if m["signal"] == "past-words"]
     assert why and "(2 with one of them)" in why[0], explain
-    assert [m["change"] for m in explain["signals"] if m["signal"] == "past-words"] == [0.07]  # 0.35 / (5 + 0)
+    assert [m["change"] for m in explain["signals"] if m["signal"] == "past-words"] == [
+        0.07
+    ]  # 0.35 / (5 + 0)
     # a change request reads like the subjects the list is made of: lifted by how well its file
     # matches, the list's first by 0.15
     code, found, err = run_json(*SEARCH, "--text", "Throttle bursts per host")
@@ -85,12 +87,20 @@ def test_a_config_file_such_changes_edited_keeps_its_place_for_a_change_request(
     commits' words keeps it in place instead of moving it down as a config file it does not name;
     a file one such commit touched is no pattern and still moves down (issue 34)."""
     files = {"package.json": json.dumps({"name": "acme"})}
-    files |= {f"src/step{i}.ts": f"// runs release step {i}\nexport function step{i}(): void {{}}\n" for i in range(12)}
+    files |= {
+        f"src/step{i}.ts": f"// runs release step {i}\nexport function step{i}(): void {{}}\n"
+        for i in range(12)
+    }
     files[".changes/config.json"] = json.dumps({"pkgManagers": {"cargo": {"publish": ["cargo publish"]}}})
     files["renovate.json"] = json.dumps({"extends": ["config:base"], "labels": ["deps"]})
     repo = git_repo(files, name="acme")
-    for n, subject in enumerate(("fix: covector publish for the cli", "fix(covector): cli publish", "ci: covector publish")):
-        repo.write(".changes/config.json", json.dumps({"pkgManagers": {"cargo": {"publish": [f"cargo publish -{n}"]}}}))
+    for n, subject in enumerate(
+        ("fix: covector publish for the cli", "fix(covector): cli publish", "ci: covector publish")
+    ):
+        repo.write(
+            ".changes/config.json",
+            json.dumps({"pkgManagers": {"cargo": {"publish": [f"cargo publish -{n}"]}}}),
+        )
         repo.commit(subject)
     repo.write("renovate.json", json.dumps({"extends": ["config:base"], "labels": ["covector"]}))
     repo.commit("chore: label covector publish updates")
@@ -108,3 +118,43 @@ def test_a_config_file_such_changes_edited_keeps_its_place_for_a_change_request(
     assert "config" not in [m["signal"] for m in request[".changes/config.json"]["signals"]]
     question = placed("how does covector publish the cli crate?")
     assert question[".changes/config.json"]["role"] == "config"
+
+
+def _tune(**weights: float) -> None:
+    """The catalog's `search` section of config.json, as a user tuning with `monodex eval` writes it."""
+    file = paths.resolve().config_file
+    cfg = json.loads(file.read_text())
+    cfg["catalogs"]["acme"]["search"] = weights
+    file.write_text(json.dumps(cfg))
+
+
+def test_the_catalogs_search_tuning_weighs_the_history_and_the_lexical_list(git_repo, run_json) -> None:  # type: ignore[no-untyped-def]
+    repo = _repo(git_repo)
+    _crawl(repo, run_json)
+    _tune(history_weight=2.0)  # read per search: nothing to restart or re-crawl
+    code, found, err = run_json(*SEARCH, "--text", "throttle")
+    assert code == 0, err
+    gate = _gate(found)
+    assert gate is not None
+    assert [m["change"] for m in gate["explain"]["signals"] if m["signal"] == "past-words"] == [0.14]  # 2 x 0.35 / 5
+    _tune(history_weight=0)  # the history off: the file only its commits describe is not found
+    code, found, err = run_json(*SEARCH, "--text", "throttle")
+    assert code == 0, err
+    assert _gate(found) is None
+    assert not any(m["signal"] == "past-words" for r in found["results"] for m in r["explain"]["signals"])
+    # the lexical list's weight in the fusion: a hit's fused score is 1 / (5 + dense place - 1)
+    # + weight / (5 + lexical place - 1)
+    for weight in (1.0, 3.0):
+        _tune(lexical_weight=weight, history_weight=0)
+        code, found, err = run_json(*SEARCH, "--text", "outgoing requests of host 7")
+        assert code == 0, err
+        both = [
+            r["explain"]
+            for r in found["results"]
+            if r["explain"]["dense_rank"] and r["explain"]["lexical_rank"]
+        ]
+        assert both, found["results"]
+        for e in both:
+            assert e["fused_score"] == round(
+                1 / (4 + e["dense_rank"]) + weight / (4 + e["lexical_rank"]), 6
+            ), e

@@ -29,10 +29,18 @@ def test_full_config_roundtrip(tmp_path: Path) -> None:
         "qdrant": {"url": "http://localhost:6333", "collection": "team", "api_key_env": "MY_KEY"},
         "embedder": {"model": "/models/jina", "threads": 4, "batch_size": 1},
         "crawl": {"workers": 3, "max_memory_mb": 1024},
-        "catalogs": {"web": {"type": "monorepo", "path": str(tmp_path)}},
+        "catalogs": {
+            "web": {"type": "monorepo", "path": str(tmp_path), "search": {"lexical_weight": 1.5}},
+            "api": {"type": "monorepo", "path": str(tmp_path)},
+        },
     }
     _write(raw)
     cfg = config.load(paths.resolve())
+    assert cfg.catalogs["web"].search == config.SearchTuning(lexical_weight=1.5, history_weight=1.0)
+    assert cfg.catalogs["api"].search == config.SearchTuning()
+    dumped = config.dump(cfg)["catalogs"]
+    assert dumped["web"]["search"] == {"lexical_weight": 1.5, "history_weight": 1.0}
+    assert "search" not in dumped["api"]  # defaults are not written out
     assert cfg.qdrant.url == "http://localhost:6333" and cfg.qdrant.collection == "team"
     assert cfg.embedder.threads == 4 and cfg.catalogs["web"].path == tmp_path
     assert cfg.crawl.worker_count == 3 and cfg.crawl.max_memory_mb == 1024
@@ -95,6 +103,18 @@ def test_api_key_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> 
         ({"crawl": {"max_memory_mb": "1G"}}, "crawl.max_memory_mb: expected an integer"),
         ({"crawl": {"threads": 2}}, "crawl: unknown field 'threads'"),
         ({"extra": 1}, "unknown field 'extra'"),
+        (
+            {"catalogs": {"web": {"type": "monorepo", "path": "/x", "search": {"lexical_weight": -1}}}},
+            "catalogs.web.search.lexical_weight: -1 is not a number from 0 to 10",
+        ),
+        (
+            {"catalogs": {"web": {"type": "monorepo", "path": "/x", "search": {"history_weight": "low"}}}},
+            "catalogs.web.search.history_weight: 'low' is not a number from 0 to 10",
+        ),
+        (
+            {"catalogs": {"web": {"type": "monorepo", "path": "/x", "search": {"dense_weight": 2}}}},
+            "catalogs.web.search: unknown field 'dense_weight'",
+        ),
         ("{not json", "is not valid JSON"),
     ],
 )
