@@ -118,9 +118,14 @@ def _placed(ranked: list[str], relevant: Sequence[str], scored: dict[str, float]
     return placed
 
 
-def advice(results: dict[str, dict[str, Figures]], split: str) -> list[str]:
+# The keyword list's weight that leans a hybrid search towards a mode (the model's list weighs 1).
+_LEANS = {"lexical": 2, "dense": 0.5}
+
+
+def advice(results: dict[str, dict[str, Figures]], split: str, catalog: str) -> list[str]:
     """A note when another mode ranks these questions clearly better than hybrid, judged on the
-    tune half when both halves were asked for (the test half stays for checking a choice)."""
+    tune half when both halves were asked for (the test half stays for checking a choice), with
+    the catalog's tuning that leans hybrid that way (config.json `catalogs.*.search`)."""
     half = "tune" if split == "both" else split
     hybrid = results.get("hybrid", {}).get(half)
     if hybrid is None or (hybrid["questions"] or 0) < ADVICE_QUESTIONS:
@@ -137,6 +142,8 @@ def advice(results: dict[str, dict[str, Figures]], split: str) -> list[str]:
         notes.append(
             f"{mode} ranks these {hybrid['questions']} questions better than hybrid ({half}: R@10 {r:.3f} "
             f"against {hr:.3f}, MRR@10 {m:.3f} against {hm:.3f}): in this repository "
-            f"'monodex search --mode {mode}' may answer better; check the other half before you choose"
+            f"'monodex search --mode {mode}' may answer better, or hybrid with "
+            f"catalogs.{catalog}.search.lexical_weight {_LEANS[mode]} in config.json (compare with "
+            "'monodex eval --against'); check the other half before you choose"
         )
     return notes

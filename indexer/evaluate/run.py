@@ -101,7 +101,7 @@ def evaluate(
     scores = report.build(
         chosen, rows, systems=[*r.modes, BM25_NAME], split=r.split, per_query=r.per_query, listed=listed
     )
-    notes += report.advice(scores["results"], r.split)
+    notes += report.advice(scores["results"], r.split, r.catalog)
     answer: EvalAnswer = {
         "catalog": r.catalog,
         "label": r.label,

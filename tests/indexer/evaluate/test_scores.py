@@ -44,17 +44,23 @@ def test_eval_names_a_mode_that_ranks_the_repositorys_history_clearly_better_tha
         "lexical": {"tune": _fig(112, 0.610, 0.448), "test": _fig(112, 0.60, 0.5)},
         "dense": {"tune": _fig(112, 0.358, 0.261), "test": _fig(112, 0.40, 0.3)},
     }
-    (note,) = advice(results, "both")  # judged on the tune half: the test half checks a choice
+    (note,) = advice(results, "both", "pnpm")  # judged on the tune half: the test half checks a choice
     assert note.startswith("lexical ranks these 112 questions better than hybrid (tune: R@10 0.610")
     assert "--mode lexical" in note
-    assert advice(results, "test") == []  # on the test half hybrid leads
+    # or hybrid leaning that way, through the catalog's tuning, compared run against run
+    assert "hybrid with catalogs.pnpm.search.lexical_weight 2 in config.json" in note
+    assert "'monodex eval --against'" in note
+    dense_better = {**results, "dense": {"tune": _fig(112, 0.610, 0.448)}, "lexical": {}}
+    (note,) = advice(dense_better, "both", "pnpm")
+    assert "--mode dense" in note and "lexical_weight 0.5" in note
+    assert advice(results, "test", "pnpm") == []  # on the test half hybrid leads
     few = {k: {"tune": {**v["tune"], "questions": 12}} for k, v in results.items()}
-    assert advice(few, "tune") == []  # too few questions to say
+    assert advice(few, "tune", "pnpm") == []  # too few questions to say
     close = {**results, "lexical": {"tune": _fig(112, 0.540, 0.448)}}
-    assert advice(close, "both") == []  # within the margin
+    assert advice(close, "both", "pnpm") == []  # within the margin
     lower_first = {**results, "lexical": {"tune": _fig(112, 0.610, 0.300)}}
-    assert advice(lower_first, "both") == []  # more found, but the first answer placed lower
-    assert advice({"lexical": results["lexical"]}, "both") == []  # hybrid not measured
+    assert advice(lower_first, "both", "pnpm") == []  # more found, but the first answer placed lower
+    assert advice({"lexical": results["lexical"]}, "both", "pnpm") == []  # hybrid not measured
 
 
 def test_lines_are_scored_as_a_scorer_of_passages_scores_them() -> None:
