@@ -77,6 +77,10 @@ def evaluate(
 ) -> EvalAnswer:
     started = time.monotonic()
     cat = s.config().catalog(r.catalog)
+    tuning = SearchTuning(
+        lexical_weight=cat.search.lexical_weight if r.lexical_weight is None else r.lexical_weight,
+        history_weight=cat.search.history_weight if r.history_weight is None else r.history_weight,
+    )
     state = labelmeta.require_label(s.store, r.catalog, r.label)
     files = LabelFiles.read(s, state.label_id)
     source = open_source(cat, s.paths)
@@ -94,7 +98,7 @@ def evaluate(
     counts = History.open(s.paths.state_dir, r.catalog)
     try:
         signal, ranked = _history_signal(source, commit, counts, from_file=r.questions is not None)
-        rows, listed = _rank_all(s, r, chosen, files, ranked, cat.search, progress=progress, cancel=cancel)
+        rows, listed = _rank_all(s, r, chosen, files, ranked, tuning, progress=progress, cancel=cancel)
     finally:
         if counts is not None:
             counts.close()
@@ -107,7 +111,7 @@ def evaluate(
         "label": r.label,
         "commit": state.commit_oid,
         "questions": report.counts(built, chosen, dropped=dropped, source=_source(r, built)),
-        "tuning": {"lexical_weight": cat.search.lexical_weight, "history_weight": cat.search.history_weight},
+        "tuning": {"lexical_weight": tuning.lexical_weight, "history_weight": tuning.history_weight},
         "split": r.split,
         "systems": [*r.modes, BM25_NAME],
         "history_signal": signal,

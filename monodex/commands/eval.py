@@ -64,6 +64,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--per-query", action="store_true", help="also list each question with where its files ranked"
     )
+    for name, example in (("lexical", "1.5"), ("history", "0.5")):
+        parser.add_argument(
+            f"--{name}-weight",
+            type=float,
+            metavar="W",
+            help=f"rank this run with {name}_weight W (0-10, e.g. {example}) instead of the catalog's "
+            f"config.json catalogs.*.search.{name}_weight: try a weight before you write it there",
+        )
     parser.add_argument(
         "--against",
         type=Path,
@@ -88,6 +96,8 @@ def run(args: argparse.Namespace) -> int:
         max_commits=args.max_commits,
         questions=questions,
         per_query=args.per_query or earlier is not None,  # the questions that moved need them
+        lexical_weight=args.lexical_weight,
+        history_weight=args.history_weight,
     )
     progress = ProgressLine(enabled=None if not args.json else False)
     try:  # in the runner when it is up (it owns the index, its model is warm), else here

@@ -29,7 +29,7 @@ def text(r: EvalAnswer) -> str:
         lines.append(f"relevant paths not indexed in this label, dropped: {q['relevant_dropped']}")
     lines.append(f"history (co-change and past words): {r['history_signal']['note']}")
     if (t := r["tuning"]) != DEFAULT_TUNING:
-        lines.append(f"search tuning (config.json catalogs.{r['catalog']}.search): {_tuning(t)}")
+        lines.append(f"search tuning: {_tuning(t)} (the default: {_tuning(DEFAULT_TUNING)})")
     lines += ["", *_table(r)]
     if r["by_kind"]:
         lines += ["", *_kinds(r)]

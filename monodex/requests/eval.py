@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from monodex.requests import questionfile
-from monodex.requests.fields import MODES, Asks, FieldError, at_least, check_names, one_of, set_field
+from monodex.requests.fields import MODES, Asks, FieldError, at_least, check_names, one_of, set_field, weight
 from monodex.schema.eval import EvalAnswer
 
 SPLITS = ("both", "tune", "test", "all")
@@ -32,6 +32,10 @@ class EvalRequest(Asks[EvalAnswer]):
     max_commits: int = DEFAULT_EVAL_COMMITS  # first-parent commits read back from the label's
     questions: dict[str, Any] | None = None  # {"source": file name, "queries": [...]}
     per_query: bool = False  # each question's ranks in the answer
+    # this run's search tuning instead of the catalog's (config.json `catalogs.*.search`): try a
+    # weight, compare with --against, then write it to the config
+    lexical_weight: float | None = None
+    history_weight: float | None = None
 
     def __post_init__(self) -> None:
         check_names(self.catalog, self.label)
@@ -43,6 +47,8 @@ class EvalRequest(Asks[EvalAnswer]):
         one_of("split", self.split, SPLITS)
         at_least("limit_questions", self.limit_questions, 1, str(DEFAULT_EVAL_QUESTIONS))
         at_least("max_commits", self.max_commits, 1, str(DEFAULT_EVAL_COMMITS))
+        weight("lexical_weight", self.lexical_weight, "1.5")
+        weight("history_weight", self.history_weight, "0.5")
         if self.questions is not None:
             source = str(self.questions.get("source") or "questions")
             queries = questionfile.check(self.questions.get("queries"), source)

@@ -103,6 +103,17 @@ def norm_path(field: str, value: str) -> str:
     return p
 
 
+# A search weight a user sets (config.json `catalogs.*.search`, `eval --lexical-weight`): past 10
+# one list or the history would decide every search alone.
+MAX_WEIGHT = 10.0
+
+
+def weight(field: str, value: float | None, example: str) -> None:
+    at_least(field, value, 0, example)
+    if value is not None and value > MAX_WEIGHT:
+        raise FieldError(field, f"{{name}} must be at most {MAX_WEIGHT:g}, got {value:g}", example=example)
+
+
 def at_least(field: str, value: float | None, least: float, example: str) -> None:
     if value is not None and value < least:
         raise FieldError(field, f"{{name}} must be at least {least:g}, got {value:g}", example=example)

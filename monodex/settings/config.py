@@ -12,6 +12,7 @@ from monodex import names
 from monodex.disk import jsonfile
 from monodex.disk.paths import Paths
 from monodex.errors import UsageError
+from monodex.requests.fields import MAX_WEIGHT
 from monodex.settings.validate import Where, boolean, integer, obj, string, string_list
 
 DEFAULT_COLLECTION = "monodex"
@@ -290,10 +291,6 @@ def _catalog(name: str, raw: Any, where: Where) -> Catalog:
         deleted_grace_days=grace,
         search=_search(d.get("search", {}), where / "search"),
     )
-
-
-# Past 10 one list or the history's signals would decide every search alone.
-MAX_WEIGHT = 10.0
 
 
 def _search(raw: Any, where: Where) -> SearchTuning:

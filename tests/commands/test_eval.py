@@ -285,7 +285,19 @@ def test_eval_ranks_with_the_catalogs_search_tuning_and_says_so(  # type: ignore
     )
     code, out, err = run_json(*label)
     assert code == 0, err
-    assert "search tuning (config.json catalogs.acme.search): lexical_weight 0, history_weight 0" in out
+    tuned = (
+        "search tuning: lexical_weight 0, history_weight 0 (the default: lexical_weight 1, history_weight 1)"
+    )
+    assert tuned in out
+    # a flag tries a weight for one run, over the config's
+    code, flagged, err = run_json(*label, "--json", "--lexical-weight", "1", "--history-weight", "2.5")
+    assert code == 0, err
+    assert flagged["tuning"] == {"lexical_weight": 1.0, "history_weight": 2.5}
+    code, out, err = run_json(*label, "--lexical-weight", "11")
+    assert code == 2 and out == ""
+    assert "--lexical-weight must be at most 10, got 11" in err, err
+    code, _, err = run_json(*label, "--history-weight", "-1")
+    assert code == 2 and "--history-weight must be at least 0, got -1" in err, err
 
 
 def test_against_a_run_without_its_questions_compares_the_figures_only(  # type: ignore[no-untyped-def]
