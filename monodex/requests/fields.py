@@ -4,6 +4,7 @@ fields in __post_init__."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Mapping
 from typing import Any, Generic, TypeVar
@@ -109,6 +110,8 @@ MAX_WEIGHT = 10.0
 
 
 def weight(field: str, value: float | None, example: str) -> None:
+    if value is not None and math.isnan(value):
+        raise FieldError(field, "{name} must be a number from 0 to 10, got nan", example=example)
     at_least(field, value, 0, example)
     if value is not None and value > MAX_WEIGHT:
         raise FieldError(field, f"{{name}} must be at most {MAX_WEIGHT:g}, got {value:g}", example=example)

@@ -298,6 +298,8 @@ def test_eval_ranks_with_the_catalogs_search_tuning_and_says_so(  # type: ignore
     assert "--lexical-weight must be at most 10, got 11" in err, err
     code, _, err = run_json(*label, "--history-weight", "-1")
     assert code == 2 and "--history-weight must be at least 0, got -1" in err, err
+    code, _, err = run_json(*label, "--history-weight", "nan")
+    assert code == 2 and "--history-weight must be a number from 0 to 10, got nan" in err, err
 
 
 def test_against_a_run_without_its_questions_compares_the_figures_only(  # type: ignore[no-untyped-def]
