@@ -152,6 +152,12 @@ def test_through_the_runner_the_figures_are_the_same(git_repo, run_json, start_r
     assert {k: there[k] for k in ("questions", "results", "per_query", "history_signal")} == {
         k: here[k] for k in ("questions", "results", "per_query", "history_signal")
     }
+    # a tuning tried for one run travels to the runner with the request
+    code, tuned, err = run_json(
+        "eval", "--catalog", "acme", "--label", "main", "--json", "--history-weight", "0"
+    )
+    assert code == 0, err
+    assert tuned["tuning"] == {"lexical_weight": 1.0, "history_weight": 0.0}
 
 
 def test_hand_written_questions_with_lines_are_scored_on_them_too(  # type: ignore[no-untyped-def]
