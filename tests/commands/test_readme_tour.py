@@ -95,6 +95,10 @@ def test_the_readme_tour_runs_line_by_line(git_repo, monkeypatch, capsys) -> Non
         argv = [os.path.expanduser(a) for a in shlex.split(line, comments=True)[1:]]
         if argv[0] == "diff":  # a runner would have labelled the release branch; none runs here
             assert main(["crawl", "--branch", "release/5.2", "--commit", "release/5.2"]) == 0
+        if "--against" in argv:  # the run it is compared with, saved as the line's comment says
+            capsys.readouterr()
+            assert main(["eval", "--json", "--per-query"]) == 0
+            Path(argv[argv.index("--against") + 1]).write_text(capsys.readouterr().out)
         capsys.readouterr()
         code = main(argv)
         out, err = capsys.readouterr()
