@@ -3,8 +3,9 @@ the hand-written sets (bench/eval/hand/: 27 repositories, 10 languages; concept,
 symbol questions), short questions as a search box is typed over 12 of those repositories
 (bench/eval/short/, targets `short-<repo>`), third sets over eight more repositories (bench/eval/hand3/,
 targets `third-<repo>`), fourth sets whose answers are several files each over six more
-(bench/eval/hand4/, targets `fourth-<repo>`) and four more never tuned on (bench/eval/hand5/,
-targets `fifth-<repo>`, all `test`), the first and short sets again as phrases (targets
+(bench/eval/hand4/, targets `fourth-<repo>`), four more never tuned on (bench/eval/hand5/,
+targets `fifth-<repo>`, all `test`) and two polyglot ones never tuned on either (bench/eval/hand6/,
+targets `sixth-<repo>`, all `test`), the first and short sets again as phrases (targets
 `phrase-<set>`: each question less its opening question words, "client retry a failed request") and
 on pull-request
 titles (a small and a large Rush monorepo, four polyglot monorepos: napi-rs, tauri,
@@ -81,6 +82,10 @@ FOURTH_SETS = EVAL / "hand4"
 # was set and never tuned on: all their questions are `test`, an estimate of the hidden
 # hand-written set that no choice was fitted to.
 FIFTH_SETS = EVAL / "hand5"
+# Sixth sets, the first sets' kind (8 questions of each kind) over two polyglot repositories first
+# crawled on 2026-12-07 (PyO3/pyo3: Rust and Python; rustwasm/wasm-bindgen: Rust, JavaScript,
+# TypeScript), written by reading their code without running any search: all `test`.
+SIXTH_SETS = EVAL / "hand6"
 # Repositories whose questions no ranking change was ever tried on (all their questions: test).
 HELD_OUT = frozenset(
     "honojs+hono axios+axios encode+httpx BurntSushi+ripgrep spf13+cobra jhy+jsoup "
@@ -160,6 +165,7 @@ def targets() -> dict[str, dict[str, Any]]:
     out.update(_hand_sets(THIRD_SETS, "third-", "third"))
     out.update(_hand_sets(FOURTH_SETS, "fourth-", "fourth"))
     out.update(_hand_sets(FIFTH_SETS, "fifth-", "fifth"))
+    out.update(_hand_sets(SIXTH_SETS, "sixth-", "sixth"))
     for name, (mirror, commit, file) in PR_SETS.items():
         out[name] = {
             "catalog": SHARED_INDEX.get(name, name),
@@ -192,7 +198,7 @@ def split_of(question_id: str, target: str) -> str:
 
     if target.removeprefix("phrase-").removeprefix("short-").removeprefix("second-") in HELD_OUT:
         return "test"
-    if target.startswith("fifth-"):
+    if target.startswith(("fifth-", "sixth-")):
         return "test"  # written after the constants were set: never tuned on
     if target in TUNE_ONLY:
         return "tune"
@@ -465,7 +471,7 @@ def report(now: dict[str, Any], base: dict[str, Any], all_targets: dict[str, dic
 
     print("| set | split | n | baseline nDCG / R@10 / MRR | now nDCG / R@10 / MRR | p50 ms (base / now) |")
     print("|---|---|---|---|---|---|")
-    for group in ("hand", "second", "third", "fourth", "fifth", "short", "phrase", "pr"):
+    for group in ("hand", "second", "third", "fourth", "fifth", "sixth", "short", "phrase", "pr"):
         for name, r in now.items():
             if all_targets[name]["group"] != group:
                 continue
@@ -483,6 +489,7 @@ def report(now: dict[str, Any], base: dict[str, Any], all_targets: dict[str, dic
         ("third", "third sets"),
         ("fourth", "fourth sets"),
         ("fifth", "fifth sets"),
+        ("sixth", "sixth sets"),
         ("short", "short questions"),
         ("phrase", "as phrases"),
     )

@@ -225,6 +225,13 @@ def test_a_fifth_set_is_never_tuned_on(monkeypatch) -> None:  # type: ignore[no-
         assert all(len(q["relevant"]) >= 2 for q in queries if q["kind"] != "symbol")
 
 
+def test_a_sixth_set_is_never_tuned_on(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`bench/eval/hand6/`: two polyglot repositories no other set asks, eight questions of each
+    kind, written after the ranking constants were set: every question is `test`."""
+    answers = _bench(monkeypatch, "answers.py")
+    _own_sets(answers, "sixth", 2, {"concept": 8, "architecture": 8, "symbol": 8}, halves={"test"})
+
+
 def test_the_pnpm_workspace_kind_has_a_tune_set_apart_from_its_held_out_sets(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """`vue-older`: vue's changes before the 300 of its held-out set, asked of the same index
     (same repository and commit), every question `tune`, none of vue's ids, all landed earlier."""
