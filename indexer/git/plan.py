@@ -31,7 +31,7 @@ from monodex.indexer.points.identity import git_blob_sha1
 from monodex.indexer.policy.attributes import FILE as ATTRIBUTES_FILE
 from monodex.indexer.policy.attributes import Attributes
 from monodex.indexer.policy.crawlpolicy import SCRIPT, CrawlPolicy
-from monodex.indexer.policy.generated import looks_generated
+from monodex.indexer.policy.generated import license_listing, looks_generated
 
 from monodex.schema.languages import is_git_hook
 
@@ -115,7 +115,8 @@ _NEVER_GENERATED = ("markdown", "")
 def text_problem(content: bytes, path: str = "", strategy: str = "", checked: bool = True) -> str | None:
     """Why content is not indexed as text (`no file type for LICENSE`: a `script` without a `#!`
     line that is no git hook, `empty`, `binary`, `not-utf8`, and, when `checked`,
-    for a file of another strategy `minified: ...` or `generated: ...`: generated.py), or None."""
+    for a file of another strategy `minified: ...` or `generated: ...`, for any a third-party
+    licence listing: generated.py), or None."""
     if strategy == SCRIPT and not content.startswith(b"#!") and not is_git_hook(path):
         return f"no file type for {path.rsplit('/', 1)[-1]}"  # a LICENSE: no script
     if not content:
@@ -126,7 +127,11 @@ def text_problem(content: bytes, path: str = "", strategy: str = "", checked: bo
         content.decode("utf-8")
     except UnicodeDecodeError:
         return "not-utf8"
-    if strategy in _NEVER_GENERATED or not checked:
+    if not checked:
+        return None
+    if listing := license_listing(path, content):
+        return listing  # a page too: the tool's listing is not written for a question
+    if strategy in _NEVER_GENERATED:
         return None
     return looks_generated(path, content, shape=strategy != "typescript")
 

@@ -52,6 +52,18 @@ MARKED: dict[str, str | bytes] = {
     "web/yarn.lock": "# yarn lockfile v1\n",
     "web/package-lock.json": '{"lockfileVersion": 3}\n',
     "collateral/subspace.yaml": "lockfileVersion: '9.0'\n\nimporters: {}\n",
+    # licence listings a tool writes from the lock file (lancedb's cargo-about and pip-licenses
+    # output), by name or by the licence texts they hold; the project's own licence and the code
+    # that writes a listing stay
+    "RUST_THIRD_PARTY_LICENSES.html": "<html><h1>Third Party Licenses</h1>\n" + "<li>MIT</li>\n" * 2000,
+    "python/PYTHON_THIRD_PARTY_LICENSES.md": "| Name | Version | License |\n|---|---|---|\n"
+    + "| attrs | 25.4.0 | MIT |\n" * 800,
+    ".changeset/third-party-notices.md": "Ship a `THIRD-PARTY-NOTICES.md` file.\n",
+    "site/about.html": "<html>\n"
+    + ("<pre>Permission is hereby granted, free of charge, to any person obtaining a copy\n" + "of it.\n" * 500)
+    * 25,
+    "LICENSE.txt": "Permission is hereby granted, free of charge, to any person obtaining a copy\n",
+    "tools/third_party_licenses.py": "def listing() -> str:\n    return ''\n",
 }
 INDEXED = {
     "package.json",
@@ -62,6 +74,9 @@ INDEXED = {
     "vendor/ours/patched.go",
     "gen/keep.js",
     "fixtures/top.json",
+    "LICENSE.txt",
+    "tools/third_party_licenses.py",
+    ".changeset/third-party-notices.md",
 }
 WHY = {
     "svc/api.pb.go": "generated: .gitattributes linguist-generated",
@@ -78,6 +93,9 @@ WHY = {
     "gen/drop.js": 'generated: header "@generated"',
     "web/app.js": "minified: long lines",
     "collateral/subspace.yaml": "lock file: lockfileVersion",
+    "RUST_THIRD_PARTY_LICENSES.html": "generated: third-party licence listing (file name)",
+    "python/PYTHON_THIRD_PARTY_LICENSES.md": "generated: third-party licence listing (file name)",
+    "site/about.html": "generated: third-party licence listing (20+ licence texts)",
 }
 
 
