@@ -285,3 +285,40 @@ def test_a_hand_written_set_gives_each_answer_s_lines_in_its_relevant_files(path
         assert set(spans) <= set(q["relevant"]), q["id"]
         for pairs in spans.values():
             assert pairs and all(1 <= a <= b for a, b in pairs), q["id"]
+
+
+def test_histories_pin_what_the_pull_request_sets_pin_and_estimate_each_kind_by_its_mean(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """bench/histories.py: every pull-request set's repository (its own index: not vue-older) at
+    the commit bench/answers.py pins, every kind of the issue with a repository, and a kind's line
+    the mean of its repositories' test halves with their range."""
+    histories = _bench(monkeypatch, "histories.py")
+    targets = _bench(monkeypatch, "answers.py").targets()
+    shared = set(histories.HISTORIES) & set(targets)
+    assert shared == {n for n, t in targets.items() if t["group"] == "pr"} - {"vue-older"}
+    for name in shared:
+        _, mirror, commit = histories.HISTORIES[name]
+        assert (targets[name]["mirror"], targets[name]["commit"]) == (mirror, commit), name
+    kinds = [kind for kind, _, _ in histories.HISTORIES.values()]
+    assert set(kinds) == set(histories.KINDS) == set(histories.NEEDED)
+    assert kinds.count("polyglot") >= 2
+
+    def answer(test: tuple[float, float], all_: tuple[float, float], bm25: tuple[float, float]) -> dict[str, Any]:
+        def r(x: tuple[float, float]) -> dict[str, float]:
+            return {"recall_at_10": x[0], "mrr_at_10": x[1], "questions": 10}
+
+        return {
+            "questions": {"tune": 10, "test": 10, "total": 20},
+            "results": {"hybrid": {"tune": r(test), "test": r(test), "all": r(all_)}, "bm25": {"all": r(bm25)}},
+        }
+
+    rows = histories.kind_rows(
+        {
+            "napi-rs": answer((0.8, 0.7), (0.8, 0.6), (0.5, 0.4)),
+            "neon": answer((0.4, 0.3), (0.5, 0.4), (0.4, 0.3)),
+            "sparo": answer((0.9, 0.8), (0.9, 0.8), (0.8, 0.4)),
+        }
+    )
+    assert rows == [
+        ["polyglot", 2, "0.600 / 0.500", "0.400-0.800", "0.650 / 0.500", "0.450 / 0.350", "0.700 / 0.500"],
+        ["small Rush", 1, "0.900 / 0.800", "0.900-0.900", "0.900 / 0.800", "0.800 / 0.400", "0.920 / 0.700"],
+    ]
