@@ -139,6 +139,11 @@ class Query:
         return self.symbol is not None
 
     @property
+    def is_change(self) -> bool:
+        """A change request: neither a question, a phrase nor a name."""
+        return not self.is_symbol and not self.question and not self.phrase
+
+    @property
     def may_be_change(self) -> bool:
         """A change request, or a phrase that may be one ("covector published pkg check"): the
         history of such changes may name its files."""

@@ -141,3 +141,23 @@ def test_a_label_indexed_before_lexical_vectors_gets_a_way_forward(crawled, run_
     )
     assert code == 0 and summary["chunks_embedded"] == 0  # the same texts: every vector is copied
     assert run_json(*SEARCH, "--text", "binary heap")[1]["mode"] == "hybrid"
+
+
+def test_a_change_requests_lexical_list_weighs_more_than_a_questions(crawled, run_json) -> None:  # type: ignore[no-untyped-def]
+    """A change request says the commit's words, which are the code's: its lexical ranks count
+    CHANGE_LEXICAL times in the fusion; a question's count once (bench/histories.py)."""
+    from monodex.indexer.read.search import CHANGE_LEXICAL, RRF_K
+
+    def weights(text: str) -> set[float]:
+        found = run_json(*SEARCH, "--text", text, "--explain", "--include-tests")[1]
+        out = set()
+        for r in found["results"]:
+            e = r["explain"]
+            if e["dense_rank"] is not None and e["lexical_rank"] is not None:
+                lexical = e["fused_score"] - 1 / (RRF_K + e["dense_rank"] - 1)
+                out.add(round(lexical * (RRF_K + e["lexical_rank"] - 1), 3))
+        return out
+
+    assert weights("fix: shortest path between two nodes of a weighted graph") == {CHANGE_LEXICAL}
+    assert weights("where is the shortest path between two nodes of a weighted graph computed?") == {1.0}
+    assert CHANGE_LEXICAL > 1.0
