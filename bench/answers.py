@@ -90,7 +90,7 @@ SIXTH_SETS = EVAL / "hand6"
 HELD_OUT = frozenset(
     "honojs+hono axios+axios encode+httpx BurntSushi+ripgrep spf13+cobra jhy+jsoup "
     "apple+swift-argument-parser madler+zlib gabime+spdlog vue pnpm-builtin plugins-workspace "
-    "JetBrains+Exposed fastapi+fastapi tokenizers lancedb".split()
+    "JetBrains+Exposed fastapi+fastapi tokenizers lancedb tsdoc".split()
 )
 # Pull-request sets: (catalog, mirror, commit, set file), crawled with the built-in policy as a
 # new user would.
@@ -123,6 +123,8 @@ PR_SETS = {
     # nothing of that kind could be tried on. The 400 vue changes before vue's 300 (2022-05 to
     # 2024-12), asked of vue's index: all `tune` (TUNE_ONLY).
     "vue-older": ("vuejs+core", "e2bede96134f757aad5c5b33ac9be055022dbfc8", "vue-older-prs.json"),
+    # a second small Rush monorepo (2026-12-07), built as sparo's set was: held out
+    "tsdoc": ("microsoft+tsdoc", "2dd8912e50b884653f674801dfbb044c897c3075", "tsdoc-prs.json"),
 }
 # A set asked of another set's index (the same repository at the same commit).
 SHARED_INDEX = {"vue-older": "vue"}

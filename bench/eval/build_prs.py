@@ -35,6 +35,8 @@ and a tune set for the pnpm-workspace kind, whose two sets (vue, pnpm) are held 
 changes before the 300 of vue-prs.json (--skip leaves those out; 2022-05 to 2024-12):
   build_prs.py $MIRRORS/vuejs+core/repo e2bede96134f757aad5c5b33ac9be055022dbfc8 "" 400 \
       vue-older-prs.json polyglot --survive=0.75 --skip=300
+and a second small Rush monorepo's set, built as sparo's (held out):
+  build_prs.py $MIRRORS/microsoft+tsdoc/repo 2dd8912e50b884653f674801dfbb044c897c3075 "" 1000 tsdoc-prs.json
 
 The log is walked newest first and stops at COUNT, so a larger COUNT only appends older PRs: the
 300 rushstack queries begin with the 50 the set had before, same ids, same order. Sparo has 24
