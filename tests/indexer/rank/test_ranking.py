@@ -31,17 +31,28 @@ def test_equal_scores_come_back_by_path_then_chunk_whatever_order_the_engine_gav
         assert [k.position for k in kept] == [1, 2, 3, 4]
 
 
-def test_a_test_file_moves_down_ten_files_however_many_chunks_the_files_above_it_have() -> None:
+def test_a_test_file_moves_down_twenty_files_however_many_chunks_the_files_above_it_have() -> None:
     """Demotion counts result places (distinct files), not chunks: a source file with many
-    matching chunks above a test used to absorb the ten places, and the test kept slot 2."""
+    matching chunks above a test used to absorb the places, and the test kept slot 2. Twenty
+    places, not ten: half a first page of tests no longer leaves a test among the first ten."""
     hits = [_hit("src/a.ts", 1, 1.0), _hit("src/a.test.ts", 1, 0.95)]
     hits += [_hit("src/a.ts", i, 0.9 - i / 100) for i in range(2, 14)]  # a.ts: 12 more chunks
-    others = [f"src/other{i:02}.ts" for i in range(11)]
+    others = [f"src/other{i:02}.ts" for i in range(21)]
     hits += [_hit(p, 1, 0.5 - i / 100) for i, p in enumerate(others)]
-    kept = ranking.rank(hits, limit=20, per_file=1, include_tests=False)
+    kept = ranking.rank(hits, limit=30, per_file=1, include_tests=False)
     paths = [k.hit.payload["relative_path"] for k in kept]
-    assert paths == ["src/a.ts", *others[:10], "src/a.test.ts", others[10]]
-    assert kept[11].role == "test" and kept[11].position == 2  # its place before the demotion
+    assert paths == ["src/a.ts", *others[:20], "src/a.test.ts", others[20]]
+    assert kept[21].role == "test" and kept[21].position == 2  # its place before the demotion
+
+
+def test_tests_crowding_the_top_leave_ten_source_files_ahead_of_them() -> None:
+    """Four tests among a change request's first files used to come back at places 7-10 (ten
+    file places down counted the tests themselves): the first page holds ten source files."""
+    hits = [_hit(f"test/t{i}.test.ts", 1, 1.0 - i / 100) for i in range(4)]
+    others = [f"src/s{i:02}.ts" for i in range(14)]
+    hits += [_hit(p, 1, 0.9 - i / 100) for i, p in enumerate(others)]
+    kept = ranking.rank(hits, limit=10, per_file=1, include_tests=False)
+    assert [k.hit.payload["relative_path"] for k in kept] == others[:10]
 
 
 def test_demotion_in_files_keeps_the_source_order_with_several_hits_a_file() -> None:

@@ -200,7 +200,7 @@ def test_instructions_for_coding_agents_move_down_unless_the_question_asks_for_t
             _cand(".cursor/rules/debugging.mdc", 0.38),
             _cand(".github/prompts/debug.prompt.md", 0.37),
             _cand("libraries/rush-lib/AGENTS.md", 0.36),
-            *(_cand(f"src/debug{n}.ts", 0.30 - n / 100) for n in range(12)),
+            *(_cand(f"src/debug{n}.ts", 0.30 - n / 1000) for n in range(24)),
         ]
 
     assert {ranking.role_of(c.path) for c in cands()[:4]} == {"agent"}
@@ -208,12 +208,12 @@ def test_instructions_for_coding_agents_move_down_unless_the_question_asks_for_t
     # a package's shipped skill (trpc's) is one wherever it lies; a page about skills is not
     assert ranking.role_of("packages/client/skills/links/SKILL.md") == "agent"
     assert ranking.role_of("docs/skills/overview.md") == ranking.SOURCE
-    plain = [k.candidate.path for k in ranking.rank(cands(), limit=20, per_file=1, include_tests=False)]
+    plain = [k.candidate.path for k in ranking.rank(cands(), limit=30, per_file=1, include_tests=False)]
     assert plain[0] == "libraries/rush-lib/AGENTS.md"
-    # first by the lists, each goes DEMOTION result places below where it was: after the package's
-    # page and six source files
-    assert [ranking.role_of(p) for p in plain[:7]] == [ranking.SOURCE] * 7
-    assert plain.index(skill) == 7
+    # first by the lists, each goes DEMOTION (20) result places below where it was: after the
+    # package's page and sixteen source files
+    assert [ranking.role_of(p) for p in plain[:17]] == [ranking.SOURCE] * 17
+    assert plain.index(skill) == 17
     asks = reading.read("where is the systematic debugging skill for agents").asks
     assert "agent" in asks
     asked = ranking.rank(cands(), limit=20, per_file=1, include_tests=False, asks=asks)
@@ -817,12 +817,12 @@ def test_tests_stay_in_place_when_the_question_asks_for_them_and_examples_move_d
         return [
             _cand("src/router.test.ts", 0.40),
             _cand("examples/router/app.ts", 0.39),
-            *(_cand(f"src/r{n}.ts", 0.30 - n / 100) for n in range(12)),
+            *(_cand(f"src/r{n}.ts", 0.30 - n / 1000) for n in range(24)),
         ]
 
     asked = ranking.rank(
         signals.apply(cands(), "test: the router", Weights()),
-        limit=14,
+        limit=26,
         per_file=1,
         include_tests=False,
         asks=frozenset({"test"}),
@@ -831,11 +831,12 @@ def test_tests_stay_in_place_when_the_question_asks_for_them_and_examples_move_d
     plain = [
         k.candidate.path
         for k in ranking.rank(
-            signals.apply(cands(), "the router", Weights()), limit=14, per_file=1, include_tests=False
+            signals.apply(cands(), "the router", Weights()), limit=26, per_file=1, include_tests=False
         )
     ]
-    # a change request edits examples with the code they show: one source file goes before it
-    assert plain.index("examples/router/app.ts") == 1 and plain.index("src/router.test.ts") == 10
+    # a change request edits examples with the code they show: one source file goes before it;
+    # a test goes DEMOTION (20) file places down, the example's among them
+    assert plain.index("examples/router/app.ts") == 1 and plain.index("src/router.test.ts") == 20
 
 
 def test_a_single_header_copy_moves_down_like_a_test() -> None:
