@@ -208,7 +208,7 @@ def apply_config(cands: list[Candidate], text: str, w: Weights) -> None:
         by_name = share == 1 and (pipeline or all(named[word] <= 2 for word in words))
         if name not in lowered and not by_name and not (request and _changed_by_such(c, q, w)):
             c.scale("config", w.config, "a config file the query does not name")
-            # moved down as tests are for a question; a change edits config as often as code (the
+            # moved down DEMOTION places for a question; a change edits config as often as code (the
             # 52 bench histories, R@10 +0.008; tauri's pull requests +0.064), but for a schema
             if w.config_down and (q.question and not q.phrase or _DESCRIBES_CONFIG.search(c.path)):
                 c.role = "config"

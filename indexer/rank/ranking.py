@@ -28,7 +28,8 @@ SOURCE = "source"
 # files themselves, so ten left four tests at the top of a change request back at places 7-10;
 # twenty (issue 34): 14 monorepos' histories R@10 +0.005 on the tune halves (11 better, 1 worse)
 # and +0.005 on the test halves, pull-request tune sets +0.008 a question (14 better, none worse);
-# 15 and 30 read as 20. A question moves them after every source file anyway (below).
+# 15 and 30 read as 20. A question lists its tests, examples and benchmarks after every source
+# file anyway (rank()), so the hand-written questions did not move.
 DEMOTION = 20
 # An example moves below the next source file only (a question moves it after every source file,
 # rank()): a change request edits examples with the code they show (napi-rs's examples/napi/ is
