@@ -8,9 +8,11 @@ targets `fifth-<repo>`, all `test`) and two polyglot ones never tuned on either 
 targets `sixth-<repo>`, all `test`), the first and short sets again as phrases (targets
 `phrase-<set>`: each question less its opening question words, "client retry a failed request") and
 on pull-request
-titles (a small and a large Rush monorepo, four polyglot monorepos: napi-rs, tauri,
-plugins-workspace, farm; two pnpm workspaces: vue, pnpm, and vue's older changes as that kind's tune
-set), against a baseline build in the same run.
+titles (two small Rush monorepos, sparo and tsdoc; a large one, rushstack, asked about its
+libraries/ and its apps/, and about its libraries/ again over an index of that folder alone; six
+polyglot monorepos: napi-rs, tauri, plugins-workspace, farm, tokenizers, lancedb; two pnpm
+workspaces: vue, pnpm, and vue's older changes as that kind's tune set), against a baseline build
+in the same run.
 
 Usage: .venv/bin/python bench/answers.py [--baseline REV] [--split tune|test|all] [--only NAME ...]
                                          [--history off|asof|full] [--crawl] [--json OUT]
@@ -125,9 +127,25 @@ PR_SETS = {
     "vue-older": ("vuejs+core", "e2bede96134f757aad5c5b33ac9be055022dbfc8", "vue-older-prs.json"),
     # a second small Rush monorepo (2026-12-07), built as sparo's set was: held out
     "tsdoc": ("microsoft+tsdoc", "2dd8912e50b884653f674801dfbb044c897c3075", "tsdoc-prs.json"),
+    # a second set of the large Rush kind (2026-12-08): rushstack's changes to apps/ (rush, heft,
+    # api-extractor, ...), asked of the same index as the libraries/ set, split in halves as it is
+    "rushstack-apps": (
+        "microsoft+rushstack",
+        "ae8073b330ea1004921cad9065f9dce60fc35a5b",
+        "rushstack-apps-prs.json",
+    ),
+    # the libraries/ set again over an index of libraries/ alone (SUBSETS): a scorer that crawls
+    # only the part of a large monorepo its questions are about (2026-12-08)
+    "rushstack-libraries": (
+        "microsoft+rushstack",
+        "ae8073b330ea1004921cad9065f9dce60fc35a5b",
+        "rushstack-prs.json",
+    ),
 }
+# Sets crawled with the built-in policy less every top-level folder but these.
+SUBSETS = {"rushstack-libraries": ("libraries",)}
 # A set asked of another set's index (the same repository at the same commit).
-SHARED_INDEX = {"vue-older": "vue"}
+SHARED_INDEX = {"vue-older": "vue", "rushstack-apps": "rushstack-builtin"}
 # Sets whose questions are all `tune`: another set of the repository is its test.
 TUNE_ONLY = frozenset({"vue-older"})
 
@@ -225,7 +243,9 @@ def crawl(name: str, t: dict[str, Any]) -> None:
     """Both phases of a crawl of the target's commit into its persistent installation."""
     work = checkout(t["mirror"], rev=t["commit"])
     mdx = [sys.executable, "-m", "monodex"]
-    with persistent_xdg(t["catalog"]):
+    with persistent_xdg(t["catalog"]) as root:
+        if name in SUBSETS:
+            subset_policy(root, work, t["commit"], SUBSETS[name])
         subprocess.run(
             [*mdx, "catalog", "add", t["catalog"], str(work), "--force"], check=True, capture_output=True
         )
@@ -246,6 +266,23 @@ def crawl(name: str, t: dict[str, Any]) -> None:
             stdout=subprocess.DEVNULL,
         )
         print(f"{name}: crawled in {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
+
+
+def subset_policy(root: Path, work: Path, commit: str, kept: Sequence[str]) -> None:
+    """The installation's crawl policy: the built-in one, less every top-level folder not kept
+    (`apps/*`: a glob over the path from the root; no keep pattern, as `src/` would bring them back)."""
+    from monodex.indexer.policy.crawlpolicy import BUILTIN
+
+    tree = subprocess.run(
+        ["git", "-C", str(work), "ls-tree", "--name-only", "-d", commit], capture_output=True, text=True, check=True
+    ).stdout.split()
+    policy = {
+        **BUILTIN,
+        "patternsToKeep": [],
+        "patternsToExclude": [*BUILTIN["patternsToExclude"], *(f"{d}/*" for d in tree if d not in kept)],
+    }
+    (root / "xdg_config_home" / "monodex").mkdir(parents=True, exist_ok=True)
+    (root / "xdg_config_home" / "monodex" / "crawl.json").write_text(json.dumps(policy, indent=1) + "\n")
 
 
 class History:

@@ -30,7 +30,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import WORK, build_id, persistent_xdg, record, table  # noqa: E402
-from answers import PR_SETS, SHARED_INDEX, crawl  # noqa: E402
+from answers import PR_SETS, SHARED_INDEX, SUBSETS, crawl  # noqa: E402
 
 # The pull-request sets' repositories (bench/answers.py pins them: one installation serves both),
 # then more with no such set; each of the kind listed here, polyglot if not.
@@ -56,7 +56,8 @@ HISTORIES: dict[str, tuple[str, str, str]] = {
     **{
         name: (_KIND_OF.get(name, "polyglot"), mirror, commit)
         for name, (mirror, commit, _) in PR_SETS.items()
-        if name not in SHARED_INDEX  # vue-older: vue's index
+        # vue-older asks vue's index; rushstack-libraries asks an index of one folder of rushstack
+        if name not in SHARED_INDEX and name not in SUBSETS
     },
     **{name: (_KIND_OF.get(name, "polyglot"), mirror, commit) for name, (mirror, commit) in _MORE.items()},
 }

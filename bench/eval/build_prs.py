@@ -37,6 +37,10 @@ changes before the 300 of vue-prs.json (--skip leaves those out; 2022-05 to 2024
       vue-older-prs.json polyglot --survive=0.75 --skip=300
 and a second small Rush monorepo's set, built as sparo's (held out):
   build_prs.py $MIRRORS/microsoft+tsdoc/repo 2dd8912e50b884653f674801dfbb044c897c3075 "" 1000 tsdoc-prs.json
+and a second set of the large Rush kind, rushstack's changes to apps/ (137: the 3,000 newest
+first-parent commits hold no more), asked of the libraries/ set's index:
+  build_prs.py $MIRRORS/microsoft+rushstack/repo ae8073b330ea1004921cad9065f9dce60fc35a5b apps/ 300 \
+      rushstack-apps-prs.json
 
 The log is walked newest first and stops at COUNT, so a larger COUNT only appends older PRs: the
 300 rushstack queries begin with the 50 the set had before, same ids, same order. Sparo has 24
