@@ -142,8 +142,8 @@ PR_SETS = {
         "rushstack-prs.json",
     ),
 }
-# Sets crawled with the built-in policy less every top-level folder but these.
-SUBSETS = {"rushstack-libraries": ("libraries",)}
+# Sets crawled with the built-in policy over these folders only (its `roots`).
+SUBSETS = {"rushstack-libraries": ("libraries/",)}
 # A set asked of another set's index (the same repository at the same commit).
 SHARED_INDEX = {"vue-older": "vue", "rushstack-apps": "rushstack-builtin"}
 # Sets whose questions are all `tune`: another set of the repository is its test.
@@ -245,7 +245,7 @@ def crawl(name: str, t: dict[str, Any]) -> None:
     mdx = [sys.executable, "-m", "monodex"]
     with persistent_xdg(t["catalog"]) as root:
         if name in SUBSETS:
-            subset_policy(root, work, t["commit"], SUBSETS[name])
+            subset_policy(root, SUBSETS[name])
         subprocess.run(
             [*mdx, "catalog", "add", t["catalog"], str(work), "--force"], check=True, capture_output=True
         )
@@ -268,20 +268,10 @@ def crawl(name: str, t: dict[str, Any]) -> None:
         print(f"{name}: crawled in {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
 
 
-def subset_policy(root: Path, work: Path, commit: str, kept: Sequence[str]) -> None:
-    """The installation's crawl policy: the built-in one, less every top-level folder not kept
-    (`apps/*`: a glob over the path from the root; no keep pattern, as `src/` would bring them back)."""
-    from monodex.indexer.policy.crawlpolicy import BUILTIN
-
-    tree = subprocess.run(
-        ["git", "-C", str(work), "ls-tree", "--name-only", "-d", commit], capture_output=True, text=True, check=True
-    ).stdout.split()
-    policy = {
-        **BUILTIN,
-        "patternsToKeep": [],
-        "patternsToExclude": [*BUILTIN["patternsToExclude"], *(f"{d}/*" for d in tree if d not in kept)],
-    }
+def subset_policy(root: Path, kept: Sequence[str]) -> None:
+    """The installation's crawl policy: the built-in one, over these folders only (`roots`)."""
     (root / "xdg_config_home" / "monodex").mkdir(parents=True, exist_ok=True)
+    policy = {"version": 1, "extends": "built-in", "roots": list(kept)}
     (root / "xdg_config_home" / "monodex" / "crawl.json").write_text(json.dumps(policy, indent=1) + "\n")
 
 

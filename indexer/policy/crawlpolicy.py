@@ -34,7 +34,13 @@ REPO_FILE = "monodex-crawl.json"
 # 1 MiB, keeps generated bundles and data dumps out; the original had no limit.
 DEFAULT_MAX_FILE_BYTES = 1 << 20
 _REQUIRED = ("version", "fileTypes", "patternsToExclude", "patternsToKeep")
+_OPTIONAL = ("maxFileBytes", "gitattributes", "$schema", "roots", "extends")
 _GLOB_CHARS = "*?[]{}"
+# `"extends": "built-in"`: the file's file types and patterns add to the built-in policy's, so
+# leaving one folder out does not mean copying its 322 rules (and missing the next release's).
+EXTENDS = "built-in"
+# The skip reason of a path under none of a policy's `roots`.
+OUTSIDE_ROOTS = "outside roots"
 
 
 def _chunker(name: str) -> str:
@@ -270,6 +276,8 @@ class CrawlPolicy:
     # Whether the repository's .gitattributes markers count (attributes.py); False for a policy
     # recorded before they did, and for one that says `"gitattributes": false`.
     gitattributes: bool = True
+    # The folders crawled (`libraries/`), each ending in `/`; () for the whole repository.
+    roots: tuple[str, ...] = ()
 
     def strategy_for(self, path: str) -> str | None:
         """The chunker for a path: a file type naming the file whole (`Dockerfile`) first, else
@@ -324,7 +332,9 @@ class CrawlPolicy:
         matched (`vendored: node_modules/`, `folder target/`; a kept path is never excluded, a
         marker's kind the repository waived in .gitattributes does not apply), else `no file
         type for .png`, else the .gitattributes marker (`generated: .gitattributes
-        linguist-generated`)."""
+        linguist-generated`); first of all `outside roots` for a path under none of the roots."""
+        if self.roots and not path.startswith(self.roots):
+            return OUTSIDE_ROOTS
         rule = None if self._kept(path) else self.exclude.rule(path)
         if rule is not None and (waived := self.marks(path, attrs).waived):
             rule = self.exclude.rule(path, waived)  # attributes read only for an excluded path
@@ -385,15 +395,29 @@ def _file_types(value: Any, where: Where) -> dict[str, str]:
 def parse(raw: Any, source: str) -> CrawlPolicy:
     """Validate a policy document (version 1); UsageError names the file, field and fix."""
     top = Where(source)
-    d = obj(raw, top, required=_REQUIRED, allowed=("maxFileBytes", "gitattributes", "$schema"))
+    extends = isinstance(raw, dict) and "extends" in raw
+    d = obj(
+        raw, top, required=("version", "extends") if extends else _REQUIRED, allowed=(*_REQUIRED, *_OPTIONAL)
+    )
     version = integer(d["version"], top / "version")
     if version != 1:
         raise (top / "version").fail(f"unsupported version {version}", "use 1")
-    file_types = _file_types(d["fileTypes"], top / "fileTypes")
-    exclude = string_list(d["patternsToExclude"], top / "patternsToExclude")
-    keep = string_list(d["patternsToKeep"], top / "patternsToKeep")
+    if extends and string(d["extends"], top / "extends") != EXTENDS:
+        raise (top / "extends").fail(
+            f"cannot extend {d['extends']!r}",
+            f"write {EXTENDS!r}: the built-in policy is the one a policy extends",
+        )
+    base = BUILTIN if extends else {"fileTypes": {}, "patternsToExclude": [], "patternsToKeep": []}
+    file_types = {**base["fileTypes"], **_file_types(d.get("fileTypes", {}), top / "fileTypes")}
+    exclude = string_list(d.get("patternsToExclude", []), top / "patternsToExclude")
+    keep = string_list(d.get("patternsToKeep", []), top / "patternsToKeep")
+    # validated as written (an error names the file's own index), then joined to the built-in's
+    _patterns(exclude, top / "patternsToExclude"), _patterns(keep, top / "patternsToKeep")
+    exclude = list(dict.fromkeys([*base["patternsToExclude"], *exclude]))
+    keep = list(dict.fromkeys([*base["patternsToKeep"], *keep]))
     max_bytes = integer(d.get("maxFileBytes", DEFAULT_MAX_FILE_BYTES), top / "maxFileBytes", minimum=1)
     gitattributes = boolean(d.get("gitattributes", True), top / "gitattributes")
+    roots = _roots(d["roots"], top / "roots") if "roots" in d else ()
     effective = {
         "version": 1,
         "fileTypes": file_types,
@@ -402,6 +426,7 @@ def parse(raw: Any, source: str) -> CrawlPolicy:
         "maxFileBytes": max_bytes,
         # only when true: a policy recorded before the key existed keeps its fingerprint
         **({"gitattributes": True} if gitattributes else {}),
+        **({"roots": list(roots)} if roots else {}),
     }
     return CrawlPolicy(
         file_types=file_types,
@@ -411,7 +436,33 @@ def parse(raw: Any, source: str) -> CrawlPolicy:
         source=source,
         canonical=json.dumps(effective, sort_keys=True, separators=(",", ":")),
         gitattributes=gitattributes,
+        roots=roots,
     )
+
+
+def _roots(value: Any, where: Where) -> tuple[str, ...]:
+    """The folders a crawl is limited to, each as `folder/` from the repository's root."""
+    roots = string_list(value, where)
+    if not roots:
+        raise where.fail(
+            "is empty: it would crawl nothing",
+            "name the folders to crawl (['libraries/', 'apps/rush/']), or remove the field to crawl "
+            "the whole repository",
+        )
+    out: list[str] = []
+    for i, root in enumerate(roots):
+        parts = root.rstrip("/").split("/")
+        if (
+            root.startswith("/")
+            or any(ch in root for ch in _GLOB_CHARS)
+            or any(p in ("", ".", "..") for p in parts)
+        ):
+            raise (where / i).fail(
+                f"{root!r} is not a folder of the repository",
+                "write a folder from the repository's root, without globs: 'libraries/' or 'apps/rush/'",
+            )
+        out.append("/".join(parts) + "/")
+    return tuple(dict.fromkeys(out))
 
 
 def load(repo_root: Path, paths: Paths) -> CrawlPolicy:

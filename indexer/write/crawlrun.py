@@ -333,4 +333,5 @@ def dry_run(cfg: Config, paths: Paths, req: Request) -> DryRunAnswer:
         "files": sorted(files, key=lambda f: f["path"]),
         # reasons decided while walking a work tree (e.g. unreadable) are counted, not listed
         "skipped_files": [{"path": p, "reason": r} for p, r in sorted(paths_skipped)],
+        "policy": {"source": source.policy.source, "roots": list(source.policy.roots)},
     }

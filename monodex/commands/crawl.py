@@ -134,6 +134,9 @@ def _strategy(f: PlannedFile) -> str:
 
 def _render_dry_run(r: DryRunAnswer, *, files: bool = False) -> str:
     lines = [f"{r['files_to_index']} files to index, {r['chunks']} chunks"]
+    if r["policy"]["source"] != "built-in" or r["policy"]["roots"]:
+        roots = r["policy"]["roots"]
+        lines.append(f"  policy {r['policy']['source']}" + (f", roots {' '.join(roots)}" if roots else ""))
     heavy = heaviest_folder(r["files"])
     if heavy is not None:
         folder, n, kind = heavy

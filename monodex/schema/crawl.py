@@ -62,6 +62,11 @@ class SkippedFile(TypedDict):
     reason: str
 
 
+class PolicyUsed(TypedDict):
+    source: str  # the policy file a crawl reads, or "built-in"
+    roots: list[str]  # the folders it is limited to; [] for the whole repository
+
+
 class DryRunAnswer(TypedDict):
     files_to_index: int
     chunks: int
@@ -69,6 +74,7 @@ class DryRunAnswer(TypedDict):
     skipped: dict[str, int]
     files: list[PlannedFile]
     skipped_files: list[SkippedFile]
+    policy: PolicyUsed
     unregistered: NotRequired[str]  # a dry run standing in a repository nobody registered yet
 
 

@@ -294,6 +294,25 @@ def test_folder_patterns_and_keep_beats_exclude() -> None:
         (_policy(maxFileBytes=0), "maxFileBytes", "must be at least 1"),
         (_policy(maxFileBytes=True), "maxFileBytes", "expected an integer"),
         (_policy(gitattributes="yes"), "gitattributes", "expected true or false"),
+        ({"version": 1, "extends": "mine"}, "extends", "cannot extend 'mine'"),
+        ({"version": 1, "extends": 1}, "extends", "expected a string"),
+        ({"extends": "built-in"}, "version", "is required"),
+        (
+            {"version": 1, "extends": "built-in", "fileTypes": {"ts": "typescript"}},
+            "fileTypes.ts",
+            "must start",
+        ),
+        (
+            {"version": 1, "extends": "built-in", "patternsToExclude": ["/docs/"]},
+            "patternsToExclude[0]",
+            "'/'",
+        ),
+        (_policy(roots=[]), "roots", "is empty"),
+        (_policy(roots="libraries/"), "roots", "expected a list"),
+        (_policy(roots=["libraries/", "../x"]), "roots[1]", "not a folder of the repository"),
+        (_policy(roots=["/libraries"]), "roots[0]", "not a folder of the repository"),
+        (_policy(roots=["apps/*"]), "roots[0]", "not a folder of the repository"),
+        (_policy(roots=["./apps"]), "roots[0]", "not a folder of the repository"),
     ],
 )
 def test_validation_errors_name_file_field_and_fix(raw: Any, field: str, needle: str) -> None:
@@ -327,3 +346,48 @@ def test_fingerprint_tracks_the_effective_policy() -> None:
     assert parse(_policy(maxFileBytes=10), "a").fingerprint != base
     assert parse(_policy(patternsToKeep=["src/"]), "a").fingerprint != base
     assert len(base) == 64 and parse(BUILTIN, "built-in").fingerprint == parse(BUILTIN, "x").fingerprint
+
+
+def test_a_policy_that_extends_the_built_in_one_adds_to_it() -> None:
+    """`"extends": "built-in"`: leaving one folder out, or adding one file type, without copying
+    the built-in's rules; its own fields add to them (a file type of its own wins)."""
+    assert (
+        parse({"version": 1, "extends": "built-in"}, "x").fingerprint
+        == parse(BUILTIN, "built-in").fingerprint
+    )
+    mine = parse(
+        {
+            "version": 1,
+            "extends": "built-in",
+            "fileTypes": {".tmpl": "lineBased", ".md": "lineBased"},
+            "patternsToExclude": ["drafts/", "**/*.gen.ts"],
+            "patternsToKeep": ["fixtures/"],
+        },
+        "/r/monodex-crawl.json",
+    )
+    assert mine.skip_reason("docs/drafts/a.md") == "folder drafts/"
+    assert mine.skip_reason("pkg/api.gen.ts") == "pattern **/*.gen.ts"
+    assert mine.skip_reason("pkg/src/api.gen.ts") is None  # the built-in keeps `src/` whatever excludes
+    assert mine.skip_reason("node_modules/x/index.ts") == "vendored: node_modules/"  # the built-in's
+    assert mine.skip_reason("pkg/fixtures/node_modules/x/index.ts") is None  # its keep beats an exclude
+    assert mine.strategy_for("page.tmpl") == "lineBased" and mine.strategy_for("a.md") == "lineBased"
+    assert mine.strategy_for("a.rs") == "rust"
+    # what it records is the effective policy: read back, the same policy without `extends`
+    again = parse(json.loads(mine.canonical), "recorded")
+    assert again.fingerprint == mine.fingerprint and again.skip_reason("docs/drafts/a.md") == "folder drafts/"
+
+
+def test_roots_name_the_folders_a_crawl_reads() -> None:
+    policy = parse(
+        {"version": 1, "extends": "built-in", "roots": ["libraries", "apps/rush/", "libraries/"]}, "x"
+    )
+    assert policy.roots == ("libraries/", "apps/rush/")
+    assert policy.skip_reason("libraries/core/src/index.ts") is None
+    assert policy.skip_reason("apps/rush/src/start.ts") is None
+    assert policy.skip_reason("apps/web/src/App.tsx") == crawlpolicy.OUTSIDE_ROOTS
+    assert policy.skip_reason("libraries-old/a.ts") == crawlpolicy.OUTSIDE_ROOTS  # a folder, not a prefix
+    assert policy.skip_reason("rush.json") == crawlpolicy.OUTSIDE_ROOTS
+    assert policy.skip_reason("libraries/core/node_modules/d/index.ts") == "vendored: node_modules/"
+    assert policy.fingerprint != parse(BUILTIN, "built-in").fingerprint
+    again = parse(json.loads(policy.canonical), "recorded")
+    assert again.roots == policy.roots and again.fingerprint == policy.fingerprint
