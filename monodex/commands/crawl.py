@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import re
 from collections import Counter
 from pathlib import Path
@@ -140,9 +141,10 @@ def _render_dry_run(r: DryRunAnswer, *, files: bool = False) -> str:
     heavy = heaviest_folder(r["files"])
     if heavy is not None:
         folder, n, kind = heavy
+        advice = {"version": 1, "extends": "built-in", "patternsToExclude": [folder]}
         lines.append(
-            f"  {folder} holds {n} of the chunks ({n / r['chunks']:.0%}), {kind}: the crawl policy's "
-            "patternsToExclude leaves a folder out (docs/crawl.md)"
+            f"  {folder} holds {n} of the chunks ({n / r['chunks']:.0%}), {kind}: a monodex-crawl.json of "
+            f"{json.dumps(advice)} leaves it out (docs/crawl.md)"
         )
     lines += [f"  {name}: {n} files" for name, n in sorted(r["by_strategy"].items())]
     lines += [f"  skipped ({reason}): {n}" for reason, n in sorted(r["skipped"].items())]

@@ -6,6 +6,8 @@ bench repositories, each with the advice to leave a folder out)."""
 
 from __future__ import annotations
 
+import json
+
 from monodex.commands.crawl import heaviest_folder
 from monodex.main import main
 from monodex.schema.crawl import PlannedFile
@@ -69,7 +71,16 @@ def test_the_dry_runs_text_names_the_folder_and_how_to_leave_it_out(git_repo, ru
     code, out, err = run_json("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--dry-run")
     assert code == 0, err
     line = next(x for x in out.splitlines() if "of the chunks" in x)
-    assert line.strip().startswith("docs/ holds") and "documentation" in line and "patternsToExclude" in line
+    assert line.strip().startswith("docs/ holds") and "documentation" in line
+    # the advice is a policy to copy: written as said, it leaves the folder out and nothing else
+    advice = json.loads(line[line.index("{") : line.rindex("}") + 1])
+    assert advice == {"version": 1, "extends": "built-in", "patternsToExclude": ["docs/"]}
+    (repo.path / "monodex-crawl.json").write_text(json.dumps(advice))
+    dry = ("crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--dry-run", "--json")
+    code, plan, err = run_json(*dry)
+    assert code == 0, err
+    assert {f["path"] for f in plan["files"]} == {"src/app.py", "README.md"}
+    assert plan["skipped"] == {"folder docs/": 6}
     code, plan, _ = run_json(
         "crawl", "--catalog", "acme", "--label", "main", "--commit", "HEAD", "--dry-run", "--json"
     )
