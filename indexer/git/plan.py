@@ -144,7 +144,7 @@ def entry_problem(entry: TreeEntry, policy: CrawlPolicy, attrs: Attributes | Non
         return rule
     if _surrogates(entry.path):
         return "path-not-utf8"
-    if entry.size is not None and entry.size > policy.max_file_bytes:
+    if entry.size is not None and entry.size > policy.byte_limit(entry.path):
         return "size"
     if entry.size == 0:
         return "empty"
@@ -228,7 +228,7 @@ def plan_working_dir(
     respected, blob ids as `git hash-object` computes them, packages from the manifests on disk."""
     attrs = Attributes(lambda folder: worktree.read(root, f"{folder}/{ATTRIBUTES_FILE}".lstrip("/")))
     wanted = lambda path: policy.should_crawl(path, attrs)  # noqa: E731
-    tree = worktree.scan(root, wanted, max_bytes=policy.max_file_bytes, cache=cache)
+    tree = worktree.scan(root, wanted, max_bytes=policy.byte_limit, cache=cache)
     packages = PackageIndex.from_working_dir(root, tree.manifests)
     files, skipped = select_files(tree.entries, policy, packages, catalog, attrs)
     skipped.update(tree.skipped)

@@ -42,7 +42,11 @@ class WorkTree:
 
 
 def scan(
-    root: Path, wanted: Callable[[str], bool], *, max_bytes: int, cache: StatCache | None = None
+    root: Path,
+    wanted: Callable[[str], bool],
+    *,
+    max_bytes: Callable[[str], int],
+    cache: StatCache | None = None,
 ) -> WorkTree:
     """Every file, link and nested repository under root; blob ids only for wanted files.
 
@@ -82,7 +86,11 @@ def _is_dir(item: os.DirEntry[str]) -> bool:
 
 
 def _add_file(
-    tree: WorkTree, item: os.DirEntry[str], path: str, wanted: Callable[[str], bool], max_bytes: int
+    tree: WorkTree,
+    item: os.DirEntry[str],
+    path: str,
+    wanted: Callable[[str], bool],
+    max_bytes: Callable[[str], int],
 ) -> None:
     st = item.stat(follow_symlinks=False)
     if stat.S_ISLNK(st.st_mode):
@@ -94,7 +102,7 @@ def _add_file(
         tree.manifests.append(path)
     mode = _EXEC if st.st_mode & 0o111 else _FILE
     blob_id = ""
-    if wanted(path) and 0 < st.st_size <= max_bytes:
+    if wanted(path) and 0 < st.st_size <= max_bytes(path):
         key = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
         cached = tree.cache.get(path)
         if cached is not None and cached[:4] == key and time.time_ns() - st.st_mtime_ns > _RACY_NS:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import stat
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,7 +33,12 @@ class Scan:
 
 
 def scan(
-    root: Path, paths: Iterable[str], cache: dict[str, object], *, max_bytes: int, now_ns: int | None = None
+    root: Path,
+    paths: Iterable[str],
+    cache: dict[str, object],
+    *,
+    max_bytes: Callable[[str], int],
+    now_ns: int | None = None,
 ) -> Scan:
     """Blob ids of the regular, non-empty files among `paths` no larger than max_bytes (the
     others are deleted, links, under a linked folder, or not indexed: absent from the result).
@@ -45,7 +50,7 @@ def scan(
         out.changed = True
     for path in sorted(wanted):
         st = nolinks.lstat(root, path)  # None under a folder that is a link: crawl's rule
-        if st is None or not stat.S_ISREG(st.st_mode) or not 0 < st.st_size <= max_bytes:
+        if st is None or not stat.S_ISREG(st.st_mode) or not 0 < st.st_size <= max_bytes(path):
             out.changed |= cache.pop(path, None) is not None
             continue
         key = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]

@@ -158,7 +158,7 @@ def _scan(s: Session, catalog: Catalog, root: Path, out: Applied) -> tuple[_Want
     crawlable = tuple(sorted(p for p in status.paths if policy.should_crawl(p)))
     cache_file = _cache_file(s, overlaymeta.key_for(str(root)))
     cache = _read_cache(cache_file)
-    found = statcache.scan(root, crawlable, cache, max_bytes=policy.max_file_bytes)
+    found = statcache.scan(root, crawlable, cache, max_bytes=policy.byte_limit)
     if found.changed:
         jsonfile.write_atomic(cache_file, cache)
     out.files_read = found.hashed

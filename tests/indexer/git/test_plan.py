@@ -34,7 +34,7 @@ RUSHLIKE: dict[str, str | bytes] = {
     "src/binary.ts": b"\x00\x01\x02binary",
     "src/latin1.ts": "caf\xe9".encode("latin-1"),
     "src/empty.ts": b"",
-    "src/huge.ts": "x" * 2000,
+    "src/huge.ts": "x" * 5000,  # past four times maxFileBytes (1000 here): code may be that large
 }
 CRAWLED = {
     "package.json": "root",
@@ -157,7 +157,7 @@ def test_working_dir_plan(git_repo, tmp_path: Path) -> None:  # type: ignore[no-
     assert by_path["libraries/foo/src/index.ts"].blob_id != committed["libraries/foo/src/index.ts"]
     assert wd.sizes["apps/x/main.ts"] == len("export const x = 1;\n") and "src/huge.ts" not in wd.sizes
     assert wd.skipped["symlink"] == 2 and wd.skipped["submodule"] == 1
-    # over maxFileBytes (1000 here): src/huge.ts and the policy file itself (config is crawled)
+    # over its limit: src/huge.ts (code: 4 x 1000) and the policy file itself (config: 1000)
     assert wd.skipped["size"] == 2 and wd.skipped["empty"] == 1
     (repo.path / "docs/guide.md").write_text("# changed after planning\n")
     texts = {f.relative_path for f, _ in iter_contents(wd)}

@@ -60,7 +60,10 @@ MARKED: dict[str, str | bytes] = {
     + "| attrs | 25.4.0 | MIT |\n" * 800,
     ".changeset/third-party-notices.md": "Ship a `THIRD-PARTY-NOTICES.md` file.\n",
     "site/about.html": "<html>\n"
-    + ("<pre>Permission is hereby granted, free of charge, to any person obtaining a copy\n" + "of it.\n" * 500)
+    + (
+        "<pre>Permission is hereby granted, free of charge, to any person obtaining a copy\n"
+        + "of it.\n" * 500
+    )
     * 25,
     "LICENSE.txt": "Permission is hereby granted, free of charge, to any person obtaining a copy\n",
     "tools/third_party_licenses.py": "def listing() -> str:\n    return ''\n",
@@ -253,3 +256,32 @@ def test_every_planner_reads_a_scripts_first_line(git_repo) -> None:  # type: ig
     delta = plan_delta(g, [base], target, policy, "acme")
     assert {f.relative_path for f, _ in iter_contents(delta.plan)} == {"tools/release"}
     assert dict(delta.plan.skipped.paths) == {"NOTICE": "no file type for NOTICE"}  # type: ignore[attr-defined]
+
+
+def test_hand_written_code_past_the_size_limit_is_planned_up_to_four_times_it(git_repo) -> None:  # type: ignore[no-untyped-def]
+    """napi-rs's scheduler is 1.1 MB of Rust written by hand: code in a language with a
+    syntax-aware chunker is skipped for its size only past four times maxFileBytes; JavaScript
+    (where bundles are), declaration files and data keep the limit."""
+    rust = "".join(f"pub fn step_{i}(input: u32) -> u32 {{\n    input + {i}\n}}\n\n" for i in range(40_000))
+    assert (1 << 20) < len(rust) < 4 << 20
+    files = {
+        "crates/runtime/src/scheduler.rs": rust,
+        "crates/runtime/src/huge.rs": rust * 3,  # past four times the limit
+        "web/app.js": "".join(
+            f"export function step{i}(x) {{\n  return x + {i};\n}}\n" for i in range(40_000)
+        ),
+        "web/types.d.ts": "".join(
+            f"export declare function step{i}(x: number): number;\n" for i in range(30_000)
+        ),
+        "README.md": "# runtime\n",
+    }
+    assert all(len(files[p]) > 1 << 20 for p in ("web/app.js", "web/types.d.ts"))
+    repo = git_repo(files)
+    policy = _builtin(repo.path)
+    g = gitobjects.open_repo(repo.path)
+    for plan in (
+        plan_commit(g, g.resolve("HEAD"), policy, "acme"),
+        plan_working_dir(repo.path, policy, "acme"),
+    ):
+        assert {f.relative_path for f in plan.files} == {"crates/runtime/src/scheduler.rs", "README.md"}
+        assert plan.skipped["size"] == 3

@@ -391,3 +391,13 @@ def test_roots_name_the_folders_a_crawl_reads() -> None:
     assert policy.fingerprint != parse(BUILTIN, "built-in").fingerprint
     again = parse(json.loads(policy.canonical), "recorded")
     assert again.roots == policy.roots and again.fingerprint == policy.fingerprint
+
+
+def test_code_with_a_syntax_aware_chunker_may_be_four_times_the_size_limit() -> None:
+    builtin = parse(BUILTIN, "built-in")
+    assert builtin.byte_limit("crates/rt/src/scheduler.rs") == 4 << 20
+    assert builtin.byte_limit("src/index.ts") == builtin.byte_limit("lib/a.c") == 4 << 20
+    for path in ("dist/app.js", "src/types.d.ts", "data/pages.json", "docs/guide.md", "build.gradle"):
+        assert builtin.byte_limit(path) == 1 << 20, path
+    small = parse(_policy(maxFileBytes=10, fileTypes={".rs": "rust", ".md": "markdown"}), "x")
+    assert small.byte_limit("a.rs") == 40 and small.byte_limit("a.md") == 10

@@ -326,10 +326,10 @@ def test_the_stat_cache_rehashes_only_changed_files(git_repo) -> None:  # type: 
     for f in (repo.path / "src").iterdir():
         os.utime(f, (old, old))
     cache: worktree.StatCache = {}
-    first = worktree.scan(repo.path, lambda p: p.endswith(".ts"), max_bytes=1 << 20, cache=cache)
+    first = worktree.scan(repo.path, lambda p: p.endswith(".ts"), max_bytes=lambda _: 1 << 20, cache=cache)
     assert first.hashed == 5
-    again = worktree.scan(repo.path, lambda p: p.endswith(".ts"), max_bytes=1 << 20, cache=cache)
+    again = worktree.scan(repo.path, lambda p: p.endswith(".ts"), max_bytes=lambda _: 1 << 20, cache=cache)
     assert again.hashed == 0 and {e.blob_id for e in again.entries} == {e.blob_id for e in first.entries}
     repo.write("src/f2.ts", "export const v2 = 'changed';\n")
-    third = worktree.scan(repo.path, lambda p: p.endswith(".ts"), max_bytes=1 << 20, cache=cache)
+    third = worktree.scan(repo.path, lambda p: p.endswith(".ts"), max_bytes=lambda _: 1 << 20, cache=cache)
     assert third.hashed == 1  # the edited file, and only it (its mtime is new: never trusted)
