@@ -35,6 +35,8 @@ class Weights:
     # types.ts above the v4 files it outscored twice: zod tune and test +4 questions each, none worse)
     older: float = 0.3
     site: float = 0.5  # a documentation site's code (website/, docusaurus config, sidebars) not named: x this
+    tooling: float = 0.5  # a question's hit in the repository's tooling (root scripts/, tools/): x this
+    tooling_down: bool = True  # ... and, asked as a question, listed after the source files
     definition: float = 1.5  # the chunk or file that defines an identifier the query names: x this
     package: float = 1.3  # a file of a package or project the query names: x this
     file_evidence: float = 0.2  # + this x the sum of the file's next best chunk scores
@@ -82,6 +84,7 @@ OFF: dict[str, dict[str, Any]] = {
     "docs": {"docs": 1.0, "docs_question": 1.0},
     "config": {"config": 1.0, "config_down": False},
     "site": {"site": 1.0},
+    "tooling": {"tooling": 1.0, "tooling_down": False},
     "older": {"older": 1.0},
     "definition": {"definition": 1.0},
     "package": {"package": 1.0},

@@ -75,10 +75,18 @@ def _edited_page(c: Candidate, q: Query, w: Weights) -> None:
 # C, C++ and Objective-C: a header declares what the source file of its name implements.
 _HEADER = re.compile(r"\.(h|hh|hpp|hxx)$", re.IGNORECASE)
 _IMPLEMENTATION = re.compile(r"\.(c|cc|cpp|cxx|m|mm)$", re.IGNORECASE)
+# ... and a header-only library's implementation, kept in headers of their own: CLI11's
+# `impl/Option_inl.hpp` for `Option.hpp`, spdlog's `logger-inl.h`, fmt's `format-inl.h`, and the
+# `.inl` / `.ipp` / `.tcc` files a template library includes at its headers' ends
+_INLINE = re.compile(r"[-_]inl\.(h|hh|hpp|hxx)$|\.(inl|ipp|tpp|txx|tcc)$", re.IGNORECASE)
 
 
 def _stem(path: str) -> str:
-    return path.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
+    return re.sub(r"[-_]inl$", "", path.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower())
+
+
+def _implements(path: str) -> bool:
+    return _IMPLEMENTATION.search(path) is not None or _INLINE.search(path) is not None
 
 
 def _chunks(c: Candidate) -> int:
@@ -98,24 +106,36 @@ def apply_headers(cands: list[Candidate], q: Query, w: Weights) -> None:
     is among the candidates scores x `w.header`: the header says the question's words in its
     declarations and their comments (leveldb's `db/db_impl.h`, `table/filter_block.h`), the
     source file of its name does the thing (`db/db_impl.cc`; in any folder: `include/leveldb/
-    table.h` and `table/table.cc`). A header with as many chunks as its source file or more is
-    the code itself (fmt's `include/fmt/format.h` beside its small `src/format.cc`): it keeps its
-    score. A question that asks for a declaration or a layout (`_DECLARATION`) keeps headers as
+    table.h` and `table/table.cc`). In a header-only library, whose implementation is a header
+    too (`impl/Option_inl.hpp` for `Option.hpp`), the header goes right below it when it scores
+    at least x `w.header` of the header's. A header with as many chunks as its source file or
+    more is the code itself (fmt's `include/fmt/format.h` beside its small `src/format.cc`): it
+    keeps its score. A question that asks for a declaration or a layout (`_DECLARATION`) keeps headers as
     they are."""
     if w.header == 1.0 or not q.question or q.phrase or q.is_symbol or _DECLARATION.search(q.text):
         return
     longest: dict[str, tuple[int, str]] = {}
+    best: dict[str, float] = {}
     for c in cands:
-        if _IMPLEMENTATION.search(c.path):
+        if _implements(c.path):
             stem = _stem(c.path)
             longest[stem] = max(longest.get(stem, (0, "")), (_chunks(c), c.path))
+            best[c.path] = max(best.get(c.path, 0.0), c.score)
     if not longest:
         return
     for c in cands:
-        if _HEADER.search(c.path):
+        if _HEADER.search(c.path) and not _implements(c.path):
             size, source = longest.get(_stem(c.path), (0, ""))
             if _chunks(c) < size:
-                c.scale("header", w.header, f"a header, and {source} implements it")
+                why = f"a header, and {source} implements it"
+                if not _INLINE.search(source):
+                    c.scale("header", w.header, why)
+                elif w.header * c.score <= best[source] < c.score:
+                    # A header-only library's answer is often both files (the class, its code):
+                    # the header goes right below its implementation, not below the files
+                    # between them (CLI11 and spdlog: 7 questions better, none worse; at x0.5
+                    # spdlog's base class fell from 1st to 8th for "where is the base class ...")
+                    c.scale("header", best[source] * 0.999 / c.score, why)
 
 
 # Settings, not code: also build rules and settings in other formats (moshi's ProGuard/R8 rules
@@ -269,6 +289,39 @@ def apply_site(cands: list[Candidate], text: str, w: Weights) -> None:
         stem = c.path.rsplit("/", 1)[-1].lower().split(".")[0]
         if is_site(c.path) and not is_prose(c.path, c.hit.payload.get("lang")) and stem not in lowered:
             c.scale("site", w.site, "a documentation site's code, not the product's")
+
+
+# A repository's own tooling: the release, check, fuzzing and code-generation scripts at its root
+# (`scripts/`, `tools/`, `xtask/`, Rush's `common/scripts/`) or at a workspace package's
+# (`packages/x/scripts/`). They spell the product's names (zod's `scripts/compile-fuzz.ts` builds
+# every schema type) but a question about how the product works is not about them: of 1,622
+# hand-written questions one had an answer there, and it asked for "the tooling".
+_TOOLING = re.compile(
+    r"^(scripts?|tools?|tooling|hack|xtask|\.scripts)/|^common/scripts/"
+    r"|^(packages|apps|libraries|libs|crates|plugins|modules)/[^/]+/scripts/"
+)
+# ... unless the question is about them
+_TOOLING_ASKED = re.compile(
+    r"\b(scripts?|tool(s|ing)?|release[sd]?|publish(ing|ed)?|bump|ci|fuzz(ing|er)?|lint(ing|er)?|codegen)\b",
+    re.I,
+)
+
+
+def apply_tooling(cands: list[Candidate], q: Query, w: Weights) -> None:
+    """A question's hit in the repository's tooling scores x `tooling`; one the question asks
+    about (a script, a tool, releasing, fuzzing) or names keeps its place."""
+    if w.tooling == 1.0 or not q.question or q.is_symbol or _TOOLING_ASKED.search(q.text):
+        return
+    lowered = q.text.lower()
+    for c in cands:
+        if not _TOOLING.search(c.path):
+            continue
+        stem = c.path.rsplit("/", 1)[-1].lower().split(".")[0]
+        if stem in lowered:
+            continue
+        c.scale("tooling", w.tooling, "the repository's tooling, and the question asks about the product")
+        if w.tooling_down and not q.phrase and c.role is None:
+            c.role = "tooling"
 
 
 # A folder named for a version (`v3`, `v1.8`): zod's src/v3/ beside src/v4/, a manual's v1.7/

@@ -60,10 +60,13 @@ _ROLES = (
         # test_foo.py / foo_test.py / conftest.py, FooTest.java / FooTests.kt / FooTests.swift,
         # C and C++'s foo_test.c / foo_unittest.cc / test_foo.c (jq's src/jq_test.c), and a code
         # file named test or tests in any language (hiredis's whole suite is test.c, first for
-        # four of its questions; Rust's tests.rs modules beside the code)
+        # four of its questions; Rust's tests.rs modules beside the code); cargo-fuzz's fuzz/ targets
+        # at the root or a crate's (ripgrep, serde_json, tokio, CLI11: none an answer in our sets;
+        # deeper, `internal/fuzz/` is a fuzzing engine's own code)
         "test",
         re.compile(
             r"(^|/)(__tests__|__mocks__|[Tt]ests?|test-data|testdata|fixtures?|build-tests(-samples)?)/"
+            r"|^([^/]+/)?fuzz/"
             r"|\.(test|spec)\.[cm]?[jt]sx?$|\.(test|spec)\.[a-z]+$"
             r"|_test\.(go|py)$|(^|/)(test_[^/]*|conftest)\.py$"
             r"|_(unit)?tests?\.(c|cc|cpp|cxx)$|(^|/)test_[^/]*\.(c|cc|cpp|cxx)$"
@@ -83,7 +86,11 @@ _ROLES = (
     # repository is seldom about
     ("copy", re.compile(r"(^|/)(single_include|amalgamat(ed|ion)|bundled)/|[-_.]amalgamat(ed|ion)\.[a-z]+$")),
     # benchmarks name what they measure as often as tests do (vuejs/core's __benchmarks__/*.bench.ts)
-    ("benchmark", re.compile(r"(^|/)(__benchmarks__|benchmarks?|benches|bench)/|\.bench\.[a-z]+$")),
+    # ... and so do the bundles a tree-shaking check builds (zod's packages/treeshake/: one import each)
+    (
+        "benchmark",
+        re.compile(r"(^|/)(__benchmarks__|benchmarks?|benches|bench|treeshak(e|ing))/|\.bench\.[a-z]+$"),
+    ),
     # recorded output a test compares against: it repeats every message the code prints
     ("test-output", re.compile(r"(^|/)(__expected__|expected(-output)?|__fixtures__|golden)/")),
     ("api-report", re.compile(r"(^|/)common/reviews/api/|\.api\.md$")),
@@ -91,11 +98,12 @@ _ROLES = (
     ("changelog", re.compile(r"(^|/)CHANGELOG\.(md|json)$", re.IGNORECASE)),
 )
 
+
 @functools.lru_cache(maxsize=8192)  # each candidate's, every search: a dozen patterns a path
 def role_of(relative_path: str, chunk_kind: str | None = None) -> str:
     """source, or the kind of secondary file: agent, test, snapshot, example, copy, benchmark,
     test-output, api-report, change-file, changelog (the signals give config files and, for a
-    question about code, prose pages theirs: config, docs)."""
+    question about code, prose pages and the repository's tooling theirs: config, docs, tooling)."""
     for role, pattern in _ROLES:
         if pattern.search(relative_path):
             return role
@@ -134,7 +142,7 @@ _ASKED = {
 # of our tune halves and second sets none was an answer, and five questions gained, none lost):
 # a config file a question does not name can still be its answer ("which Node.js versions does
 # the tooling require").
-_EXERCISING = frozenset({"test", "snapshot", "test-output", "example", "benchmark", "docs"})
+_EXERCISING = frozenset({"test", "snapshot", "test-output", "example", "benchmark", "docs", "tooling"})
 
 
 def rank(

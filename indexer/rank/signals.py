@@ -25,6 +25,7 @@ from monodex.indexer.rank.kinds import (
     apply_headers,
     apply_older,
     apply_site,
+    apply_tooling,
 )
 from monodex.indexer.rank.named import (
     apply_definition,
@@ -164,6 +165,7 @@ def apply(cands: list[Candidate], text: str, w: Weights) -> list[Candidate]:
     apply_ci(cands, q, w)
     apply_config(cands, text, w)
     apply_site(cands, text, w)
+    apply_tooling(cands, q, w)
     apply_older(cands, text, w)
     apply_package(cands, text, w)
     apply_definition(cands, q, w)

@@ -1127,6 +1127,37 @@ def test_a_questions_header_goes_below_the_source_file_that_implements_it() -> N
         assert _order(signals.apply(cands(), text, w))[0] == header, text
 
 
+
+def test_a_header_only_librarys_implementation_header_implements_its_header() -> None:
+    """CLI11 keeps `Option.hpp`'s code in `impl/Option_inl.hpp`, spdlog `logger.h`'s in
+    `logger-inl.h`, a template library in `.ipp` / `.tcc` files: each is the source file of its
+    header, and the header's declarations say a question's words before it."""
+    question = "which value wins when an option is given several times?"
+    for header, implementation in (
+        ("include/CLI/Option.hpp", "include/CLI/impl/Option_inl.hpp"),
+        ("include/spdlog/logger.h", "include/spdlog/logger-inl.h"),
+        ("include/fmt/format.h", "include/fmt/format-inl.h"),
+        ("include/boost/asio/strand.hpp", "include/boost/asio/impl/strand.ipp"),
+    ):
+        cands = [_cand(header, 0.30, chunk_count=5), _cand(implementation, 0.20, chunk_count=30)]
+        found = signals.apply(cands, question, NEUTRAL)
+        assert _order(found)[0] == implementation, header
+        assert not next(c for c in found if c.path == implementation).moved  # it is no header to move
+        # right below it, not below the files x0.5 would let pass: a question's answer is often both
+        three = [
+            _cand(header, 0.30, chunk_count=5),
+            _cand(implementation, 0.20, chunk_count=30),
+            _cand("include/other.hpp", 0.17),
+        ]
+        assert _order(signals.apply(three, question, NEUTRAL)) == [implementation, header, "include/other.hpp"]
+        # a header longer than its implementation is the code itself, as fmt's format.h is; an
+        # implementation far weaker than its header (spdlog's base_sink-inl.h for "where is the base
+        # class that wraps a sink's calls in a mutex") leaves the header first
+        longer = [_cand(header, 0.30, chunk_count=60), _cand(implementation, 0.20, chunk_count=30)]
+        assert _order(signals.apply(longer, question, NEUTRAL))[0] == header
+        weaker = [_cand(header, 0.30, chunk_count=5), _cand(implementation, 0.10, chunk_count=30)]
+        assert _order(signals.apply(weaker, question, NEUTRAL))[0] == header
+
 def test_a_question_about_a_declaration_or_a_layout_keeps_its_header() -> None:
     """jq: "where is the list of virtual machine opcodes and the layout of a compiled function"
     asks for `src/bytecode.h`, which declares that layout; `src/bytecode.c` (longer) prints it."""
@@ -1147,3 +1178,40 @@ def test_a_question_about_a_declaration_or_a_layout_keeps_its_header() -> None:
         assert not next(c for c in found if c.path == header).moved, question
     # the same words asked of what the code does move the header down
     assert _order(signals.apply(cands(), "how is a compiled function run?", NEUTRAL))[0] == source
+
+
+def test_a_questions_hit_in_the_repositorys_tooling_goes_after_the_code() -> None:
+    """zod's `scripts/compile-fuzz.ts` builds every schema type to fuzz the compiler: it says a
+    question's words more often than the code the question is about (issue 34)."""
+    w = Weights(name_coverage=0.0)
+    question = "how does object parsing use generated code?"
+    for path in (
+        "scripts/compile-fuzz.ts",
+        "tools/generate_tables.py",
+        "xtask/src/main.rs",
+        "common/scripts/install-run.js",  # Rush's
+        "packages/zod/scripts/build.ts",  # a workspace package's
+    ):
+        found = signals.apply([_cand(path, 0.30), _cand("src/v4/core/schemas.ts", 0.10)], question, w)
+        kept = ranking.rank(found, limit=10, per_file=1, include_tests=False, asked=True)
+        assert [k.candidate.path for k in kept][0] == "src/v4/core/schemas.ts", path
+        assert found[0].moved[0]["signal"] == "tooling"
+    # the product's own scripts folder, a question about the scripts or naming one, a change
+    # request that may edit them: left in place
+    for path, text in (
+        ("src/scripts/run.ts", question),  # a package manager's `run` command
+        ("scripts/compile-fuzz.ts", "where is the fuzzing script for the compiler?"),
+        ("scripts/release.ts", "how is a release published?"),
+        ("scripts/compile-fuzz.ts", "what does compile-fuzz check?"),
+        ("scripts/compile-fuzz.ts", "Fix object parsing in generated code"),
+    ):
+        found = signals.apply([_cand(path, 0.30)], text, w)
+        assert found[0].moved == [], (path, text)
+
+
+def test_fuzz_targets_are_tests_and_tree_shaking_bundles_benchmarks() -> None:
+    assert ranking.role_of("fuzz/fuzz_targets/from_slice.rs") == "test"  # cargo-fuzz
+    assert ranking.role_of("tokio/fuzz/fuzz_targets/fuzz_linked_list.rs") == "test"
+    assert ranking.role_of("packages/treeshake/zod-mini-string.ts") == "benchmark"  # a bundle-size check
+    assert ranking.role_of("src/fuzzy/match.rs") == ranking.SOURCE
+    assert ranking.role_of("src/internal/fuzz/engine.go") == ranking.SOURCE  # a fuzzing engine's code
