@@ -107,7 +107,8 @@ ROOMS: dict[str, set[str]] = {
     # the signals, the order of the results (packages: which files are manifests, for a
     # dependency update)
     "translations": set(),  # copies of one text in several languages: translated pages and modules
-    "rank": {"question", "points", "store", "packages", "translations"},
+    "roles": set(),  # what kind of file a path is: source, a test, an example, a benchmark, ...
+    "rank": {"question", "points", "store", "packages", "translations", "roles"},
     "read": {"question", "rank", "translations", "points", "store", "chunkers"},  # search, view, token budgets
     "compare": {"points", "store"},  # questions across labels: holders, other versions, diff
     "engine": {"chunkers", "embed"},  # the chunkers and the model as one implementation
