@@ -230,6 +230,44 @@ def test_a_file_named_by_part_of_the_question() -> None:
             "SPDLOG_INLINE logger::logger(const logger &other) {\n}\ndetail::registry::~registry() {}\n",
             {"dump", "flush"},
         ),
+        (  # ... returning a qualified type (CLI11's `split_up`, leveldb's `Status`), as a template
+            "include/CLI/impl/StringTools_inl.hpp",
+            None,
+            "text",
+            "CLI11_INLINE std::vector<std::string> split_up(std::string str, char delimiter) {\n}\n"
+            "leveldb::Status DestroyDB(const std::string& dbname) {\n}\n"
+            "template <typename T>\nstd::string join(const T &v) {\n}\n",
+            {"splitup", "destroydb", "join", "stringtoolsinl"},
+        ),
+        (  # ... and C++'s methods defined in their class, indented (json's `is_boolean`, fmt's
+            # trailing return types, overrides); a return, a call, a control statement define nothing
+            "include/json.hpp",
+            None,
+            "text",
+            "  bool is_boolean() const noexcept\n  {\n    return m_type == value_t::boolean;\n  }\n"
+            "  auto str() const -> std::wstring { return {}; }\n"
+            "  void log(const msg &m) override {\n    return sink(m) {\n    else if (x) {\n    run(a);\n  }\n"
+            # a constructor has no return type: a specialization's does not define its template
+            "  FMT_CONSTEXPR formatter() {}\n  explicit basic_json(int v) {\n  }\n",
+            {"isboolean", "str", "log", "json"},
+        ),
+        (  # ... but in C an indented line is a statement
+            "src/loop.c",
+            None,
+            "text",
+            "int main(void) {\n  int handle(uv_loop_t* loop) {\n}\n",
+            {"main", "loop"},
+        ),
+        (  # Kotlin's generic and extension functions name the function, not the receiver type
+            "exposed-core/src/main/kotlin/Functions.kt",
+            None,
+            "text",
+            "fun <T : Instant?> Expression<T>.second() = Second(this)\n"
+            "infix fun <T> Expression<T>.greaterSubQuery(query: AbstractQuery<*>): Op<Boolean> = x\n"
+            "suspend fun <T> suspendTransaction(block: () -> T): T {\n}\n"
+            "fun List<String>.writeTo(path: String) {\n}\n",
+            {"second", "greatersubquery", "suspendtransaction", "writeto", "functions"},
+        ),
         (  # ... while every language's own struct, enum and union definitions still count
             "src/lib.rs",
             None,
