@@ -2,12 +2,13 @@
 
 Each chunker satisfies the `Chunker` protocol (`name`, `version`, `chunk`): the modules
 typescript, markdown and linebased themselves, one code.SyntaxChunker per other language, and
-shebang.ScriptChunker, which hands a script to the one its `#!` line names.
+shebang.ScriptChunker, which hands a script to the one its `#!` line names, and header.HeaderChunker,
+which hands a `.h` file to the C or the C++ one.
 """
 
 from __future__ import annotations
 
-from monodex.indexer.chunkers import code, linebased, markdown, shebang, typescript
+from monodex.indexer.chunkers import code, header, linebased, markdown, shebang, typescript
 from monodex.indexer.chunkers.base import Chunk, Chunker, FileContext
 from monodex.indexer.chunkers.pieces import fit
 
@@ -22,6 +23,7 @@ CHUNKERS: dict[str, Chunker] = {
     **code.CONFIG,  # json, toml, yaml
 }
 CHUNKERS[shebang.NAME] = shebang.ScriptChunker(dict(CHUNKERS))
+CHUNKERS[header.NAME] = header.HeaderChunker(dict(CHUNKERS))
 _IDS = {
     "typescript": "typescript-partitioner",
     "markdown": "markdown-sections",
@@ -29,6 +31,7 @@ _IDS = {
     **{name: f"{name}-partitioner" for name in ("javascript", *code.LANGUAGES)},
     **{name: f"{name}-keys" for name in code.CONFIG},
     shebang.NAME: "script-shebang",
+    header.NAME: "c-header",
 }
 
 
@@ -71,6 +74,21 @@ def _get(strategy: str) -> Chunker:
         raise UsageError(
             f"unknown chunking strategy {strategy!r}", f"use one of {', '.join(CHUNKERS)}"
         ) from None
+
+
+def chosen(strategy: str, text: str, relative_path: str) -> str | None:
+    """The strategy that chunks a file of a strategy that hands each file to another by its text
+    (a script's `#!` line, a header's C++), else None."""
+    if strategy == shebang.NAME:
+        return shebang.strategy_of(text, relative_path)
+    return header.written_in(text) if strategy == header.NAME else None
+
+
+def lang_chosen(strategy: str, text: str, relative_path: str) -> str | None:
+    """The `lang` payload of such a file (its suffix does not say it), else None."""
+    if strategy == shebang.NAME:
+        return shebang.script_lang(text, relative_path)
+    return header.written_in(text) if strategy == header.NAME else None
 
 
 def chunk_file(strategy: str, text: str, ctx: FileContext) -> list[Chunk]:

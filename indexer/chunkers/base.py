@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 CHUNK_KINDS = ("content", "imports", "changelog", "config")
 
@@ -38,3 +39,23 @@ class Chunker(Protocol):
     def version(self) -> str: ...  # bumped whenever output for the same input changes
 
     def chunk(self, text: str, ctx: FileContext) -> list[Chunk]: ...
+
+
+@dataclass(frozen=True)
+class Delegating:
+    """A strategy that hands each file to one of its delegates by the file's text (a script's `#!`
+    line, a header's C++). Satisfies Chunker; its version names the delegates' (a change to one
+    re-chunks the files it reads)."""
+
+    delegates: Mapping[str, Chunker]
+    ORDER: ClassVar[tuple[str, ...]] = ()  # the delegates its version names
+
+    def choose(self, text: str, relative_path: str) -> str:
+        raise NotImplementedError
+
+    @property
+    def version(self) -> str:
+        return "v1(" + ",".join(f"{d}={self.delegates[d].version}" for d in self.ORDER) + ")"
+
+    def chunk(self, text: str, ctx: FileContext) -> list[Chunk]:
+        return self.delegates[self.choose(text, ctx.relative_path)].chunk(text, ctx)

@@ -11,14 +11,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import ClassVar
+
+from monodex.indexer.chunkers.base import Delegating
 
 from monodex.schema.languages import is_git_hook
-
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-
-    from monodex.indexer.chunkers.base import Chunk, Chunker, FileContext
 
 NAME = "script"
 # The interpreter's name (without a version: python3.12 is python) -> the strategy that chunks its
@@ -65,16 +62,11 @@ def script_lang(text: str, path: str = "") -> str:
 
 
 @dataclass(frozen=True)
-class ScriptChunker:
-    """The `script` strategy: the delegate its `#!` line names chunks it. Satisfies Chunker;
-    its version names the delegates' (a change to one re-chunks the scripts it reads)."""
+class ScriptChunker(Delegating):
+    """The `script` strategy: the delegate its `#!` line names chunks it."""
 
-    delegates: Mapping[str, Chunker]
     name: str = NAME
+    ORDER: ClassVar[tuple[str, ...]] = DELEGATES
 
-    @property
-    def version(self) -> str:
-        return "v1(" + ",".join(f"{d}={self.delegates[d].version}" for d in DELEGATES) + ")"
-
-    def chunk(self, text: str, ctx: FileContext) -> list[Chunk]:
-        return self.delegates[strategy_of(text, ctx.relative_path)].chunk(text, ctx)
+    def choose(self, text: str, relative_path: str) -> str:
+        return strategy_of(text, relative_path)

@@ -23,7 +23,7 @@ from monodex.settings.validate import Where, boolean, integer, obj, string, stri
 # The chunkers' registry names (indexer/chunkers: this room may not import it; a test keeps the two equal).
 STRATEGIES = (
     *("typescript", "markdown", "lineBased", "javascript", "python", "rust", "go", "java", "kotlin"),
-    *("swift", "c", "cpp", "csharp", "bash", "json", "toml", "yaml", "script"),
+    *("swift", "c", "cpp", "csharp", "bash", "json", "toml", "yaml", "script", "header"),
 )
 # The file type of a file whose name has no suffix: `"#!": "script"` plans it, and the reader keeps
 # it only when its text opens with `#!` (plan.text_problem), chunked as that line's language
@@ -76,7 +76,8 @@ _FILE_TYPES = {
     ".java": _chunker("java"),
     **dict.fromkeys((".kt", ".kts"), _chunker("kotlin")),
     ".swift": _chunker("swift"),
-    **dict.fromkeys((".c", ".h"), _chunker("c")),
+    ".c": _chunker("c"),
+    ".h": _chunker("header"),  # C or C++ by its text (chunkers/header.py)
     **dict.fromkeys((".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx"), _chunker("cpp")),
     # a C++ class template's definitions kept apart from its header (`vector.tcc`, `format.inl`)
     **dict.fromkeys((".inl", ".ipp", ".tpp", ".txx", ".tcc"), _chunker("cpp")),

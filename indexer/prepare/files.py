@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from monodex.indexer import chunkers
-from monodex.indexer.chunkers import shebang
 from monodex.indexer.chunkers.base import FileContext
 from monodex.indexer.git.sources import SourceFile
 from monodex.indexer.points import lexical
@@ -55,7 +54,7 @@ def prepare(task: FileTask, budget: int) -> FileJob | None:
         return None
     keep = list(task.keep)
     texts = [embed_text(info, c) for c in chunks]
-    lang = shebang.script_lang(text, f.relative_path) if f.strategy == shebang.NAME else None
+    lang = chunkers.lang_chosen(f.strategy, text, f.relative_path)
     payloads = [
         chunk_payload(info, c, ordinal=i, count=len(chunks), labels=keep, embedded=t, lang=lang)
         for i, (c, t) in enumerate(zip(chunks, texts, strict=True), start=1)

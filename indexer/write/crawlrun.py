@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from monodex.indexer import chunkers
-from monodex.indexer.chunkers import shebang
 from monodex.indexer.chunkers.base import FileContext
 from monodex.indexer.git import gitobjects
 from monodex.indexer.git.gitobjects import GitRepo
@@ -322,8 +321,8 @@ def dry_run(cfg: Config, paths: Paths, req: Request) -> DryRunAnswer:
         text = content.decode("utf-8")
         if chunks := chunkers.chunk_file(f.strategy, text, ctx):
             files.append({"path": f.relative_path, "strategy": f.strategy, "chunks": len(chunks)})
-            if f.strategy == shebang.NAME:  # which chunker its `#!` line chose
-                files[-1]["chunked_as"] = shebang.strategy_of(text, f.relative_path)
+            if chosen := chunkers.chosen(f.strategy, text, f.relative_path):  # by a `#!` line, C++
+                files[-1]["chunked_as"] = chosen
     paths_skipped = getattr(plan.skipped, "paths", [])
     return {
         "files_to_index": len(files),

@@ -129,7 +129,8 @@ def _ancestors(folder: str) -> list[str]:
 
 
 def _strategy(f: PlannedFile) -> str:
-    """`script (python)` for a script, read by its `#!` line; the strategy's name for the rest."""
+    """`script (python)` for a script, read by its `#!` line, `header (cpp)` for a C++ header; the
+    strategy's name for the rest."""
     return f"{f['strategy']} ({f['chunked_as']})" if "chunked_as" in f else f["strategy"]
 
 

@@ -54,7 +54,8 @@ class PlannedFile(TypedDict):
     path: str
     strategy: str
     chunks: int
-    chunked_as: NotRequired[str]  # a `script`: the strategy its `#!` line chose (`python`)
+    # a `script`: the strategy its `#!` line chose (`python`); a `header`: `c` or `cpp`
+    chunked_as: NotRequired[str]
 
 
 class SkippedFile(TypedDict):

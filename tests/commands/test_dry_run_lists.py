@@ -174,3 +174,25 @@ def test_a_script_without_a_suffix_is_indexed_by_its_first_line(git_repo, run_js
     code, text, _ = run_json("crawl", "--dry-run", "--files")
     assert code == 0 and "  script (python)  benchsuite/benchsuite" in text
     assert "  typescript  src/app.ts" in text
+
+
+def test_the_dry_run_says_which_headers_are_cpp(git_repo, monkeypatch, run_json) -> None:  # type: ignore[no-untyped-def]
+    """A `.h` file is listed with its `header` strategy and the language it was read as."""
+    repo = git_repo(
+        {
+            "db/version_edit.h": "namespace leveldb {\nclass VersionEdit {\n public:\n  void Clear();\n};\n}\n",
+            "include/uv.h": '#ifdef __cplusplus\nextern "C" {\n#endif\nint uv_run(void* loop);\n',
+            "src/uv.c": "int uv_run(void* loop) {\n  return 0;\n}\n",
+        },
+        name="headers",
+    )
+    monkeypatch.chdir(repo.path)
+    code, plan, err = run_json("crawl", "--dry-run", "--json")
+    assert code == 0, err
+    assert {f["path"]: (f["strategy"], f.get("chunked_as")) for f in plan["files"]} == {
+        "db/version_edit.h": ("header", "cpp"),
+        "include/uv.h": ("header", "c"),
+        "src/uv.c": ("c", None),
+    }
+    code, text, _ = run_json("crawl", "--dry-run", "--files")
+    assert code == 0 and "  header (cpp)  db/version_edit.h" in text

@@ -18,7 +18,7 @@ from monodex.errors import UsageError
 
 def test_registry_budget_and_chunker_id() -> None:
     code = {"javascript", "python", "rust", "go", "java", "kotlin", "swift", "c", "cpp", "csharp", "bash"}
-    others = {"typescript", "markdown", "lineBased", "json", "toml", "yaml", "script"}
+    others = {"typescript", "markdown", "lineBased", "json", "toml", "yaml", "script", "header"}
     assert set(CHUNKERS) == others | code
     assert all(CHUNKERS[k].name == k and CHUNKERS[k].version for k in CHUNKERS)
     assert budget_for(256) == 802 and budget_for(8192) == 6000 and budget_for(512) == 1605

@@ -222,7 +222,10 @@ NEWER_TYPES = {
 }
 BUILTIN_V2 = {
     **crawlpolicy.BUILTIN,
-    "fileTypes": {k: v for k, v in crawlpolicy.BUILTIN["fileTypes"].items() if k not in NEWER_TYPES},
+    "fileTypes": {
+        **{k: v for k, v in crawlpolicy.BUILTIN["fileTypes"].items() if k not in NEWER_TYPES},
+        ".h": "c",  # before headers were C or C++ by their text
+    },
     "patternsToExclude": BUILTIN_V2_EXCLUDE,
     "gitattributes": False,
 }
@@ -359,4 +362,60 @@ def test_a_label_crawled_before_scripts_gains_them_at_its_next_refresh(
     assert "runbenchmarks" in by_path["benchsuite/benchsuite"]["defines"]  # its definitions count
 
     _as_a_full_crawl_makes_it(crawl, sha, "tools:main", after, tmp_path)
+    live.close()
+
+
+# The built-in before `.h` files were read as C or C++ by their text: every one was C.
+BUILTIN_BEFORE_HEADERS = {
+    **crawlpolicy.BUILTIN,
+    "fileTypes": {**crawlpolicy.BUILTIN["fileTypes"], ".h": "c"},
+}
+HEADERS: dict[str, str | bytes] = {
+    "db/version_edit.h": (
+        "#include <string>\n\nnamespace leveldb {\n\nclass VersionEdit {\n public:\n"
+        "  void AddFile(int level, uint64_t file,\n               const std::string& smallest) {\n"
+        "    files_.push_back(level);\n  }\n\n private:\n  int files_;\n};\n\n}  // namespace leveldb\n"
+    ),
+    "db/version_edit.cc": '#include "db/version_edit.h"\n\nnamespace leveldb {\nvoid VersionEdit::Clear() {}\n}\n',
+    "include/c.h": '#ifdef __cplusplus\nextern "C" {\n#endif\n\ntypedef struct db_t db_t;\n'
+    "int db_open(const char* name);\n\n#ifdef __cplusplus\n}\n#endif\n",
+}
+
+
+def test_a_label_crawled_when_every_header_was_c_rechunks_its_cpp_headers(
+    git_repo, engine, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    """Issue 34: a `.h` file written in C++ is chunked by the C++ grammar and stored as `cpp`, its
+    class and in-class methods named; a label crawled before re-chunks its headers (only them) at
+    the next refresh; a C header with C++ guards stays C."""
+    repo = git_repo(HEADERS, name="kv")
+    p = paths.resolve()
+    p.config_dir.mkdir(parents=True, exist_ok=True)
+    p.user_crawl_file.write_text(json.dumps(BUILTIN_BEFORE_HEADERS))
+    crawl = _crawler(Catalog("kv", repo.path), p, engine)
+    live = EdgeStore(tmp_path / "live", "monodex")
+    assert crawl(live, repo.head())["files_total"] == 3
+    before = {v["relative_path"]: v for v in label_state(live, "kv:main").values()}
+    assert before["db/version_edit.h"]["lang"] == "c"  # what it was
+    p.user_crawl_file.unlink()  # the built-in policy of now applies
+    summary = crawl(live, repo.head())
+    assert summary["mode"] == "incremental"
+    assert summary["files_embedded"] == 2  # the two headers; the .cc keeps its chunks
+    after = label_state(live, "kv:main")
+    by_path: dict[str, list[Any]] = {}
+    for v in after.values():
+        by_path.setdefault(v["relative_path"], []).append(v)
+    cpp = by_path["db/version_edit.h"]
+    assert {v["lang"] for v in cpp} == {"cpp"}
+    assert {v["chunker_id"] for v in cpp} == {engine.chunker_id("header")}
+    assert {v["chunk_type"] for v in before.values() if v["relative_path"] == "db/version_edit.h"} == {
+        "function"  # the C grammar's reading of `namespace leveldb {`
+    }
+    assert {v["chunk_type"] for v in cpp} == {"namespace"}
+    assert any({"versionedit", "addfile"} <= set(v["defines"]) for v in cpp)  # a method in its class
+    assert {v["lang"] for v in by_path["include/c.h"]} == {"c"}
+    assert {v["file_id"] for v in by_path["db/version_edit.cc"]} == {
+        v["file_id"] for v in before.values() if v["relative_path"] == "db/version_edit.cc"
+    }
+    _as_a_full_crawl_makes_it(crawl, repo.head(), "kv:main", after, tmp_path)
     live.close()
