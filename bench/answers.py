@@ -5,7 +5,9 @@ symbol questions), short questions as a search box is typed over 12 of those rep
 targets `third-<repo>`), fourth sets whose answers are several files each over six more
 (bench/eval/hand4/, targets `fourth-<repo>`), four more never tuned on (bench/eval/hand5/,
 targets `fifth-<repo>`, all `test`) and two polyglot ones never tuned on either (bench/eval/hand6/,
-targets `sixth-<repo>`, all `test`), the first and short sets again as phrases (targets
+targets `sixth-<repo>`, all `test`), bare-symbol sets built from each repository's own code
+(bench/eval/symbols/, bench/eval/build_symbols.py: a name one source file defines, that file the
+answer; targets `symbols-<repo>`, all `test`), the first and short sets again as phrases (targets
 `phrase-<set>`: each question less its opening question words, "client retry a failed request") and
 on pull-request
 titles (two small Rush monorepos, sparo and tsdoc; a large one, rushstack, asked about its
@@ -88,6 +90,9 @@ FIFTH_SETS = EVAL / "hand5"
 # crawled on 2026-12-07 (PyO3/pyo3: Rust and Python; rustwasm/wasm-bindgen: Rust, JavaScript,
 # TypeScript), written by reading their code without running any search: all `test`.
 SIXTH_SETS = EVAL / "hand6"
+# Bare-symbol sets built from the code itself (bench/eval/build_symbols.py, 2026-12-08): 30 names a
+# repository, each defined in one source file only, at the hand-written sets' commits. All `test`.
+SYMBOL_SETS = EVAL / "symbols"
 # Repositories whose questions no ranking change was ever tried on (all their questions: test).
 HELD_OUT = frozenset(
     "honojs+hono axios+axios encode+httpx BurntSushi+ripgrep spf13+cobra jhy+jsoup "
@@ -186,6 +191,7 @@ def targets() -> dict[str, dict[str, Any]]:
     out.update(_hand_sets(FOURTH_SETS, "fourth-", "fourth"))
     out.update(_hand_sets(FIFTH_SETS, "fifth-", "fifth"))
     out.update(_hand_sets(SIXTH_SETS, "sixth-", "sixth"))
+    out.update(_hand_sets(SYMBOL_SETS, "symbols-", "symbols"))
     for name, (mirror, commit, file) in PR_SETS.items():
         out[name] = {
             "catalog": SHARED_INDEX.get(name, name),
@@ -218,8 +224,8 @@ def split_of(question_id: str, target: str) -> str:
 
     if target.removeprefix("phrase-").removeprefix("short-").removeprefix("second-") in HELD_OUT:
         return "test"
-    if target.startswith(("fifth-", "sixth-")):
-        return "test"  # written after the constants were set: never tuned on
+    if target.startswith(("fifth-", "sixth-", "symbols-")):
+        return "test"  # written after the constants were set (or built by a script): never tuned on
     if target in TUNE_ONLY:
         return "tune"
     return "test" if hashlib.sha256(question_id.encode()).digest()[0] < 128 else "tune"
@@ -500,7 +506,7 @@ def report(now: dict[str, Any], base: dict[str, Any], all_targets: dict[str, dic
 
     print("| set | split | n | baseline nDCG / R@10 / MRR | now nDCG / R@10 / MRR | p50 ms (base / now) |")
     print("|---|---|---|---|---|---|")
-    for group in ("hand", "second", "third", "fourth", "fifth", "sixth", "short", "phrase", "pr"):
+    for group in ("hand", "second", "third", "fourth", "fifth", "sixth", "symbols", "short", "phrase", "pr"):
         for name, r in now.items():
             if all_targets[name]["group"] != group:
                 continue
@@ -519,6 +525,7 @@ def report(now: dict[str, Any], base: dict[str, Any], all_targets: dict[str, dic
         ("fourth", "fourth sets"),
         ("fifth", "fifth sets"),
         ("sixth", "sixth sets"),
+        ("symbols", "bare symbols from the code"),
         ("short", "short questions"),
         ("phrase", "as phrases"),
     )

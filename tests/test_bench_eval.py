@@ -253,7 +253,8 @@ def _own_sets(answers, group: str, repositories: int, kinds: dict[str, int], hal
     t = answers.targets()
     names = [n for n, x in t.items() if x["group"] == group]
     assert len(names) == repositories
-    others = {x["mirror"] for x in t.values() if x["group"] != group}
+    # (the symbol sets, built from the code, ask every hand-written set's repository again)
+    others = {x["mirror"] for x in t.values() if x["group"] not in (group, "symbols")}
     out = []
     for name in names:
         assert t[name]["mirror"] not in others
@@ -326,3 +327,55 @@ def test_histories_pin_what_the_pull_request_sets_pin_and_estimate_each_kind_by_
         ["polyglot", 2, "0.600 / 0.500", "0.400-0.800", "0.650 / 0.500", "0.450 / 0.350", "0.700 / 0.500"],
         ["small Rush", 1, "0.900 / 0.800", "0.900-0.900", "0.900 / 0.800", "0.800 / 0.400", "0.920 / 0.700"],
     ]
+
+
+def test_a_symbol_set_is_built_from_the_code_alone(git_repo, monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`bench/eval/build_symbols.py`: names one indexed source file defines, in any language, that
+    file the answer; a name two files define, a short or private one, a test's, a build output's
+    and a macro are not asked. The same repository gives the same set every time."""
+    repo = git_repo(
+        {
+            "src/router.py": "class Router:\n    def match_route(self, path):\n        return path\n",
+            "src/a.py": "def shared_helper():\n    pass\n",
+            "src/b.py": "def shared_helper():\n    pass\ndef go():\n    pass\ndef _private_thing():\n    pass\n",
+            "tests/test_router.py": "def make_router_fixture():\n    pass\n",
+            "server.go": "package x\n\ntype Server struct{}\n\nfunc (s *Server) ListenAndServe() error { return nil }\n",
+            "db/version_edit.h": "namespace db {\nclass VersionEdit {\n public:\n  void AddFile(int l) {}\n};\n}\n",
+            "db/version_edit.cc": "#include \"db/version_edit.h\"\nvoid Helper() EXCLUSIVE_LOCKS_REQUIRED(mu) {}\n",
+            "node_modules/dep/index.js": "function vendoredThing() {}\n",
+        },
+        name="lib",
+    )
+    mirrors = tmp_path / "mirrors" / "acme+lib"
+    mirrors.mkdir(parents=True)
+    (mirrors / "repo").symlink_to(repo.path)
+    monkeypatch.setenv("MONODEX_BENCH_MIRRORS", str(tmp_path / "mirrors"))
+    build = _bench(monkeypatch, "eval/build_symbols.py")
+    built = build.build("acme+lib", repo.head())
+    asked = {q["query"]: q["relevant"] for q in built}
+    assert asked == {
+        "Router": ["src/router.py"],
+        "match_route": ["src/router.py"],
+        "Server": ["server.go"],
+        "ListenAndServe": ["server.go"],
+        "VersionEdit": ["db/version_edit.h"],
+        "AddFile": ["db/version_edit.h"],
+    }  # Helper: tree-sitter reads its EXCLUSIVE_LOCKS_REQUIRED(mu) as the name, a macro
+    assert {q["kind"] for q in built} == {"symbol"} and len({q["id"] for q in built}) == len(built)
+    assert build.build("acme+lib", repo.head()) == built
+
+
+def test_every_symbol_set_is_held_out_and_asks_its_hand_written_sets_index(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`bench/eval/symbols/`: one set a hand-written repository, at that set's commit (one index
+    answers both), 30 bare names, every question `test`."""
+    answers = _bench(monkeypatch, "answers.py")
+    t = answers.targets()
+    sets = [n for n, x in t.items() if x["group"] == "symbols"]
+    assert len(sets) >= 40
+    for name in sets:
+        same = [x for n, x in t.items() if x["mirror"] == t[name]["mirror"] and x["group"] != "symbols"]
+        assert same and all(x["commit"] == t[name]["commit"] for x in same)
+        queries = json.loads(Path(t[name]["file"]).read_text())["queries"]
+        assert 10 <= len(queries) <= 30 and {q["kind"] for q in queries} == {"symbol"}
+        assert all(len(q["relevant"]) == 1 and " " not in q["query"] for q in queries)
+        assert {answers.split_of(q["id"], name) for q in queries} == {"test"}
