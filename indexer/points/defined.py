@@ -72,7 +72,7 @@ _GO_BLOCK_NAME = re.compile(r"^[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
 # type may be qualified and the function a template (`CLI11_INLINE std::vector<std::string>
 # split_up(...) {`, `template <typename T>\nstd::string join(...) {`): without them a C++ library's
 # functions returning `std::string` or `leveldb::Status` defined nothing.
-_TEMPLATE_ARGS = r"(?:<[^;{}()]*>)?"
+_TEMPLATE_ARGS = r"(?:<[^;{}()\n]*>)?"  # on one line: spanning lines, it scanned whole bodies
 _QUALIFIED = rf"(?:[A-Za-z_]\w*{_TEMPLATE_ARGS}::)*[A-Za-z_]\w*{_TEMPLATE_ARGS}"
 
 
