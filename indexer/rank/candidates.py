@@ -128,6 +128,9 @@ class Candidate:
     past_commits: int = 0
     # the share of the latest changes that edited its page, when most do (edited.mark)
     edited: float = 0.0
+    # it declares the one name the query is, and no source file does (a helper only a benchmark
+    # defines): ranking.py leaves it in place, whatever its role (named.apply_definition)
+    defines_asked: bool = False
 
     def __post_init__(self) -> None:
         self.score = self.fused

@@ -15,6 +15,7 @@ from monodex.indexer.question import query
 from monodex.indexer.question.query import Query
 from monodex.indexer.rank import filenames
 from monodex.indexer.rank.candidates import Candidate, Weights
+from monodex.indexer.roles.paths import SOURCE, role_of
 
 # --- package or project named in the query ---------------------------------------------------
 
@@ -156,6 +157,20 @@ def apply_definition(cands: list[Candidate], q: Query, w: Weights) -> None:
             c.add("definition", w.symbol * tier * top, f"defines {name}, the name the query asks for")
         elif len(files[name]) <= DEFINED_IN:
             c.scale("definition", w.definition, f"defines {name}, which the query names")
+    if q.is_symbol:
+        _definition_in_place(found_in)
+
+
+def _definition_in_place(found_in: list[tuple[Candidate, tuple[str, float] | None]]) -> None:
+    """One name asked, declared by no source file but by a test's, an example's or a benchmark's
+    (zod's `deepEq`, a helper of `packages/bench/`): that declaration is the answer, and it stays
+    where its score puts it. Only named after the name (`is_discarded.cpp`, an example) is no
+    declaration; a source file that declares it keeps the others after it."""
+    declaring = [c for c, found in found_in if found is not None and found[1] >= DECLARED]
+    if any((c.role or role_of(c.path, c.hit.payload.get("chunk_kind"))) == SOURCE for c in declaring):
+        return
+    for c in declaring:
+        c.defines_asked = True
 
 
 # Which of a file's chunks stands for it when the query is one name: the declaration itself

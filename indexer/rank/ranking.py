@@ -101,7 +101,8 @@ def rank(
         files.add(c.hit.payload.get("file_id"))
         place = len(files)  # files met so far: rises with position, so sources keep their order
         role = c.role or role_of(c.path, c.hit.payload.get("chunk_kind"))
-        demoted = not include_tests and role != SOURCE and _ASKED.get(role) not in asks
+        secondary = role != SOURCE and not c.defines_asked  # the one name asked, defined only there
+        demoted = not include_tests and secondary and _ASKED.get(role) not in asks
         # a demoted hit goes after the hits of the DEMOTION-th file below it, not among them
         places = (EXAMPLE_DEMOTION if role == "example" else DEMOTION) if demoted else 0
         if demoted and asked and role in _EXERCISING:

@@ -1215,3 +1215,24 @@ def test_fuzz_targets_are_tests_and_tree_shaking_bundles_benchmarks() -> None:
     assert ranking.role_of("packages/treeshake/zod-mini-string.ts") == "benchmark"  # a bundle-size check
     assert ranking.role_of("src/fuzzy/match.rs") == ranking.SOURCE
     assert ranking.role_of("src/internal/fuzz/engine.go") == ranking.SOURCE  # a fuzzing engine's code
+
+
+def test_a_name_only_a_benchmark_or_a_test_declares_is_listed_there_first() -> None:
+    """zod's `deepEq` is a helper of `packages/bench/`: asked for by name, its declaration is the
+    answer, not the source files that say the word. A source file that declares the name keeps
+    the others after it; a file only named after the name (an example) declares nothing."""
+    bench = _cand("packages/bench/compile-matrix.ts", 0.20, text="function deepEq(a: unknown, b: unknown) {\n}\n")
+    user = _cand("src/v4/core/util.ts", 0.30, text="return deepEq(left, right);\n")
+    other = _cand("src/v4/core/checks.ts", 0.25, text="const eq = deepEq;\n")
+    found = signals.apply([bench, user, other], "deepEq", Weights())
+    assert _order(found)[0] == "packages/bench/compile-matrix.ts"
+    assert next(c for c in found if c.path == bench.path).defines_asked
+    # ... but after a source file that declares it too
+    source = _cand("src/v4/core/equal.ts", 0.10, text="export function deepEq(a: unknown, b: unknown) {\n}\n")
+    again = [_cand(c.path, c.fused, text=c.hit.payload["text"]) for c in (bench, user, other)]
+    order = _order(signals.apply([*again, source], "deepEq", Weights()))
+    assert order[0] == "src/v4/core/equal.ts" and order[-1] == "packages/bench/compile-matrix.ts"
+    # an example named after the name only uses it: it moves down as examples do
+    example = _cand("docs/examples/deepEq.ts", 0.40, text="console.log(deepEq(1, 1));\n")
+    listed = signals.apply([example, _cand(bench.path, 0.20, text=bench.hit.payload["text"])], "deepEq", Weights())
+    assert _order(listed)[0] == "packages/bench/compile-matrix.ts"
