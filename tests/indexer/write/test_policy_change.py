@@ -58,6 +58,17 @@ def _crawler(cat: Catalog, p: Any, engine: Any) -> Callable[..., dict[str, Any]]
     return crawl
 
 
+
+def _under_policy(
+    policy: dict[str, Any], repo: Any, engine: Any, tmp_path: Any
+) -> tuple[Any, Callable[..., dict[str, Any]], EdgeStore]:
+    """(paths, crawler, store) of a catalog whose user policy is `policy`, as a label was
+    crawled before the built-in changed; `paths.user_crawl_file.unlink()` brings today's."""
+    p = paths.resolve()
+    p.config_dir.mkdir(parents=True, exist_ok=True)
+    p.user_crawl_file.write_text(json.dumps(policy))
+    return p, _crawler(Catalog(repo.path.name, repo.path), p, engine), EdgeStore(tmp_path / "live", "monodex")
+
 def _as_a_full_crawl_makes_it(
     crawl: Callable[..., dict[str, Any]], sha: str, label_id: str, state: dict[str, Any], tmp_path: Any
 ) -> None:
@@ -97,13 +108,9 @@ def rewrite_extra(store: EdgeStore, engine: Any, state: labelmeta.LabelState, ex
 
 def test_an_index_built_with_the_old_policy_embeds_only_the_new_files(git_repo, engine, tmp_path) -> None:  # type: ignore[no-untyped-def]
     repo = git_repo(FILES, name="acme")
-    p = paths.resolve()
-    p.config_dir.mkdir(parents=True, exist_ok=True)
     # as the original's policy was crawled: before .gitattributes markers (its fingerprint then)
-    p.user_crawl_file.write_text(json.dumps({**crawlpolicy.BUILTIN_V1, "gitattributes": False}))
+    p, crawl, live = _under_policy({**crawlpolicy.BUILTIN_V1, "gitattributes": False}, repo, engine, tmp_path)
     assert crawlpolicy.load(repo.path, p).fingerprint == BUILTIN_V1_FINGERPRINT
-    crawl = _crawler(Catalog("acme", repo.path), p, engine)
-    live = EdgeStore(tmp_path / "live", "monodex")
     first = crawl(live, repo.head())
     assert first["files_total"] == 3  # two .ts and the README: the original's policy
     _as_before_issue_23(live, engine)
@@ -251,12 +258,8 @@ def test_a_label_of_the_builtin_that_left_lib_out_gains_it_at_its_next_refresh(
     framework) adds just those files at its next refresh, reusing every other file, and drops
     the files the repository's .gitattributes marks generated; it ends as a full crawl makes it."""
     repo = git_repo(EXPRESS, name="express")
-    p = paths.resolve()
-    p.config_dir.mkdir(parents=True, exist_ok=True)
-    p.user_crawl_file.write_text(json.dumps(BUILTIN_V2))
+    p, crawl, live = _under_policy(BUILTIN_V2, repo, engine, tmp_path)
     assert crawlpolicy.load(repo.path, p).fingerprint == BUILTIN_V2_FINGERPRINT  # what labels recorded
-    crawl = _crawler(Catalog("express", repo.path), p, engine)
-    live = EdgeStore(tmp_path / "live", "monodex")
     assert crawl(live, repo.head())["files_total"] == 4  # lib/ left out, the fixture in
     before = label_state(live, "express:main")
     p.user_crawl_file.unlink()  # the built-in policy of now applies
@@ -284,11 +287,7 @@ def test_a_new_branch_after_a_policy_change_stands_on_the_base_of_the_old_one(
     starts from main's membership, delta included: it reads and embeds only its own commit's
     file, where it was a full crawl of the tree (188 s at 100,000 files)."""
     repo = git_repo(EXPRESS, name="express")
-    p = paths.resolve()
-    p.config_dir.mkdir(parents=True, exist_ok=True)
-    p.user_crawl_file.write_text(json.dumps(BUILTIN_V2))
-    crawl = _crawler(Catalog("express", repo.path), p, engine)
-    live = EdgeStore(tmp_path / "live", "monodex")
+    p, crawl, live = _under_policy(BUILTIN_V2, repo, engine, tmp_path)
     assert crawl(live, repo.head())["mode"] == "full"
     p.user_crawl_file.unlink()  # the built-in policy of now applies
     repo.write("index.js", "module.exports = require('./lib/express.js');\n")
@@ -337,11 +336,7 @@ def test_a_label_crawled_before_scripts_gains_them_at_its_next_refresh(
     """Issue 34: scripts without a suffix, left out before, are added at the next refresh with
     the chunker their `#!` line names; a LICENSE and Gradle's wrapper stay out; the rest is reused."""
     repo = git_repo(TOOLS, name="tools")
-    p = paths.resolve()
-    p.config_dir.mkdir(parents=True, exist_ok=True)
-    p.user_crawl_file.write_text(json.dumps(BUILTIN_BEFORE_SCRIPTS))
-    crawl = _crawler(Catalog("tools", repo.path), p, engine)
-    live = EdgeStore(tmp_path / "live", "monodex")
+    p, crawl, live = _under_policy(BUILTIN_BEFORE_SCRIPTS, repo, engine, tmp_path)
     assert crawl(live, repo.head())["files_total"] == 2
     before = label_state(live, "tools:main")
     p.user_crawl_file.unlink()  # the built-in policy of now applies
@@ -389,11 +384,7 @@ def test_a_label_crawled_when_every_header_was_c_rechunks_its_cpp_headers(
     class and in-class methods named; a label crawled before re-chunks its headers (only them) at
     the next refresh; a C header with C++ guards stays C."""
     repo = git_repo(HEADERS, name="kv")
-    p = paths.resolve()
-    p.config_dir.mkdir(parents=True, exist_ok=True)
-    p.user_crawl_file.write_text(json.dumps(BUILTIN_BEFORE_HEADERS))
-    crawl = _crawler(Catalog("kv", repo.path), p, engine)
-    live = EdgeStore(tmp_path / "live", "monodex")
+    p, crawl, live = _under_policy(BUILTIN_BEFORE_HEADERS, repo, engine, tmp_path)
     assert crawl(live, repo.head())["files_total"] == 3
     before = {v["relative_path"]: v for v in label_state(live, "kv:main").values()}
     assert before["db/version_edit.h"]["lang"] == "c"  # what it was
